@@ -20,7 +20,9 @@ struct PredicateFormatFailure: Error {
         var prefix = String.UnicodeScalarView()
         prefix.append(contentsOf: scalars[0..<clamped])
         let characterOffset = String(prefix).count
-        let description = "Unable to parse the format string \"\(format)\": \(message) at offset \(characterOffset)"
+        // Very long texts are shortened in the message; userInfo keeps the whole text.
+        let shown = format.count > 300 ? String(format.prefix(300)) + "…" : format
+        let description = "Unable to parse the format string \"\(shown)\": \(message) at offset \(characterOffset)"
         return NSError(domain: NSCocoaErrorDomain, code: NSFormattingError, userInfo: [
             NSLocalizedDescriptionKey: description,
             NSLocalizedFailureReasonErrorKey: "\(message) at offset \(characterOffset)",
