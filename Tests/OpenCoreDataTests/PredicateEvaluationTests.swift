@@ -253,4 +253,49 @@ struct PredicateEvaluationTests {
         let dict: [String: Any] = ["items": [["price": 2.5], ["price": 1.5]]]
         #expect(Q.compare("items.@sum.price", .equalTo, 4).evaluate(with: dict))
     }
+
+    @Test("comparison predicates keep their parts; enums have Apple's raw values")
+    func comparisonAccessors() {
+        let predicate = Q.compare("name", .beginsWith, "a", [.caseInsensitive, .diacriticInsensitive], modifier: .any)
+        #expect(predicate.leftExpression.keyPath == "name")
+        #expect(predicate.rightExpression.constantValue as? String == "a")
+        #expect(predicate.comparisonPredicateModifier == .any)
+        #expect(predicate.predicateOperatorType == .beginsWith)
+        #expect(predicate.options == [.caseInsensitive, .diacriticInsensitive])
+        #expect(predicate.customSelector == nil)
+        let operators: [(NSComparisonPredicate.Operator, UInt)] = [
+            (.lessThan, 0), (.lessThanOrEqualTo, 1), (.greaterThan, 2), (.greaterThanOrEqualTo, 3), (.equalTo, 4),
+            (.notEqualTo, 5), (.matches, 6), (.like, 7), (.beginsWith, 8), (.endsWith, 9), (.in, 10),
+            (.customSelector, 11), (.contains, 99), (.between, 100),
+        ]
+        for (op, raw) in operators { #expect(op.rawValue == raw) }
+        #expect(NSComparisonPredicate.Modifier.direct.rawValue == 0)
+        #expect(NSComparisonPredicate.Modifier.all.rawValue == 1)
+        #expect(NSComparisonPredicate.Modifier.any.rawValue == 2)
+        #expect(NSComparisonPredicate.Options.caseInsensitive.rawValue == 1)
+        #expect(NSComparisonPredicate.Options.diacriticInsensitive.rawValue == 2)
+        #expect(NSComparisonPredicate.Options.normalized.rawValue == 4)
+    }
+
+    @Test("custom selector comparisons call Foundation's comparison methods by name")
+    func customSelectors() {
+        func custom(_ lhs: Any?, _ selector: String, _ rhs: Any?) -> Bool {
+            NSComparisonPredicate(leftExpression: Q.const(lhs), rightExpression: Q.const(rhs),
+                                  customSelector: selector).evaluate(with: nil)
+        }
+        let predicate = NSComparisonPredicate(leftExpression: Q.key("name"), rightExpression: Q.const("Ann"),
+                                              customSelector: "isEqualToString:")
+        #expect(predicate.predicateOperatorType == .customSelector)
+        #expect(predicate.customSelector == "isEqualToString:")
+        #expect(predicate.evaluate(with: ["name": "Ann"]))
+        #expect(custom(3, "isEqual:", 3.0))
+        #expect(custom("abc", "hasPrefix:", "ab"))
+        #expect(!custom("abc", "hasSuffix:", "ab"))
+        #expect(custom("abc", "containsString:", "b"))
+        #expect(custom("ABC", "caseInsensitiveCompare:", "abc"))
+        #expect(!custom("ABC", "compare:", "abc"))
+        #expect(custom("Café au lait", "localizedStandardContainsString:", "CAFE"))
+        #expect(custom("Café", "localizedCaseInsensitiveContainsString:", "CAF"))
+        #expect(!custom(nil, "hasPrefix:", "a"))
+    }
 }
