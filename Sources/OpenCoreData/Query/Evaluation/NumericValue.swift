@@ -1,0 +1,140 @@
+/// A number met during evaluation, whatever its Swift or Foundation type, so that numbers of different
+/// kinds (Int, Int64, UInt, Double, Float, Bool, NSNumber, Decimal) compare and combine by value.
+enum NumericValue {
+    case integer(Int64)
+    case unsigned(UInt64)
+    case double(Double)
+    case decimal(Decimal)
+
+    /// Reads a number from a value; `nil` when the value is not a number.
+    init?(_ value: Any?) {
+        guard let value = EvaluationValues.flatten(value) else { return nil }
+        switch value {
+        case let v as Int: self = .integer(Int64(v))
+        case let v as Int64: self = .integer(v)
+        case let v as Int32: self = .integer(Int64(v))
+        case let v as Int16: self = .integer(Int64(v))
+        case let v as Int8: self = .integer(Int64(v))
+        case let v as UInt: self = v <= UInt(Int64.max) ? .integer(Int64(v)) : .unsigned(UInt64(v))
+        case let v as UInt64: self = v <= UInt64(Int64.max) ? .integer(Int64(v)) : .unsigned(v)
+        case let v as UInt32: self = .integer(Int64(v))
+        case let v as UInt16: self = .integer(Int64(v))
+        case let v as UInt8: self = .integer(Int64(v))
+        case let v as Bool: self = .integer(v ? 1 : 0)
+        case let v as Double: self = .double(v)
+        case let v as Float: self = .double(Double(v))
+        case let v as Decimal: self = .decimal(v)
+        case let v as NSDecimalNumber: self = .decimal(v.decimalValue)
+        case let v as NSNumber:
+            switch String(cString: v.objCType) {
+            case "d", "f": self = .double(v.doubleValue)
+            case "Q", "L", "I": self = v.uint64Value <= UInt64(Int64.max) ? .integer(v.int64Value) : .unsigned(v.uint64Value)
+            default: self = .integer(v.int64Value)
+            }
+        default: return nil
+        }
+    }
+
+    /// The value as a `Double` (exact for integers up to 2⁵³).
+    var doubleValue: Double {
+        switch self {
+        case .integer(let v): return Double(v)
+        case .unsigned(let v): return Double(v)
+        case .double(let v): return v
+        case .decimal(let v): return NSDecimalNumber(decimal: v).doubleValue
+        }
+    }
+
+    /// The value as a `Decimal`.
+    var decimalValue: Decimal {
+        switch self {
+        case .integer(let v): return Decimal(v)
+        case .unsigned(let v): return Decimal(v)
+        case .double(let v): return Decimal(v)
+        case .decimal(let v): return v
+        }
+    }
+
+    /// The value as an `Int64` when it is integral and in range.
+    var int64Value: Int64? {
+        switch self {
+        case .integer(let v): return v
+        case .unsigned: return nil
+        case .double(let v): return v.rounded(.towardZero) == v && abs(v) < 9.2e18 ? Int64(v) : nil
+        case .decimal(let v):
+            let d = NSDecimalNumber(decimal: v).doubleValue
+            return d.rounded(.towardZero) == d && abs(d) < 9.2e18 ? Int64(d) : nil
+        }
+    }
+
+    /// Whether this value holds an integer type (not a floating-point or decimal one).
+    var isInteger: Bool {
+        switch self {
+        case .integer, .unsigned: return true
+        case .double, .decimal: return false
+        }
+    }
+
+    /// The value as the most natural Swift type: `Int` for integers that fit, otherwise `UInt64`,
+    /// `Double` or `Decimal`.
+    var anyValue: Any {
+        switch self {
+        case .integer(let v): return Int(v)
+        case .unsigned(let v): return v
+        case .double(let v): return v
+        case .decimal(let v): return v
+        }
+    }
+
+    /// A hashable key equal for numbers equal by value.
+    var hashKey: AnyHashable {
+        if let i = int64Value { return AnyHashable(i) }
+        return AnyHashable(doubleValue)
+    }
+
+    /// Orders two numbers by value.
+    static func compare(_ lhs: NumericValue, _ rhs: NumericValue) -> ComparisonResult {
+        switch (lhs, rhs) {
+        case let (.integer(a), .integer(b)): return order(a, b)
+        case let (.unsigned(a), .unsigned(b)): return order(a, b)
+        case (.integer, .unsigned): return .orderedAscending
+        case (.unsigned, .integer): return .orderedDescending
+        case let (.decimal(a), .decimal(b)): return order(a, b)
+        case (.decimal, _), (_, .decimal):
+            if case .double(let d) = lhs, d.isNaN { return .orderedAscending }
+            if case .double(let d) = rhs, d.isNaN { return .orderedDescending }
+            return order(lhs.decimalValue, rhs.decimalValue)
+        case let (.integer(a), .double(b)): return compare(integer: a, double: b)
+        case let (.double(a), .integer(b)): return compare(integer: b, double: a).reversed
+        case let (.unsigned(a), .double(b)): return order(Double(a), b)
+        case let (.double(a), .unsigned(b)): return order(a, Double(b))
+        case let (.double(a), .double(b)): return order(a, b)
+        }
+    }
+
+    private static func compare(integer: Int64, double: Double) -> ComparisonResult {
+        if double.isNaN { return .orderedDescending }
+        if double >= 9.3e18 { return .orderedAscending }
+        if double <= -9.3e18 { return .orderedDescending }
+        let truncated = double.rounded(.down)
+        let whole = Int64(truncated)
+        if integer < whole { return .orderedAscending }
+        if integer > whole { return .orderedDescending }
+        return truncated == double ? .orderedSame : .orderedAscending
+    }
+
+    private static func order<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
+        a < b ? .orderedAscending : (a > b ? .orderedDescending : .orderedSame)
+    }
+}
+
+extension ComparisonResult {
+    /// The opposite order.
+    var reversed: ComparisonResult {
+        switch self {
+        case .orderedAscending: return .orderedDescending
+        case .orderedDescending: return .orderedAscending
+        case .orderedSame: return .orderedSame
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/// A value of any `Optional` type, seen through `Any`.
+private protocol AnyOptionalBox {
+    var unboxedValue: Any? { get }
+}
+
+extension Optional: AnyOptionalBox {
+    fileprivate var unboxedValue: Any? {
+        switch self {
+        case .none: return nil
+        case .some(let wrapped): return wrapped
+        }
+    }
+}
+
+/// Helpers shared by evaluation: how values met in object graphs are normalized before they are compared.
+enum EvaluationValues {
+    /// Removes every level of optional wrapping hidden inside `Any`, and turns `NSNull` into `nil`,
+    /// so that `nil`, `Optional<Int>.none` boxed in `Any` and `NSNull()` all read as "no value".
+    static func flatten(_ value: Any?) -> Any? {
+        var current = value
+        while let present = current {
+            if let box = present as? AnyOptionalBox {
+                current = box.unboxedValue
+                continue
+            }
+            if present is NSNull { return nil }
+            return present
+        }
+        return nil
+    }
+
+    /// The elements of a collection value (Swift arrays and sets, `NSArray`, `NSSet`, `NSOrderedSet`),
+    /// or `nil` when the value is not a collection. Strings and dictionaries are not collections here.
+    static func elements(of value: Any?) -> [Any]? {
+        guard let value = flatten(value) else { return nil }
+        if value is String || value is NSString { return nil }
+        if let orderedSet = value as? NSOrderedSet { return orderedSet.array }
+        if let set = value as? NSSet { return set.allObjects }
+        if let array = value as? NSArray { return array.map { $0 } }
+        if let array = value as? [Any] { return array }
+        if let set = value as? Set<AnyHashable> { return Array(set) }
+        if let sequence = value as? any AnySequenceConvertible { return sequence.anyElements }
+        return nil
+    }
+
+    /// Whether the value is an unordered collection (a set), whose mapped values KVC returns as a set.
+    static func isUnordered(_ value: Any?) -> Bool {
+        guard let value = flatten(value) else { return false }
+        if value is NSOrderedSet { return false }
+        return value is NSSet || value is Set<AnyHashable> || (value as? any AnySequenceConvertible)?.isUnordered == true
+    }
+
+    /// Removes duplicates, keeping the first occurrence, using predicate equality.
+    static func distinct(_ values: [Any]) -> [Any] {
+        var result: [Any] = []
+        var seen = Set<AnyHashable>()
+        for value in values {
+            if let hashable = hashKey(value) {
+                if seen.insert(hashable).inserted { result.append(value) }
+            } else if !result.contains(where: { ValueComparison.isEqual($0, value, options: []) }) {
+                result.append(value)
+            }
+        }
+        return result
+    }
+
+    /// A hashable key under which values equal by predicate rules coincide, when one can be formed.
+    static func hashKey(_ value: Any) -> AnyHashable? {
+        if let number = NumericValue(value) { return number.hashKey }
+        if let string = value as? String { return AnyHashable(string) }
+        if let string = value as? NSString { return AnyHashable(string as String) }
+        return value as? AnyHashable
+    }
+}
+
+/// A sequence whose elements can be listed as `Any`, so generic Swift collections (e.g. `Set<String>`,
+/// `ArraySlice<Int>`) are recognized as collections by evaluation.
+protocol AnySequenceConvertible {
+    /// The elements, in iteration order.
+    var anyElements: [Any] { get }
+    /// Whether the collection has no order (a set).
+    var isUnordered: Bool { get }
+}
+
+extension Set: AnySequenceConvertible {
+    var anyElements: [Any] { map { $0 } }
+    var isUnordered: Bool { true }
+}
+
+extension ArraySlice: AnySequenceConvertible {
+    var anyElements: [Any] { map { $0 } }
+    var isUnordered: Bool { false }
+}
+
+extension ContiguousArray: AnySequenceConvertible {
+    var anyElements: [Any] { map { $0 } }
+    var isUnordered: Bool { false }
+}
