@@ -21,6 +21,8 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     var _versionIdentifiers: Set<AnyHashable> = []
     var _localizationDictionary: [String: String]?
     var _isImmutable = false
+    /// Serializes `_markInUse()` when several coordinators start using the model at once.
+    let _useLock = NSLock()
 
     /// Creates an empty, editable model.
     public override init() {
@@ -30,7 +32,7 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     // MARK: Mutability
 
     /// Whether the model can still be changed (no coordinator has used it yet).
-    public var isEditable: Bool { !_isImmutable }
+    var _isEditable: Bool { !_isImmutable }
 
     /// Stops the program if the model is in use; called by every setter of the model, its entities and
     /// their properties.
@@ -117,6 +119,16 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
                                       forName name: String) {
         _assertEditable()
         _fetchRequestTemplates[name] = fetchRequestTemplate
+    }
+
+    /// Returns a copy of the named template in which each `$VARIABLE` of its predicate is replaced by
+    /// the value of the same name in `variables`, or `nil` if the model has no such template.
+    open func fetchRequestFromTemplate(withName name: String,
+                                       substitutionVariables variables: [String: Any]) -> NSFetchRequest<NSFetchRequestResult>? {
+        guard let template = _fetchRequestTemplates[name],
+              let request = template.copy() as? NSFetchRequest<NSFetchRequestResult> else { return nil }
+        request.predicate = template.predicate?.withSubstitutionVariables(variables)
+        return request
     }
 
     // MARK: Versioning and localization

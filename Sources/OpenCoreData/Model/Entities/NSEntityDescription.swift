@@ -254,6 +254,12 @@ open class NSEntityDescription: NSObject, NSCopying {
         }
     }
 
+    /// A 32-byte hash that identifies the entity's structure for store compatibility: it covers the
+    /// name, whether the entity is abstract, the superentity's hash, the hashes of its persistent
+    /// properties, its uniqueness constraints and its version hash modifier, but not its class name,
+    /// fetched properties, user info or renaming identifier.
+    open var versionHash: Data { VersionHashing.hash(of: self) }
+
     /// The identifier migration uses to recognize the entity under a new name.
     open var renamingIdentifier: String? {
         get { _renamingIdentifier }

@@ -149,11 +149,17 @@ open class NSPropertyDescription: NSObject, NSCopying {
         }
     }
 
+    /// A 32-byte hash that identifies the property's structure for store compatibility: it covers the
+    /// name, the optional, transient and read-only flags, the version hash modifier and, for attributes
+    /// and relationships, their structural features, but not default values, validation rules, user
+    /// info or renaming identifiers.
+    open var versionHash: Data { VersionHashing.hash(of: self) }
+
     // MARK: NSCopying
 
     /// Returns a copy of the property that belongs to no entity.
     open func copy(with zone: NSZone? = nil) -> Any {
-        let copy = Self._makeEmpty()
+        let copy = type(of: self)._makeEmpty()
         _copyState(to: copy)
         return copy
     }

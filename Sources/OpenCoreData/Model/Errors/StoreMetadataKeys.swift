@@ -1,0 +1,23 @@
+// Keys of a persistent store's metadata dictionary, with Apple's names and values.
+
+/// The type of the store (for example, `"SQLite"`).
+public let NSStoreTypeKey = "NSStoreType"
+/// The store's unique identifier.
+public let NSStoreUUIDKey = "NSStoreUUID"
+/// The entity version hashes of the model that wrote the store: a dictionary from entity name to `Data`.
+public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
+/// The version identifiers of the model that wrote the store.
+public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+/// The version checksum of the model that wrote the store; see ``NSManagedObjectModel/versionChecksum``.
+public let NSStoreModelVersionChecksumKey = "NSStoreModelVersionChecksumKey"
+/// The operating system version the store is compatible with.
+public let NSPersistentStoreOSCompatibility = "NSPersistentStoreOSCompatibility"
+
+/// The version of the hashing scheme of `NSStoreModelVersionHashes` (Core Data's current scheme is 3).
+let _NSStoreModelVersionHashesVersionKey = "NSStoreModelVersionHashesVersion"
+/// The SHA-512 digest of the entity names and hashes; see `NSManagedObjectModel._versionHashesDigest`.
+let _NSStoreModelVersionHashesDigestKey = "NSStoreModelVersionHashesDigest"
+/// The Core Data framework version that wrote the store.
+let _NSPersistenceFrameworkVersionKey = "NSPersistenceFrameworkVersion"
+/// The hashing scheme version OpenCoreData's version hashes follow.
+let _NSStoreModelVersionHashesVersion = 3

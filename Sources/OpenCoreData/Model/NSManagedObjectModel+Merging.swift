@@ -1,0 +1,91 @@
+extension NSManagedObjectModel {
+    /// Creates a model that combines copies of the entities, configurations, fetch request templates
+    /// and version identifiers of the given models; `nil` if two models define an entity or a template
+    /// with the same name.
+    public convenience init?(byMerging models: [NSManagedObjectModel]?) {
+        self.init()
+        guard _merge(models ?? []) else { return nil }
+    }
+
+    /// Creates a merged model, as ``init(byMerging:)``, only if the result is compatible with the given
+    /// store metadata (its entity version hashes equal those recorded under
+    /// ``NSStoreModelVersionHashesKey``); `nil` otherwise.
+    public convenience init?(byMerging models: [NSManagedObjectModel], forStoreMetadata metadata: [String: Any]) {
+        self.init()
+        guard _merge(models), isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else { return nil }
+    }
+
+    /// Returns a model made by merging the given models, or `nil` if they define an entity or a template
+    /// with the same name.
+    ///
+    /// Apple's `mergedModel(from:)` searches bundles for compiled models; this variant takes the models
+    /// themselves, for example as loaded with `NSManagedObjectModel(contentsOf:)`.
+    public class func mergedModel(from models: [NSManagedObjectModel]) -> NSManagedObjectModel? {
+        NSManagedObjectModel(byMerging: models)
+    }
+
+    /// Returns a model made by merging the given models, or `nil` if they conflict or the result is not
+    /// compatible with the store metadata.
+    public class func mergedModel(from models: [NSManagedObjectModel],
+                                  forStoreMetadata metadata: [String: Any]) -> NSManagedObjectModel? {
+        NSManagedObjectModel(byMerging: models, forStoreMetadata: metadata)
+    }
+
+    /// Adds copies of the models' contents to the receiver; `false` on a name collision.
+    private func _merge(_ models: [NSManagedObjectModel]) -> Bool {
+        var entities: [NSEntityDescription] = []
+        var names = Set<String>()
+        var configurations: [(String, [NSEntityDescription])] = []
+        var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
+        var identifiers = Set<AnyHashable>()
+        var localization: [String: String]?
+        for model in models {
+            guard let copy = model.copy() as? NSManagedObjectModel else { return false }
+            for entity in copy._entities {
+                if let name = entity._name {
+                    guard names.insert(name).inserted else { return false }
+                }
+                entities.append(entity)
+            }
+            for name in copy._configurationOrder {
+                configurations.append((name, copy._configurations[name] ?? []))
+            }
+            for (name, template) in copy._fetchRequestTemplates {
+                guard templates[name] == nil else { return false }
+                templates[name] = template
+            }
+            identifiers.formUnion(copy._versionIdentifiers)
+            if let dictionary = copy._localizationDictionary {
+                localization = (localization ?? [:]).merging(dictionary) { first, _ in first }
+            }
+        }
+        self.entities = entities
+        for (name, members) in configurations {
+            let existing = _configurations[name] ?? []
+            setEntities(existing + members.filter { member in !existing.contains { $0 === member } },
+                        forConfigurationName: name)
+        }
+        _fetchRequestTemplates = templates
+        _versionIdentifiers = identifiers
+        _localizationDictionary = localization
+        _relinkDestinationsByName()
+        return true
+    }
+
+    /// Points relationships whose destination lies outside the model at the model's entity of the same
+    /// name, so relationships between merged models connect.
+    private func _relinkDestinationsByName() {
+        let byName = entitiesByName
+        for entity in _entities {
+            for case let relationship as NSRelationshipDescription in entity._properties {
+                guard let destination = relationship._destinationEntity, destination._model !== self,
+                      let name = destination._name, let local = byName[name] else { continue }
+                relationship._destinationEntity = local
+                if let inverse = relationship._inverseRelationship,
+                   let localInverse = local.relationshipsByName[inverse._name] {
+                    relationship._inverseRelationship = localInverse
+                }
+            }
+        }
+    }
+}

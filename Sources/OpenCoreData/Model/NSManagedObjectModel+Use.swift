@@ -1,0 +1,25 @@
+extension NSManagedObjectModel {
+    /// Checks the model's consistency (names, inheritance, destinations and inverses); throws an
+    /// `NSError` naming the entity and property at fault. See `ModelValidation` for the checks and the
+    /// error code.
+    func _validateForUse() throws {
+        try ModelValidation.validate(self)
+    }
+
+    /// Called by a persistent store coordinator when it starts using the model: checks the model, fixes
+    /// its entities' version hashes and makes it immutable. From then on any change to the model, its
+    /// entities or their properties stops the program with "Can't modify an immutable model.".
+    ///
+    /// Calling it again on a model in use does nothing. Throws the `_validateForUse()` error, leaving the
+    /// model editable, when the model is inconsistent.
+    func _markInUse() throws {
+        _useLock.lock()
+        defer { _useLock.unlock() }
+        if _isImmutable { return }
+        try _validateForUse()
+        for entity in _entities {
+            entity._frozenVersionHash = VersionHashing.hash(of: entity)
+        }
+        _isImmutable = true
+    }
+}
