@@ -234,6 +234,33 @@ struct ModelFileLoadingTests {
         #expect(info["flag"] as? String == "true")
     }
 
+    @Test("real files: preserveAfterDeletion, modifiers, elementID, spotlight, external storage and version identifiers")
+    func realFlags() throws {
+        let sample = Fixtures.stores.appendingPathComponent("alemar11__CoreDataPlus__SampleModel_V1/SampleModel.xcdatamodeld")
+        let v1 = try NSManagedObjectModel.load(from: sample.appendingPathComponent("SampleModel.xcdatamodel"))
+        #expect(v1.entitiesByName["Person"]?.attributesByName["id"]?.preservesValueInHistoryOnDeletion == true)
+        #expect(v1.entitiesByName["Person"]?.attributesByName["firstName"]?.preservesValueInHistoryOnDeletion == false)
+        #expect(v1.versionIdentifiers == [AnyHashable("1")])
+        let bookmarks = try NSManagedObjectModel.load(from: Fixtures.stores.appendingPathComponent(
+            "duckduckgo__BrowserServicesKit__Bookmarks_V5/BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel"))
+        let bookmark = try #require(bookmarks.entitiesByName["BookmarkEntity"])
+        #expect(bookmark.attributesByName["uuid"]?.versionHashModifier == "3")
+        #expect(bookmark.relationshipsByName["favoriteFolders"]?.renamingIdentifier == "favoriteFolder")
+        let momdec = try NSManagedObjectModel.load(from: ModelFileKit.fixture("atomicbird__momdec__momdecTests.xcdatamodeld"))
+        let entity = try #require(momdec.entitiesByName["Entity"])
+        #expect(entity.versionHashModifier == "myVersionHashModifier")
+        #expect(entity.renamingIdentifier == "myRenamingIdentifier")
+        #expect(entity.superentity?.name == "AbstractEntity")
+        #expect(entity.attributesByName["binaryAttribute"]?.isIndexedBySpotlight == true)
+        #expect(entity.attributesByName["binaryAttribute"]?.isTransient == true)
+        #expect(entity.userInfo?["someKey"] as? String == "randomValue")
+        #expect(entity.attributesByName["binaryAttribute"]?.userInfo?.count == 3)
+        #expect(entity.attributesByName["transformableAttribute"]?.valueTransformerName == "myValueTransformer")
+        let ensembles = try NSManagedObjectModel.load(from: ModelFileKit.fixture(
+            "drewmccormack__ensembles__Model.xcdatamodeld").appendingPathComponent("Model_1.xcdatamodel"))
+        #expect(ensembles.entitiesByName["IDMMediaFile"]?.attributesByName["data"]?.allowsExternalBinaryDataStorage == true)
+    }
+
     // MARK: Validation rules
 
     /// The comparison behind a validation predicate: operator, left key path (nil for SELF), constant.
