@@ -101,9 +101,18 @@ enum AnyKey {
 
 /// `FUNCTION(receiver, 'selector:', args…)` on Linux, where no Objective-C message can be sent.
 enum MethodCall {
-    /// Calls a method by selector name: built-in functions (with the receiver as their first argument),
-    /// a few Foundation string methods, and argument-less selectors, read as keys.
+    /// Calls a method by selector name: `valueForKey:` and `valueForKeyPath:`, built-in functions (with the
+    /// receiver as their first argument), a few Foundation string methods, and argument-less selectors,
+    /// read as keys.
     static func call(_ selector: String, on receiver: Any?, arguments: [Any?]) -> Any? {
+        if selector == "valueForKeyPath:" || selector == "valueForKey:" {
+            guard arguments.count == 1, let path = arguments[0].flatMap(ValueComparison.string) else { return nil }
+            if selector == "valueForKey:" { return KeyValueAccess.value(of: receiver, forKey: path) }
+            if let coding = EvaluationValues.flatten(receiver) as? KeyValueCoding {
+                return EvaluationValues.flatten(coding.value(forKeyPath: path))
+            }
+            return KeyValueAccess.value(of: receiver, forKeyPath: path)
+        }
         if let arity = ExpressionFunctions.arity(of: selector), arity == arguments.count + 1 || (arity == -1) {
             return ExpressionFunctions.evaluate(selector, [receiver] + arguments)
         }

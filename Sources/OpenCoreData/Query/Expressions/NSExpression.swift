@@ -135,9 +135,11 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     /// Creates an expression that calls a named method of the value of `target` with the given arguments
     /// (`FUNCTION(target, 'selector:', args…)`).
     ///
-    /// Linux has no Objective-C selectors: the methods that can be called are the built-in functions
-    /// (`"uppercase:"`… called on any receiver) and, on values adopting ``KeyValueCoding``, argument-less
-    /// methods named like a key (`"name"`), which read that key.
+    /// Linux has no Objective-C selectors: the methods that can be called are `"valueForKey:"` and
+    /// `"valueForKeyPath:"`, the built-in functions (`"uppercase:"`… with the target as first argument),
+    /// the string methods `"stringByAppendingString:"`, `"uppercaseString"`, `"lowercaseString"` and
+    /// `"length"`, and argument-less selectors named like a key (`"name"`), which read that key. Other
+    /// selectors evaluate to `nil`.
     public convenience init(forFunction target: NSExpression, selectorName name: String, arguments parameters: [Any]?) {
         let expressions = NSExpression.expressions(parameters ?? [], for: name)
         self.init(storage: .method(receiver: target, selector: name, arguments: expressions))
