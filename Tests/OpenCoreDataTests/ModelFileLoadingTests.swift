@@ -585,6 +585,10 @@ struct ModelFileLoadingTests {
         let derived = child.properties.compactMap { $0 as? NSDerivedAttributeDescription }
         #expect(derived.map(\.name) == ["canonicalOptionalString", "derivedCount", "now"])
         #expect(derived.allSatisfy { $0.derivationExpression != nil })
+        let canonical = try #require(derived.first?.derivationExpression)
+        #expect(canonical.expressionValue(with: ["optionalString": "Crème Brûlée"], context: nil) as? String == "creme brulee")
+        #expect(derived[1].derivationExpression?.keyPath == "oneToMany.@count")
+        #expect(derived[2].derivationExpression?.expressionType == .function)
     }
 
     @Test("composite attributes take their elements from the named composite definition")
