@@ -78,6 +78,17 @@ struct PredicateEvaluationTests {
         #expect(Q.compare("name", .equalTo, "Zed").evaluate(with: optional))
     }
 
+    @Test("objects compare by identity, or by isEqual for NSObjects")
+    func objectIdentity() {
+        let boss = QueryPerson(name: "Boss", age: 50), other = QueryPerson(name: "Boss", age: 50)
+        let person = QueryPerson(name: "Ann", age: 30, boss: boss)
+        #expect(Q.compare("boss", .equalTo, boss).evaluate(with: person))
+        #expect(!Q.compare("boss", .equalTo, other).evaluate(with: person))
+        #expect(Q.compare("boss", .in, [other, boss]).evaluate(with: person))
+        #expect(Q.values(NSString(string: "a"), .equalTo, "a"))
+        #expect(Q.values(NSNumber(value: 3), .in, NSSet(array: [NSNumber(value: 3.0)])))
+    }
+
     @Test("missing keys evaluate as nil and never crash")
     func missingKeys() {
         #expect(Q.compare("nothing", .equalTo, nil).evaluate(with: ann))

@@ -64,6 +64,11 @@ struct PredicateFormatTests {
         ("a INTERSECT (b MINUS c) == nil", "a INTERSECT (b MINUS c) == nil"),
         ("posts.@count > 5 AND age > 25", "posts.@count > 5 AND age > 25"),
         ("children[SIZE] > 1", "count:(children) > 1"),
+        ("children[2] == 'x'", "children[2] == \"x\""),
+        ("children[FIRST].name == 'x'", "children[0].name == \"x\""),
+        ("children[LAST] == 'x'", "children[-1] == \"x\""),
+        ("map['key'] == 1", "map[\"key\"] == 1"),
+        ("(a + b)[0] == 1", "(a + b)[0] == 1"),
     ]
 
     @Test("predicateFormat is Apple's canonical text", arguments: canonical)
@@ -158,6 +163,7 @@ struct PredicateFormatTests {
         "SELF.age == 30", "values[SIZE] == 3", "{1, 2} UNION values == nil", "ANYKEY == 'Ann'",
         "name IN {'Ann', 'bob'} AND age BETWEEN {1, 100}", "lowercase:(name) BEGINSWITH 'a'",
         "abs:(score) == 2.5", "CAST('30', 'NSNumber') == age",
+        "children[0].name == 'Al'", "values[LAST] == 3", "author['name'] BEGINSWITH 'J'",
     ]
 
     @Test("parse, print, parse again gives an equal predicate that evaluates the same", arguments: roundTrips)

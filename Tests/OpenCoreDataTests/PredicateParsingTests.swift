@@ -396,6 +396,21 @@ struct PredicateParsingTests {
         #expect(left.leftExpression.expressionType == .unionSet)
     }
 
+    @Test("[index], [FIRST], [LAST] and [key] subscripts read elements and dictionary values")
+    func indexSubscripts() throws {
+        let data: [String: Any] = ["children": ["a", "b", "c"], "map": ["k": 5]]
+        let index = try FormatTest.expression("children[1]")
+        #expect(index.function == "objectFrom:withIndex:")
+        #expect(index.arguments?.count == 2)
+        #expect(index.expressionValue(with: data, context: nil) as? String == "b")
+        #expect(try FormatTest.expression("children[FIRST]").expressionValue(with: data, context: nil) as? String == "a")
+        #expect(try FormatTest.expression("children[last]").expressionValue(with: data, context: nil) as? String == "c")
+        #expect(try FormatTest.expression("children[%d]", 2).expressionValue(with: data, context: nil) as? String == "c")
+        #expect(try FormatTest.predicate("map['k'] == 5").evaluate(with: data))
+        #expect(try FormatTest.predicate("children[7] == nil").evaluate(with: data))
+        #expect(try FormatTest.expression("children[0].length").expressionType == .keyPath)
+    }
+
     @Test("[SIZE] is the count of a collection")
     func sizeSubscript() throws {
         let expression = try FormatTest.expression("children[SIZE]")

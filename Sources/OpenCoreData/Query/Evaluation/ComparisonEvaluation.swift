@@ -70,11 +70,11 @@ enum ComparisonEvaluation {
         if let elements = EvaluationValues.elements(of: container) {
             return elements.contains { ValueComparison.isEqual($0, element, options: options) }
         }
-        if let dictionary = container as? NSDictionary {
-            return dictionary.allValues.contains { ValueComparison.isEqual($0, element, options: options) }
+        if let dictionary = container as? any AnyKeyedLookup {
+            return dictionary.anyValues.contains { ValueComparison.isEqual($0, element, options: options) }
         }
-        if let dictionary = container as? [AnyHashable: Any] {
-            return dictionary.values.contains { ValueComparison.isEqual($0, element, options: options) }
+        if type(of: container) is NSDictionary.Type, let dictionary = container as? NSDictionary {
+            return dictionary.allValues.contains { ValueComparison.isEqual($0, element, options: options) }
         }
         return false
     }

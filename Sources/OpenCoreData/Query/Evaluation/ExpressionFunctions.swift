@@ -66,7 +66,7 @@ enum ExpressionFunctions {
     private static func subscripted(_ container: Any?, _ index: Any?) -> Any? {
         guard let container else { return nil }
         if let key = index.flatMap(ValueComparison.string),
-           container is NSDictionary || container is [AnyHashable: Any] || container is KeyValueCoding {
+           container is any AnyKeyedLookup || type(of: container) is NSDictionary.Type || container is KeyValueCoding {
             return KeyValueAccess.value(of: container, forKey: key)
         }
         guard let elements = EvaluationValues.elements(of: container), !EvaluationValues.isUnordered(container),

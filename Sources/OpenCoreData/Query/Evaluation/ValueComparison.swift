@@ -19,6 +19,7 @@ enum ValueComparison {
                                     options: options)
         }
         if let x = a as? NSObject, let y = b as? NSObject { return x.isEqual(y) }
+        if type(of: a) is AnyClass, type(of: b) is AnyClass, (a as AnyObject) === (b as AnyObject) { return true }
         if let x = a as? AnyHashable, let y = b as? AnyHashable { return x == y }
         return false
     }

@@ -14,13 +14,18 @@ extension Optional: AnyOptionalBox {
 
 /// Helpers shared by evaluation: how values met in object graphs are normalized before they are compared.
 enum EvaluationValues {
-    /// Removes every level of optional wrapping hidden inside `Any`, and turns `NSNull` into `nil`,
-    /// so that `nil`, `Optional<Int>.none` boxed in `Any` and `NSNull()` all read as "no value".
+    /// Removes every level of optional wrapping hidden inside `Any`, unwraps `AnyHashable` boxes, and
+    /// turns `NSNull` into `nil`, so that `nil`, `Optional<Int>.none` boxed in `Any` and `NSNull()` all
+    /// read as "no value".
     static func flatten(_ value: Any?) -> Any? {
         var current = value
         while let present = current {
             if let box = present as? AnyOptionalBox {
                 current = box.unboxedValue
+                continue
+            }
+            if let hashable = present as? AnyHashable, type(of: present) == AnyHashable.self {
+                current = hashable.base
                 continue
             }
             if present is NSNull { return nil }
@@ -31,23 +36,23 @@ enum EvaluationValues {
 
     /// The elements of a collection value (Swift arrays and sets, `NSArray`, `NSSet`, `NSOrderedSet`),
     /// or `nil` when the value is not a collection. Strings and dictionaries are not collections here.
+    ///
+    /// Foundation classes are recognized by their exact class, so Swift collections are never bridged.
     static func elements(of value: Any?) -> [Any]? {
         guard let value = flatten(value) else { return nil }
-        if value is String || value is NSString { return nil }
-        if let orderedSet = value as? NSOrderedSet { return orderedSet.array }
-        if let set = value as? NSSet { return set.allObjects }
-        if let array = value as? NSArray { return array.map { $0 } }
-        if let array = value as? [Any] { return array }
-        if let set = value as? Set<AnyHashable> { return Array(set) }
         if let sequence = value as? any AnySequenceConvertible { return sequence.anyElements }
+        let kind = type(of: value)
+        if kind is NSOrderedSet.Type, let orderedSet = value as? NSOrderedSet { return orderedSet.array }
+        if kind is NSSet.Type, let set = value as? NSSet { return set.allObjects }
+        if kind is NSArray.Type, let array = value as? NSArray { return array.map { $0 } }
         return nil
     }
 
     /// Whether the value is an unordered collection (a set), whose mapped values KVC returns as a set.
     static func isUnordered(_ value: Any?) -> Bool {
         guard let value = flatten(value) else { return false }
-        if value is NSOrderedSet { return false }
-        return value is NSSet || value is Set<AnyHashable> || (value as? any AnySequenceConvertible)?.isUnordered == true
+        if let sequence = value as? any AnySequenceConvertible { return sequence.isUnordered }
+        return type(of: value) is NSSet.Type
     }
 
     /// Removes duplicates, keeping the first occurrence, using predicate equality.
@@ -73,13 +78,18 @@ enum EvaluationValues {
     }
 }
 
-/// A sequence whose elements can be listed as `Any`, so generic Swift collections (e.g. `Set<String>`,
-/// `ArraySlice<Int>`) are recognized as collections by evaluation.
+/// A sequence whose elements can be listed as `Any`, so generic Swift collections (e.g. `[Int]`,
+/// `Set<String>`, `ArraySlice<Int>`) are recognized as collections by evaluation without bridging.
 protocol AnySequenceConvertible {
     /// The elements, in iteration order.
     var anyElements: [Any] { get }
     /// Whether the collection has no order (a set).
     var isUnordered: Bool { get }
+}
+
+extension Array: AnySequenceConvertible {
+    var anyElements: [Any] { map { $0 } }
+    var isUnordered: Bool { false }
 }
 
 extension Set: AnySequenceConvertible {
@@ -95,4 +105,22 @@ extension ArraySlice: AnySequenceConvertible {
 extension ContiguousArray: AnySequenceConvertible {
     var anyElements: [Any] { map { $0 } }
     var isUnordered: Bool { false }
+}
+
+/// A Swift dictionary read by key without being converted or bridged.
+protocol AnyKeyedLookup {
+    /// The value for a key, or `nil` when absent (or when the dictionary's keys are not of that kind).
+    func anyValue(forKey key: String) -> Any?
+    /// The dictionary's values.
+    var anyValues: [Any] { get }
+}
+
+extension Dictionary: AnyKeyedLookup {
+    func anyValue(forKey key: String) -> Any? {
+        if let key = key as? Key { return self[key] }
+        if let key = AnyHashable(key) as? Key { return self[key] }
+        return nil
+    }
+
+    var anyValues: [Any] { values.map { $0 } }
 }

@@ -87,8 +87,8 @@ extension NSExpression {
 enum AnyKey {
     static func values(of object: Any?) -> [Any] {
         guard let object = EvaluationValues.flatten(object) else { return [] }
-        if let dictionary = object as? NSDictionary { return dictionary.allValues }
-        if let dictionary = object as? [AnyHashable: Any] { return Array(dictionary.values) }
+        if let dictionary = object as? any AnyKeyedLookup { return dictionary.anyValues }
+        if type(of: object) is NSDictionary.Type, let dictionary = object as? NSDictionary { return dictionary.allValues }
         var values: [Any] = []
         var mirror: Mirror? = Mirror(reflecting: object)
         while let current = mirror {

@@ -33,8 +33,11 @@ struct PredicateFormatLexer {
     }
 
     private static func isIdentifierPart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-            || (scalar.value >= 0x30 && scalar.value <= 0x39)
+        if scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil { return true }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .connectorPunctuation: return true
+        default: return false
+        }
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar?) -> Bool {

@@ -198,7 +198,7 @@ extension PredicateFormatSyntax {
         throws(PredicateFormatFailure) -> NSExpression {
         try enter()
         defer { leave() }
-        let result: NSExpression?
+        let result: NSExpression
         switch keyword(current) {
         case "FIRST", "LAST", "SIZE":
             let word = keyword(advance()) ?? ""
@@ -206,10 +206,6 @@ extension PredicateFormatSyntax {
         default:
             let index = try parseExpression(after: opening)
             result = PredicateFormatSubscripts.expression(base, index: index)
-        }
-        guard let result else {
-            throw PredicateFormatFailure(
-                message: "index subscripts are not supported (only [SIZE] is)", offset: opening.offset)
         }
         guard current.kind == .rightBracket else {
             throw PredicateFormatFailure(

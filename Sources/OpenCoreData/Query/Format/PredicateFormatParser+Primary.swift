@@ -7,8 +7,8 @@ extension PredicateFormatSyntax {
         let token = current
         switch token.kind {
         case .leftParen:
-            advance()
             try enter()
+            advance()
             parenthesisDepth += 1
             defer {
                 leave()

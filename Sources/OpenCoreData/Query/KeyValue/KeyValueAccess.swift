@@ -14,17 +14,15 @@ enum KeyValueAccess {
         guard let object = EvaluationValues.flatten(object) else { return nil }
         if key == "self" || key == "SELF" { return object }
         if let coding = object as? KeyValueCoding { return EvaluationValues.flatten(coding.value(forKey: key)) }
-        if let dictionary = object as? NSDictionary {
+        if let dictionary = object as? any AnyKeyedLookup { return EvaluationValues.flatten(dictionary.anyValue(forKey: key)) }
+        if type(of: object) is NSDictionary.Type, let dictionary = object as? NSDictionary {
             return EvaluationValues.flatten(dictionary.object(forKey: key))
         }
-        if let dictionary = object as? [String: Any] { return EvaluationValues.flatten(dictionary[key]) }
-        if let dictionary = object as? [AnyHashable: Any] { return EvaluationValues.flatten(dictionary[key]) }
         if let elements = EvaluationValues.elements(of: object) {
             let mapped = elements.map { value(of: $0, forKey: key) ?? NSNull() }
             return EvaluationValues.isUnordered(object) ? EvaluationValues.distinct(mapped) : mapped
         }
-        if let string = object as? String { return stringValue(string, forKey: key) }
-        if let string = object as? NSString { return stringValue(string as String, forKey: key) }
+        if let string = ValueComparison.string(object) { return stringValue(string, forKey: key) }
         return reflectedValue(of: object, forKey: key)
     }
 
