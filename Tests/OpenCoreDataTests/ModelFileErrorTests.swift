@@ -1,0 +1,264 @@
+import Testing
+import OpenCoreData
+
+/// Bad model files give `nil` from `NSManagedObjectModel(contentsOf:)` and a descriptive `NSError` from
+/// `NSManagedObjectModel.load(from:)`: Cocoa domain, Core Data's code, a message naming the file, the
+/// line, the entity and the property where they are known.
+@Suite("Model file errors")
+struct ModelFileErrorTests {
+    /// Checks the common shape of a content error and returns its message.
+    @discardableResult
+    func expectContentError(_ error: NSError, mentions parts: [String], line: Int? = nil) -> String {
+        #expect(error.domain == NSCocoaErrorDomain)
+        #expect(error.code == NSCoreDataError)
+        #expect(error.code == 134060)
+        let message = error.localizedDescription
+        for part in parts {
+            #expect(message.contains(part), "message \"\(message)\" should mention \(part)")
+        }
+        #expect(error.userInfo[NSFilePathErrorKey] is String)
+        if let line {
+            #expect(message.contains("contents:\(line):"), "message \"\(message)\" should name line \(line)")
+        }
+        return message
+    }
+
+    @Test("malformed XML names the file and the line")
+    func malformedXML() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A">
+                <attribute name="x" attributeType="String"
+            </entity>
+            """)
+        expectContentError(error, mentions: ["contents", "malformed XML"])
+        #expect(error.userInfo["OCDModelFileLine"] as? Int != nil)
+    }
+
+    @Test("a truncated file is reported as such")
+    func truncatedXML() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = ModelFileKit.contents(#"<entity name="A"><attribute name="x" optional="YES" attributeType="String"/></entity>"#)
+        let cut = String(full.prefix(full.count - 30))
+        let folder = try ModelFileKit.writeVersion(cut, in: directory)
+        let error = try ModelFileKit.loadError(at: folder)
+        expectContentError(error, mentions: [folder.appendingPathComponent("contents").path])
+    }
+
+    @Test("a real model file cut in half fails cleanly")
+    func realFileCutInHalf() throws {
+        let source = ModelFileKit.fixture("3lvis__Sync__Model.xcdatamodeld").appendingPathComponent("Model.xcdatamodel/contents")
+        let data = try Data(contentsOf: source)
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for fraction in [0.1, 0.5, 0.9] {
+            let cut = data.prefix(Int(Double(data.count) * fraction))
+            let folder = try ModelFileKit.writeVersion(String(decoding: cut, as: UTF8.self), named: "Cut\(fraction)", in: directory)
+            let error = try ModelFileKit.loadError(at: folder)
+            expectContentError(error, mentions: ["Cut\(fraction).xcdatamodel/contents"])
+        }
+    }
+
+    @Test("an empty contents file is an error")
+    func emptyContents() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try ModelFileKit.writeVersion("", in: directory)
+        expectContentError(try ModelFileKit.loadError(at: folder), mentions: ["empty"])
+    }
+
+    @Test("XML that is not a Core Data model is an error")
+    func notAModel() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try ModelFileKit.writeVersion(#"<?xml version="1.0"?><plist version="1.0"><dict/></plist>"#, in: directory)
+        expectContentError(try ModelFileKit.loadError(at: folder), mentions: ["<plist>", "expected <model>"])
+    }
+
+    @Test("an unknown attribute type names the type, entity, property and line")
+    func unknownAttributeType() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="Person">
+                <attribute name="age" optional="YES" attributeType="Integer 128"/>
+            </entity>
+            """)
+        expectContentError(error, mentions: ["Integer 128", "entity 'Person'", "property 'age'", "unknown attributeType"], line: 4)
+    }
+
+    @Test("a relationship to a missing entity names the relationship and the missing entity")
+    func missingDestination() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="Post">
+                <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author"/>
+            </entity>
+            """)
+        expectContentError(error, mentions: ["entity 'Post'", "property 'author'", "'Author'"], line: 4)
+    }
+
+    @Test("an inverse that does not exist is an error")
+    func missingInverse() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="Post">
+                <relationship name="author" optional="YES" maxCount="1" destinationEntity="Author" inverseName="writings" inverseEntity="Author"/>
+            </entity>
+            <entity name="Author"/>
+            """)
+        expectContentError(error, mentions: ["entity 'Post'", "property 'author'", "'writings'"])
+    }
+
+    @Test("a parent entity that does not exist is an error")
+    func missingParent() throws {
+        let error = try ModelFileKit.loadError(#"<entity name="Car" parentEntity="Vehicle"/>"#)
+        expectContentError(error, mentions: ["entity 'Car'", "'Vehicle'"], line: 3)
+    }
+
+    @Test("a cycle of parent entities is an error, not a hang")
+    func parentCycle() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A" parentEntity="B"/>
+            <entity name="B" parentEntity="A"/>
+            """)
+        expectContentError(error, mentions: ["cycle"])
+    }
+
+    @Test("duplicate entity and property names are errors")
+    func duplicates() throws {
+        let entities = try ModelFileKit.loadError(#"<entity name="A"/><entity name="A"/>"#)
+        expectContentError(entities, mentions: ["duplicate entity name", "entity 'A'"])
+        let properties = try ModelFileKit.loadError("""
+            <entity name="A">
+                <attribute name="x" optional="YES" attributeType="String"/>
+                <attribute name="x" optional="YES" attributeType="Date"/>
+            </entity>
+            """)
+        expectContentError(properties, mentions: ["duplicate property name", "property 'x'"], line: 5)
+    }
+
+    @Test("a default value that does not fit the type is an error")
+    func badDefaultValue() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A">
+                <attribute name="count" attributeType="Integer 16" defaultValueString="70000"/>
+            </entity>
+            """)
+        expectContentError(error, mentions: ["property 'count'", "70000", "16-bit"])
+        let text = try ModelFileKit.loadError("""
+            <entity name="A">
+                <attribute name="flag" attributeType="Boolean" defaultValueString="maybe"/>
+            </entity>
+            """)
+        expectContentError(text, mentions: ["property 'flag'", "maybe"])
+    }
+
+    @Test("an unknown delete rule is an error")
+    func unknownDeleteRule() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A">
+                <relationship name="b" optional="YES" maxCount="1" deletionRule="Explode" destinationEntity="A"/>
+            </entity>
+            """)
+        expectContentError(error, mentions: ["Explode", "property 'b'"])
+    }
+
+    @Test("a composite attribute naming no defined composite is an error")
+    func missingComposite() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A"><attribute name="where" optional="YES" attributeType="Composite" composite="Location"/></entity>
+            """)
+        expectContentError(error, mentions: ["'Location'", "property 'where'"])
+    }
+
+    @Test("a fetch index or uniqueness constraint naming a missing property is an error")
+    func indexOnMissingProperty() throws {
+        let index = try ModelFileKit.loadError("""
+            <entity name="A">
+                <fetchIndex name="byX"><fetchIndexElement property="x" type="Binary" order="ascending"/></fetchIndex>
+            </entity>
+            """)
+        expectContentError(index, mentions: ["byX", "'x'"])
+        let constraint = try ModelFileKit.loadError("""
+            <entity name="A">
+                <uniquenessConstraints><uniquenessConstraint><constraint value="y"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            """)
+        expectContentError(constraint, mentions: ["uniqueness constraint", "'y'"])
+    }
+
+    @Test("a fetch request template on a missing entity is an error")
+    func templateOnMissingEntity() throws {
+        let error = try ModelFileKit.loadError(#"<entity name="A"/><fetchRequest name="All" entity="Nope"/>"#)
+        expectContentError(error, mentions: ["'Nope'", "'All'"])
+    }
+
+    @Test("a malformed predicate in a template is an error naming the template")
+    func malformedTemplatePredicate() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A"><attribute name="x" optional="YES" attributeType="String"/></entity>
+            <fetchRequest name="Broken" entity="A" predicateString="x == == 3"/>
+            """)
+        expectContentError(error, mentions: ["'Broken'", "x == == 3"])
+    }
+
+    @Test("a missing contents file is an error naming the folder")
+    func missingContents() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("Empty.xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        expectContentError(try ModelFileKit.loadError(at: folder), mentions: ["Empty.xcdatamodel", "missing 'contents'"])
+    }
+
+    @Test("a path that does not exist gives Foundation's no-such-file error")
+    func nonexistentPath() throws {
+        let url = Fixtures.models.appendingPathComponent("NoSuchModel.xcdatamodeld")
+        let error = try ModelFileKit.loadError(at: url)
+        #expect(error.domain == NSCocoaErrorDomain)
+        #expect(error.code == NSFileReadNoSuchFileError)
+        #expect(error.localizedDescription.contains("NoSuchModel.xcdatamodeld"))
+        #expect(error.userInfo[NSFilePathErrorKey] as? String == url.path)
+    }
+
+    @Test("an Xcode 3 binary version alone gives the binary-format error; its bundle still loads")
+    func xcode3BinaryVersion() throws {
+        let bundle = ModelFileKit.fixture("Automattic__simplenote-ios__Simplenote.xcdatamodeld")
+        let binary = bundle.appendingPathComponent("Simplenote.xcdatamodel")
+        expectContentError(try ModelFileKit.loadError(at: binary),
+                           mentions: ["Xcode 3 binary model format is not supported", "Simplenote.xcdatamodel"])
+        #expect(NSManagedObjectModel(contentsOf: bundle) != nil)
+    }
+
+    @Test("the Recipes bundle, binary in every version, gives the binary-format error")
+    func binaryOnlyBundle() throws {
+        let bundle = Fixtures.stores.appendingPathComponent("magicalpanda__MagicalRecord__Recipes/Recipes.xcdatamodeld")
+        expectContentError(try ModelFileKit.loadError(at: bundle), mentions: ["Xcode 3 binary model format is not supported"])
+    }
+
+    /// Writes a bundle with one version and the given `.xccurrentversion` bytes; returns the bundle.
+    func bundle(marker: String, in directory: URL) throws -> URL {
+        let bundle = directory.appendingPathComponent("M.xcdatamodeld")
+        try ModelFileKit.writeVersion(ModelFileKit.contents(#"<entity name="A"/>"#), named: "M", in: bundle)
+        try Data(marker.utf8).write(to: bundle.appendingPathComponent(".xccurrentversion"))
+        return bundle
+    }
+
+    @Test("an empty, garbage or dangling .xccurrentversion is an error naming the file",
+          arguments: ["", "this is not a property list", "<plist version=\"1.0\"><array/></plist>",
+                      "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>Missing.xcdatamodel</string></dict></plist>",
+                      "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><integer>3</integer></dict></plist>"])
+    func badCurrentVersionFile(_ marker: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try bundle(marker: marker, in: directory)
+        expectContentError(try ModelFileKit.loadError(at: url), mentions: [".xccurrentversion"])
+        #expect(throws: NSError.self) { try NSManagedObjectModel.versions(inBundleAt: url) }
+    }
+
+    @Test("a bundle without any version folder is an error")
+    func bundleWithoutVersions() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("Nothing.xcdatamodeld")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        expectContentError(try ModelFileKit.loadError(at: bundle), mentions: ["Nothing.xcdatamodeld", "no .xcdatamodel"])
+    }
+}
