@@ -199,6 +199,50 @@ struct ModelFileErrorTests {
         expectContentError(error, mentions: ["'Broken'", "x == == 3"])
     }
 
+    /// A small deterministic generator (SplitMix64), so damaged files are the same on every run.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("randomly damaged real model files either load or throw; they never crash")
+    func damagedFilesNeverCrash() throws {
+        let source = ModelFileKit.fixture("SwiftGen__SwiftGen__Model.xcdatamodeld").appendingPathComponent("Model 2.xcdatamodel/contents")
+        let original = Array(try Data(contentsOf: source))
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var generator = SplitMix(state: 2026)
+        let alphabet = Array("<>/=\" YESNO0123456789-.$@(){}&;abcxyz".utf8)
+        var thrown = 0
+        for round in 0..<150 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                let position = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes[position] = alphabet.randomElement(using: &generator) ?? 0x20
+                case 1: bytes.remove(at: position)
+                default: bytes.insert(alphabet.randomElement(using: &generator) ?? 0x20, at: position)
+                }
+            }
+            let folder = try ModelFileKit.writeVersion(String(decoding: bytes, as: UTF8.self), named: "Damaged\(round)", in: directory)
+            do {
+                _ = try NSManagedObjectModel.load(from: folder)
+            } catch {
+                let error = error as NSError
+                #expect(error.domain == NSCocoaErrorDomain && error.code == NSCoreDataError)
+                #expect(error.localizedDescription.contains("Damaged\(round).xcdatamodel/contents"))
+                thrown += 1
+            }
+        }
+        #expect(thrown > 0)
+    }
+
     @Test("a missing contents file is an error naming the folder")
     func missingContents() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -509,6 +509,23 @@ struct ModelFileLoadingTests {
         #expect(elements.first?.property === event.attributesByName["start"])
     }
 
+    @Test("a fetch index element can index an expression instead of a property")
+    func expressionIndexElement() throws {
+        let model = try ModelFileKit.load("""
+            <entity name="Person">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <fetchIndex name="byLowerName">
+                    <fetchIndexElement expression="lowercase:(name)" expressionType="String" type="Binary" order="ascending"/>
+                </fetchIndex>
+            </entity>
+            """)
+        let element = try #require(model.entitiesByName["Person"]?.indexes.first?.elements.first)
+        let description = try #require(element.property as? NSExpressionDescription)
+        #expect(description.expressionResultType == .stringAttributeType)
+        #expect(description.expression?.expressionType == .function)
+        #expect(description.expression?.function == "lowercase:")
+    }
+
     @Test("real file: LoopKit's fetch indexes and uniqueness constraints load")
     func realIndexesAndConstraints() throws {
         let bundle = ModelFileKit.fixture("LoopKit__LoopKit__Model.xcdatamodeld")

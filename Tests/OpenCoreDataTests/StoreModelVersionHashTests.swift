@@ -49,6 +49,35 @@ struct StoreModelVersionHashTests {
         }
     }
 
+    /// The store's `NSStoreModelVersionHashes` as a metadata dictionary.
+    static func metadata(_ testCase: Case) -> [String: Any] {
+        var hashes: [String: Data] = [:]
+        for (name, hex) in testCase.hashes {
+            var bytes: [UInt8] = []
+            var index = hex.startIndex
+            while index < hex.endIndex {
+                let next = hex.index(index, offsetBy: 2)
+                bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+                index = next
+            }
+            hashes[name] = Data(bytes)
+        }
+        return [NSStoreModelVersionHashesKey: hashes]
+    }
+
+    @Test("among a bundle's versions, the one that wrote the store is compatible with its metadata", arguments: cases)
+    func compatibleVersion(_ testCase: Case) throws {
+        let bundle = Fixtures.stores.appendingPathComponent(testCase.folder).appendingPathComponent(testCase.bundle)
+        let metadata = Self.metadata(testCase)
+        var compatible: [String] = []
+        for version in try NSManagedObjectModel.versions(inBundleAt: bundle) {
+            if try version.loadModel().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) {
+                compatible.append(version.url.lastPathComponent)
+            }
+        }
+        #expect(compatible == [testCase.version])
+    }
+
     @Test("the bundle's version list finds the version that wrote each store", arguments: cases)
     func versionListHoldsTheStoreVersion(_ testCase: Case) throws {
         let bundle = Fixtures.stores.appendingPathComponent(testCase.folder).appendingPathComponent(testCase.bundle)

@@ -3,7 +3,9 @@ import Foundation
 /// Reads an entity's indexes and uniqueness constraints.
 ///
 /// - `<fetchIndex name=…>` with `<fetchIndexElement property= type= order=>` becomes an
-///   `NSFetchIndexDescription` (`type` "Binary" or "RTree"; `order` "ascending" or "descending").
+///   `NSFetchIndexDescription` (`type` "Binary" or "RTree"; `order` "ascending" or "descending"). An
+///   element written as `expression="…" expressionType="…"` instead of `property=` indexes an expression:
+///   its property is an `NSExpressionDescription` named by the expression text.
 /// - The older `<compoundIndexes><compoundIndex><index value=…/>` form becomes one binary, ascending
 ///   fetch index per compound index, named `compoundIndex` followed by its 1-based position.
 /// - `<uniquenessConstraints><uniquenessConstraint><constraint value=…/>` becomes one tuple of property
@@ -57,7 +59,12 @@ struct EntityIndexMapping {
         var elements: [NSFetchIndexElementDescription] = []
         for item in element.children(named: "fetchIndexElement") {
             let location = ModelFileError.Location(file: file, line: item.line, entity: entity.name, property: item["property"])
-            let property = try lookup(item["property"], in: properties, element: item, entity: entity, what: "fetch index '\(name)'")
+            let property: NSPropertyDescription
+            if item["property"] == nil, let text = item["expression"] {
+                property = try expressionElement(text, type: item["expressionType"], index: name, location: location)
+            } else {
+                property = try lookup(item["property"], in: properties, element: item, entity: entity, what: "fetch index '\(name)'")
+            }
             let collation: NSFetchIndexElementType
             switch item["type"]?.lowercased() {
             case nil, "binary": collation = .binary
@@ -75,6 +82,22 @@ struct EntityIndexMapping {
             elements.append(description)
         }
         return NSFetchIndexDescription(name: name, elements: elements)
+    }
+
+    /// An expression index element (`expression="…" expressionType="…"`): an expression description named
+    /// by its expression text, with the expression's result type.
+    private func expressionElement(_ text: String, type: String?, index: String,
+                                   location: ModelFileError.Location) throws -> NSExpressionDescription {
+        let description = NSExpressionDescription()
+        description.name = text
+        description.expression = try ModelPredicateText.expression(text, at: location, what: "fetch index '\(index)' expression")
+        if let type {
+            guard let resultType = AttributeTypeNames.typesByName[type] else {
+                throw ModelFileError.invalid("fetch index '\(index)': unknown expressionType \"\(type)\"", at: location)
+            }
+            description.expressionResultType = resultType
+        }
+        return description
     }
 
     private func lookup(_ name: String?, in properties: [String: NSPropertyDescription], element: ModelXMLElement,
