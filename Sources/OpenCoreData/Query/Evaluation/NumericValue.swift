@@ -9,29 +9,40 @@ enum NumericValue {
     /// Reads a number from a value; `nil` when the value is not a number.
     init?(_ value: Any?) {
         guard let value = EvaluationValues.flatten(value) else { return nil }
-        switch value {
-        case let v as Int: self = .integer(Int64(v))
-        case let v as Int64: self = .integer(v)
-        case let v as Int32: self = .integer(Int64(v))
-        case let v as Int16: self = .integer(Int64(v))
-        case let v as Int8: self = .integer(Int64(v))
-        case let v as UInt: self = v <= UInt(Int64.max) ? .integer(Int64(v)) : .unsigned(UInt64(v))
-        case let v as UInt64: self = v <= UInt64(Int64.max) ? .integer(Int64(v)) : .unsigned(v)
-        case let v as UInt32: self = .integer(Int64(v))
-        case let v as UInt16: self = .integer(Int64(v))
-        case let v as UInt8: self = .integer(Int64(v))
-        case let v as Bool: self = .integer(v ? 1 : 0)
-        case let v as Double: self = .double(v)
-        case let v as Float: self = .double(Double(v))
-        case let v as Decimal: self = .decimal(v)
-        case let v as NSDecimalNumber: self = .decimal(v.decimalValue)
-        case let v as NSNumber:
-            switch String(cString: v.objCType) {
-            case "d", "f": self = .double(v.doubleValue)
-            case "Q", "L", "I": self = v.uint64Value <= UInt64(Int64.max) ? .integer(v.int64Value) : .unsigned(v.uint64Value)
-            default: self = .integer(v.int64Value)
-            }
-        default: return nil
+        self.init(flattened: value)
+    }
+
+    /// Reads a number from a value already flattened. The type is tested by identity first, so that
+    /// the common non-numeric values (strings) are rejected without trying bridging casts.
+    init?(flattened value: Any) {
+        let kind = type(of: value)
+        if kind == String.self { return nil }
+        switch ObjectIdentifier(kind) {
+        case ObjectIdentifier(Int.self): if let v = value as? Int { self = .integer(Int64(v)); return }
+        case ObjectIdentifier(Double.self): if let v = value as? Double { self = .double(v); return }
+        case ObjectIdentifier(Bool.self): if let v = value as? Bool { self = .integer(v ? 1 : 0); return }
+        case ObjectIdentifier(Int64.self): if let v = value as? Int64 { self = .integer(v); return }
+        case ObjectIdentifier(Int32.self): if let v = value as? Int32 { self = .integer(Int64(v)); return }
+        case ObjectIdentifier(Int16.self): if let v = value as? Int16 { self = .integer(Int64(v)); return }
+        case ObjectIdentifier(Int8.self): if let v = value as? Int8 { self = .integer(Int64(v)); return }
+        case ObjectIdentifier(UInt.self):
+            if let v = value as? UInt { self = v <= UInt(Int64.max) ? .integer(Int64(v)) : .unsigned(UInt64(v)); return }
+        case ObjectIdentifier(UInt64.self):
+            if let v = value as? UInt64 { self = v <= UInt64(Int64.max) ? .integer(Int64(v)) : .unsigned(v); return }
+        case ObjectIdentifier(UInt32.self): if let v = value as? UInt32 { self = .integer(Int64(v)); return }
+        case ObjectIdentifier(UInt16.self): if let v = value as? UInt16 { self = .integer(Int64(v)); return }
+        case ObjectIdentifier(UInt8.self): if let v = value as? UInt8 { self = .integer(Int64(v)); return }
+        case ObjectIdentifier(Float.self): if let v = value as? Float { self = .double(Double(v)); return }
+        case ObjectIdentifier(Decimal.self): if let v = value as? Decimal { self = .decimal(v); return }
+        default: break
+        }
+        guard kind is NSNumber.Type else { return nil }
+        if let v = value as? NSDecimalNumber { self = .decimal(v.decimalValue); return }
+        guard let v = value as? NSNumber else { return nil }
+        switch String(cString: v.objCType) {
+        case "d", "f": self = .double(v.doubleValue)
+        case "Q", "L", "I": self = v.uint64Value <= UInt64(Int64.max) ? .integer(v.int64Value) : .unsigned(v.uint64Value)
+        default: self = .integer(v.int64Value)
         }
     }
 

@@ -8,7 +8,9 @@ enum ValueComparison {
     static func isEqual(_ lhs: Any?, _ rhs: Any?, options: Options) -> Bool {
         let a = EvaluationValues.flatten(lhs), b = EvaluationValues.flatten(rhs)
         guard let a, let b else { return a == nil && b == nil }
-        if let x = NumericValue(a), let y = NumericValue(b) { return NumericValue.compare(x, y) == .orderedSame }
+        if let x = NumericValue(flattened: a), let y = NumericValue(flattened: b) {
+            return NumericValue.compare(x, y) == .orderedSame
+        }
         if let x = string(a), let y = string(b) { return StringFolding.compare(x, y, options: options) == .orderedSame }
         if let x = a as? Date, let y = b as? Date { return x == y }
         if let x = a as? Data, let y = b as? Data { return x == y }
@@ -28,7 +30,7 @@ enum ValueComparison {
     /// `nil`, or their types differ or have no order).
     static func compare(_ lhs: Any?, _ rhs: Any?, options: Options) -> ComparisonResult? {
         guard let a = EvaluationValues.flatten(lhs), let b = EvaluationValues.flatten(rhs) else { return nil }
-        if let x = NumericValue(a), let y = NumericValue(b) { return NumericValue.compare(x, y) }
+        if let x = NumericValue(flattened: a), let y = NumericValue(flattened: b) { return NumericValue.compare(x, y) }
         if let x = string(a), let y = string(b) { return StringFolding.compare(x, y, options: options) }
         if let x = a as? Date, let y = b as? Date { return order(x, y) }
         if let x = a as? UUID, let y = b as? UUID { return order(x.uuidString, y.uuidString) }
@@ -42,10 +44,11 @@ enum ValueComparison {
 
     /// The value as a Swift string, when it is a string.
     static func string(_ value: Any) -> String? {
-        if let string = value as? String { return string }
-        if let string = value as? NSString { return string as String }
-        if let substring = value as? Substring { return String(substring) }
-        if let character = value as? Character { return String(character) }
+        let kind = type(of: value)
+        if kind == String.self { return value as? String }
+        if kind is NSString.Type { return (value as? NSString).map { $0 as String } }
+        if kind == Substring.self { return (value as? Substring).map(String.init) }
+        if kind == Character.self { return (value as? Character).map(String.init) }
         return nil
     }
 

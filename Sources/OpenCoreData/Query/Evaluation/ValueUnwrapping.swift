@@ -24,11 +24,12 @@ enum EvaluationValues {
                 current = box.unboxedValue
                 continue
             }
-            if let hashable = present as? AnyHashable, type(of: present) == AnyHashable.self {
+            let kind = type(of: present)
+            if kind == AnyHashable.self, let hashable = present as? AnyHashable {
                 current = hashable.base
                 continue
             }
-            if present is NSNull { return nil }
+            if kind is NSNull.Type { return nil }
             return present
         }
         return nil
@@ -72,8 +73,7 @@ enum EvaluationValues {
     /// A hashable key under which values equal by predicate rules coincide, when one can be formed.
     static func hashKey(_ value: Any) -> AnyHashable? {
         if let number = NumericValue(value) { return number.hashKey }
-        if let string = value as? String { return AnyHashable(string) }
-        if let string = value as? NSString { return AnyHashable(string as String) }
+        if let string = ValueComparison.string(value) { return AnyHashable(string) }
         return value as? AnyHashable
     }
 }

@@ -7,7 +7,7 @@ extension Array {
     /// Returns the elements ordered by the given sort descriptors (the first descriptor that tells two
     /// elements apart decides; equal elements keep their order).
     public func sortedArray(using sortDescriptors: [NSSortDescriptor]) -> [Element] {
-        sorted { SortComparison.compare($0, $1, by: sortDescriptors) == .orderedAscending }
+        SortComparison.sorted(self, by: sortDescriptors)
     }
 
     /// Removes the elements for which the predicate is false.

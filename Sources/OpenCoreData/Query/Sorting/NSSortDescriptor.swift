@@ -71,7 +71,11 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
     /// Returns the order of two objects according to the descriptor: their values for ``key`` compared
     /// with the descriptor's comparison, reversed when the descriptor is descending.
     open func compare(_ object1: Any, to object2: Any) -> ComparisonResult {
-        let lhs = value(of: object1), rhs = value(of: object2)
+        compareSortValues(sortValue(of: object1), sortValue(of: object2))
+    }
+
+    /// Orders two values already read with ``sortValue(of:)``, taking the direction into account.
+    func compareSortValues(_ lhs: Any?, _ rhs: Any?) -> ComparisonResult {
         let order: ComparisonResult
         if let block {
             order = block(lhs ?? NSNull(), rhs ?? NSNull())
@@ -112,7 +116,32 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
         "(\(key ?? "self"), \(ascending ? "ascending" : "descending"), \(selector ?? "comparator"))"
     }
 
-    private func value(of object: Any) -> Any? {
+    /// A value read once for sorting many elements.
+    enum PreparedValue {
+        case raw(Any?)
+        case key(SortComparison.SortKey)
+    }
+
+    /// Reads and prepares the value the descriptor compares for an object.
+    func preparedValue(of object: Any) -> PreparedValue {
+        block == nil ? .key(SortComparison.SortKey(sortValue(of: object))) : .raw(sortValue(of: object))
+    }
+
+    /// Orders two prepared values, taking the direction into account.
+    func comparePrepared(_ lhs: PreparedValue, _ rhs: PreparedValue) -> ComparisonResult {
+        switch (lhs, rhs) {
+        case let (.key(a), .key(b)):
+            let order = SortComparison.compareKeys(a, b, selector: selector ?? "compare:")
+            return ascending ? order : order.reversed
+        case let (.raw(a), .raw(b)):
+            return compareSortValues(a, b)
+        default:
+            return .orderedSame
+        }
+    }
+
+    /// The value the descriptor compares for an object: its value for ``key``, or the object itself.
+    func sortValue(of object: Any) -> Any? {
         guard let key else { return EvaluationValues.flatten(object) }
         if let coding = EvaluationValues.flatten(object) as? KeyValueCoding {
             return EvaluationValues.flatten(coding.value(forKeyPath: key))
