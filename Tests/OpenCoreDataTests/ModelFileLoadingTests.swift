@@ -168,6 +168,7 @@ struct ModelFileLoadingTests {
                 <attribute name="id" attributeType="UUID" defaultValueString="E621E1F8-C36C-495A-93FC-0C247A3E6E5F"/>
                 <attribute name="link" attributeType="URI" defaultValueString="https://example.com/a"/>
                 <attribute name="none" optional="YES" attributeType="String"/>
+                <attribute name="textDate" attributeType="Date" defaultValueString="2013-04-23 12:00:00 +00:00"/>
             </entity>
             """)
         let a = try #require(model.entitiesByName["E"]?.attributesByName)
@@ -187,6 +188,7 @@ struct ModelFileLoadingTests {
         #expect(a["id"]?.defaultValue as? UUID == UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         #expect((a["link"]?.defaultValue as? URL)?.absoluteString == "https://example.com/a")
         #expect(a["none"]?.defaultValue == nil)
+        #expect(a["textDate"]?.defaultValue as? Date == Date(timeIntervalSinceReferenceDate: 388_411_200))
     }
 
     @Test("storage and code generation flags are read")
