@@ -126,6 +126,7 @@ struct ExpressionTests {
         #expect(function("uppercase:", "straße") as? String == "STRASSE")
         #expect(function("lowercase:", "ÀB") as? String == "àb")
         #expect(function("uppercase:", 3) == nil)
+        #expect(function("canonical:", "Crème BRÛLÉE") as? String == "creme brulee")
     }
 
     @Test("bitwise functions")

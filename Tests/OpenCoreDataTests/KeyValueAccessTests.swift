@@ -73,6 +73,8 @@ struct KeyValueAccessTests {
         #expect(Q.key("a.b").expressionValue(with: ns, context: nil) as? Int == 5)
         #expect(Q.key("n").expressionValue(with: typed, context: nil) as? Int == 9)
         #expect(Q.key("missing.deeper").expressionValue(with: ns, context: nil) == nil)
+        #expect(Q.key("a.@count").expressionValue(with: swift, context: nil) as? Int == 1)
+        #expect(Q.key("a.@count").expressionValue(with: ns, context: nil) as? Int == 1)
     }
 
     @Test("stored properties of plain Swift values are read by name")

@@ -8,7 +8,7 @@ enum ExpressionFunctions {
         "abs:": 1, "trunc:": 1, "floor:": 1, "uppercase:": 1, "lowercase:": 1, "random": 0, "randomn:": 1,
         "now": 0, "bitwiseAnd:with:": 2, "bitwiseOr:with:": 2, "bitwiseXor:with:": 2, "leftshift:by:": 2,
         "rightshift:by:": 2, "onesComplement:": 1, "noindex:": 1, "distinct:": 1, "castObject:toType:": 2,
-        "objectFrom:withIndex:": 2,
+        "objectFrom:withIndex:": 2, "canonical:": 1,
     ]
 
     /// The names of every built-in function.
@@ -42,6 +42,9 @@ enum ExpressionFunctions {
         case "abs:": return Arithmetic.absolute(args[0])
         case "uppercase:": return args[0].flatMap(ValueComparison.string)?.uppercased()
         case "lowercase:": return args[0].flatMap(ValueComparison.string)?.lowercased()
+        case "canonical:":
+            return args[0].flatMap(ValueComparison.string)
+                .map { StringFolding.fold($0, options: [.caseInsensitive, .diacriticInsensitive]) }
         case "random": return Double.random(in: 0..<1)
         case "randomn:":
             guard let bound = NumericValue(args[0])?.int64Value, bound > 0 else { return nil }

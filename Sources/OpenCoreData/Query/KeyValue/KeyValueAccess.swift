@@ -50,6 +50,10 @@ enum KeyValueAccess {
 
     private static func apply(_ op: CollectionOperator, to object: Any?, rest: [String]) -> Any? {
         guard let elements = EvaluationValues.elements(of: object) else {
+            // A dictionary answers `@count` with its number of entries, as NSDictionary does.
+            guard op == .count, let object = EvaluationValues.flatten(object) else { return nil }
+            if let dictionary = object as? any AnyKeyedLookup { return dictionary.anyValues.count }
+            if type(of: object) is NSDictionary.Type, let dictionary = object as? NSDictionary { return dictionary.count }
             return nil
         }
         let values: [Any?] = rest.isEmpty ? elements : elements.map { value(of: $0, components: rest) }
