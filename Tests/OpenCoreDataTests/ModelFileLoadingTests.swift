@@ -513,6 +513,7 @@ struct ModelFileLoadingTests {
         #expect(derived.map(\.name) == ["canonicalOptionalString", "derivedCount", "now"])
         #expect(derived.allSatisfy { $0.derivationExpression != nil })
         let canonical = try #require(derived.first?.derivationExpression)
+        #expect(canonical.expressionType == .function && canonical.function == "canonical:")
         #expect(canonical.expressionValue(with: ["optionalString": "Crème Brûlée"], context: nil) as? String == "creme brulee")
         #expect(derived[1].derivationExpression?.keyPath == "oneToMany.@count")
         #expect(derived[2].derivationExpression?.expressionType == .function)
