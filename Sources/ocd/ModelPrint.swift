@@ -10,7 +10,7 @@ struct ModelCommand: ParsableCommand {
     )
 }
 
-/// `ocd model print PATH`: loads a model file and prints it as a tree.
+/// `ocd model print PATH [--version NAME]`: loads a model file and prints it as a tree.
 struct ModelPrint: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "print",
@@ -20,16 +20,30 @@ struct ModelPrint: ParsableCommand {
     @Argument(help: "An .xcdatamodeld bundle or an .xcdatamodel version folder.")
     var path: String
 
+    @Option(name: .long, help: "The bundle version to print (e.g. \"Model 2\"); the current version by default.")
+    var version: String?
+
     func run() throws {
         let url = URL(fileURLWithPath: path)
-        let model: NSManagedObjectModel
         do {
-            model = try NSManagedObjectModel.load(from: url)
+            let model: NSManagedObjectModel
+            if let version {
+                let versions = try NSManagedObjectModel.versions(inBundleAt: url)
+                guard let match = versions.first(where: { $0.name == version || $0.url.lastPathComponent == version }) else {
+                    let names = versions.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                    throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
+                        NSLocalizedDescriptionKey: "\(url.path): no version named \"\(version)\"; the bundle holds \(names)",
+                    ])
+                }
+                model = try match.loadModel()
+            } else {
+                model = try NSManagedObjectModel.load(from: url)
+            }
+            print(model.treeDescription, terminator: "")
         } catch {
             let message = "error: " + (error as NSError).localizedDescription + "\n"
             FileHandle.standardError.write(Data(message.utf8))
             throw ExitCode.failure
         }
-        print(model.treeDescription, terminator: "")
     }
 }

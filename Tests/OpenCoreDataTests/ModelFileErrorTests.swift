@@ -297,6 +297,18 @@ struct ModelFileErrorTests {
         #expect(throws: NSError.self) { try NSManagedObjectModel.versions(inBundleAt: url) }
     }
 
+    @Test("a compiled .momd or .mom is refused with an explanation")
+    func compiledModel() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let momd = directory.appendingPathComponent("Model.momd")
+        try FileManager.default.createDirectory(at: momd, withIntermediateDirectories: true)
+        let mom = momd.appendingPathComponent("Model.mom")
+        try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]).write(to: mom)
+        expectContentError(try ModelFileKit.loadError(at: momd), mentions: ["compiled Core Data models", "Model.momd"])
+        expectContentError(try ModelFileKit.loadError(at: mom), mentions: ["compiled Core Data models", "Model.mom"])
+    }
+
     @Test("a bundle without any version folder is an error")
     func bundleWithoutVersions() throws {
         let directory = try Fixtures.temporaryDirectory()

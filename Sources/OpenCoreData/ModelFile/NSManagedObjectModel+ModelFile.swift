@@ -26,7 +26,7 @@ extension NSManagedObjectModel {
     /// `NSFileReadNoSuchFileError` (260) for a path that does not exist, `NSCoreDataError` (134060) for
     /// every problem with the files themselves (malformed or truncated XML, an unknown attribute type, a
     /// relationship to a missing entity, a missing `contents` file, an Xcode 3 binary model, a damaged
-    /// `.xccurrentversion`). The message names the file, the XML line, the entity and the property where
+    /// `.xccurrentversion`, a compiled `.mom`/`.momd`). The message names the file, the XML line, the entity and the property where
     /// they are known; `NSFilePathErrorKey` holds the file's path.
     ///
     /// This method is an OpenCoreData addition.
