@@ -108,6 +108,20 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         self.init(storage: .keyPath(keyPath, operand: NSExpression(storage: .evaluatedObject)))
     }
 
+    /// Creates an expression that returns the value of the property a Swift key path reads, named as a
+    /// Key-Value Coding key path (`\Item.owner?.name` → `"owner.name"`).
+    ///
+    /// Key paths made of stored properties are named from their description; for others the root type
+    /// must name them through ``KeyValueCoding/kvcKeyPathString(for:)``. A key path that cannot be named
+    /// is a programmer error and traps.
+    public convenience init<Root, Value>(forKeyPath keyPath: KeyPath<Root, Value>) {
+        guard let name = KeyPathNames.string(for: keyPath) else {
+            preconditionFailure("Cannot name the key path \(keyPath.debugDescription) as a Key-Value Coding key "
+                                + "path; have \(Root.self) implement KeyValueCoding.kvcKeyPathString(for:)")
+        }
+        self.init(forKeyPath: name)
+    }
+
     /// Creates an expression that reads a key path from the value of another expression (as `$x.name`
     /// reads `name` from the variable `x`).
     convenience init(forKeyPath keyPath: String, operand: NSExpression) {
