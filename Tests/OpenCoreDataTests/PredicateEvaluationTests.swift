@@ -309,4 +309,49 @@ struct PredicateEvaluationTests {
         #expect(custom("Café", "localizedCaseInsensitiveContainsString:", "CAF"))
         #expect(!custom(nil, "hasPrefix:", "a"))
     }
+
+    /// String operator cases: operator raw value, right-hand side, and the expected result for the options
+    /// `[]`, `[c]`, `[d]`, `[cd]`, with "Crème Brûlée" on the left.
+    static let stringMatrix: [(UInt, String, [Bool])] = [
+        (4, "Crème Brûlée", [true, true, true, true]),
+        (4, "crème brûlée", [false, true, false, true]),
+        (4, "CREME BRULEE", [false, false, false, true]),
+        (5, "crème brûlée", [true, false, true, false]),
+        (8, "Crème", [true, true, true, true]),
+        (8, "creme", [false, false, false, true]),
+        (8, "CRÈME", [false, true, false, true]),
+        (9, "BRULEE", [false, false, false, true]),
+        (9, "Brulee", [false, false, true, true]),
+        (99, "ème b", [false, true, false, true]),
+        (99, "eme B", [false, false, true, true]),
+        (7, "cr?me*", [false, true, false, true]),
+        (7, "C*e", [true, true, true, true]),
+        (7, "C*x", [false, false, false, false]),
+        (6, "cr.me.*", [false, true, false, true]),
+        (6, "Cr[e]me.*", [false, false, true, true]),
+        (0, "crème", [true, false, true, false]),
+        (2, "CRÈME BRÛLÉE", [true, false, true, false]),
+    ]
+
+    @Test("string operators × [c]/[d]/[cd] agree on dictionaries, KeyValueCoding objects and ANY/ALL collections",
+          arguments: stringMatrix)
+    func stringOperatorMatrix(_ operatorRaw: UInt, _ rhs: String, _ expected: [Bool]) throws {
+        let op = try #require(NSComparisonPredicate.Operator(rawValue: operatorRaw))
+        let optionSets: [NSComparisonPredicate.Options] = [[], .caseInsensitive, .diacriticInsensitive,
+                                                           [.caseInsensitive, .diacriticInsensitive]]
+        let lhs = "Crème Brûlée"
+        for (options, want) in zip(optionSets, expected) {
+            let dictionary: [String: Any] = ["name": lhs]
+            let person = QueryPerson(name: lhs, age: 1)
+            #expect(Q.compare("name", op, rhs, options).evaluate(with: dictionary) == want, "\(op) \(options) dict")
+            #expect(Q.compare("name", op, rhs, options).evaluate(with: person) == want, "\(op) \(options) object")
+            let group = ["names": [lhs, lhs]] as [String: Any]
+            #expect(Q.compare("names", op, rhs, options, modifier: .any).evaluate(with: group) == want)
+            #expect(Q.compare("names", op, rhs, options, modifier: .all).evaluate(with: group) == want)
+            let mixed = ["names": [lhs, "zzz"]] as [String: Any]
+            let other = Q.values("zzz", op, rhs, options)
+            #expect(Q.compare("names", op, rhs, options, modifier: .any).evaluate(with: mixed) == (want || other))
+            #expect(Q.compare("names", op, rhs, options, modifier: .all).evaluate(with: mixed) == (want && other))
+        }
+    }
 }
