@@ -169,6 +169,7 @@ struct ModelFileLoadingTests {
                 <attribute name="link" attributeType="URI" defaultValueString="https://example.com/a"/>
                 <attribute name="none" optional="YES" attributeType="String"/>
                 <attribute name="textDate" attributeType="Date" defaultValueString="2013-04-23 12:00:00 +00:00"/>
+                <attribute name="blankNumber" attributeType="Integer 32" defaultValueString=""/>
             </entity>
             """)
         let a = try #require(model.entitiesByName["E"]?.attributesByName)
@@ -189,6 +190,7 @@ struct ModelFileLoadingTests {
         #expect((a["link"]?.defaultValue as? URL)?.absoluteString == "https://example.com/a")
         #expect(a["none"]?.defaultValue == nil)
         #expect(a["textDate"]?.defaultValue as? Date == Date(timeIntervalSinceReferenceDate: 388_411_200))
+        #expect(a["blankNumber"]?.defaultValue == nil)
     }
 
     @Test("storage and code generation flags are read")

@@ -12,7 +12,11 @@ enum ModelValueParsing {
     /// for integers, floating-point numbers and Booleans, `NSDecimalNumber`, `String`, `Date`, `UUID`, `URL`.
     /// Returns `nil` for types that take no default from the model editor (binary data, transformable,
     /// object ID, composite, undefined).
+    /// An empty string is a default only for strings; for other types it means no default.
     static func value(_ text: String, for type: NSAttributeType, dateInterval: String?) throws -> Any? {
+        if type != .stringAttributeType, dateInterval == nil, text.trimmingCharacters(in: .whitespaces).isEmpty {
+            return nil
+        }
         switch type {
         case .integer16AttributeType:
             return NSNumber(value: try integer(text, in: Int64(Int16.min)...Int64(Int16.max), bits: 16).int16)
