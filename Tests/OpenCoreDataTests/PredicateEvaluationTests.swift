@@ -89,6 +89,25 @@ struct PredicateEvaluationTests {
         #expect(Q.values(NSNumber(value: 3), .in, NSSet(array: [NSNumber(value: 3.0)])))
     }
 
+    @Test("a predicate is Sendable and evaluates concurrently from many tasks")
+    func concurrentEvaluation() async {
+        let predicate: NSPredicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
+            Q.compare("code", .matches, "[A-Z]{2}-\\d+"),
+            Q.compare("code", .like, "*-?*", .caseInsensitive),
+        ])
+        let counts = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    (0..<300).filter { i in
+                        predicate.evaluate(with: ["code": i % 2 == 0 ? "AB-\(i + task)" : "ab-\(i)"])
+                    }.count
+                }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: 150, count: 8))
+    }
+
     @Test("missing keys evaluate as nil and never crash")
     func missingKeys() {
         #expect(Q.compare("nothing", .equalTo, nil).evaluate(with: ann))
@@ -308,5 +327,50 @@ struct PredicateEvaluationTests {
         #expect(custom("Café au lait", "localizedStandardContainsString:", "CAFE"))
         #expect(custom("Café", "localizedCaseInsensitiveContainsString:", "CAF"))
         #expect(!custom(nil, "hasPrefix:", "a"))
+    }
+
+    /// String operator cases: operator raw value, right-hand side, and the expected result for the options
+    /// `[]`, `[c]`, `[d]`, `[cd]`, with "Crème Brûlée" on the left.
+    static let stringMatrix: [(UInt, String, [Bool])] = [
+        (4, "Crème Brûlée", [true, true, true, true]),
+        (4, "crème brûlée", [false, true, false, true]),
+        (4, "CREME BRULEE", [false, false, false, true]),
+        (5, "crème brûlée", [true, false, true, false]),
+        (8, "Crème", [true, true, true, true]),
+        (8, "creme", [false, false, false, true]),
+        (8, "CRÈME", [false, true, false, true]),
+        (9, "BRULEE", [false, false, false, true]),
+        (9, "Brulee", [false, false, true, true]),
+        (99, "ème b", [false, true, false, true]),
+        (99, "eme B", [false, false, true, true]),
+        (7, "cr?me*", [false, true, false, true]),
+        (7, "C*e", [true, true, true, true]),
+        (7, "C*x", [false, false, false, false]),
+        (6, "cr.me.*", [false, true, false, true]),
+        (6, "Cr[e]me.*", [false, false, true, true]),
+        (0, "crème", [true, false, true, false]),
+        (2, "CRÈME BRÛLÉE", [true, false, true, false]),
+    ]
+
+    @Test("string operators × [c]/[d]/[cd] agree on dictionaries, KeyValueCoding objects and ANY/ALL collections",
+          arguments: stringMatrix)
+    func stringOperatorMatrix(_ operatorRaw: UInt, _ rhs: String, _ expected: [Bool]) throws {
+        let op = try #require(NSComparisonPredicate.Operator(rawValue: operatorRaw))
+        let optionSets: [NSComparisonPredicate.Options] = [[], .caseInsensitive, .diacriticInsensitive,
+                                                           [.caseInsensitive, .diacriticInsensitive]]
+        let lhs = "Crème Brûlée"
+        for (options, want) in zip(optionSets, expected) {
+            let dictionary: [String: Any] = ["name": lhs]
+            let person = QueryPerson(name: lhs, age: 1)
+            #expect(Q.compare("name", op, rhs, options).evaluate(with: dictionary) == want, "\(op) \(options) dict")
+            #expect(Q.compare("name", op, rhs, options).evaluate(with: person) == want, "\(op) \(options) object")
+            let group = ["names": [lhs, lhs]] as [String: Any]
+            #expect(Q.compare("names", op, rhs, options, modifier: .any).evaluate(with: group) == want)
+            #expect(Q.compare("names", op, rhs, options, modifier: .all).evaluate(with: group) == want)
+            let mixed = ["names": [lhs, "zzz"]] as [String: Any]
+            let other = Q.values("zzz", op, rhs, options)
+            #expect(Q.compare("names", op, rhs, options, modifier: .any).evaluate(with: mixed) == (want || other))
+            #expect(Q.compare("names", op, rhs, options, modifier: .all).evaluate(with: mixed) == (want && other))
+        }
     }
 }

@@ -98,9 +98,10 @@ enum NumericValue {
     }
 
     /// A hashable key equal for numbers equal by value.
-    var hashKey: AnyHashable {
-        if let i = int64Value { return AnyHashable(i) }
-        return AnyHashable(doubleValue)
+    var hashKey: DistinctKey {
+        if let i = int64Value { return .integer(i) }
+        let d = doubleValue
+        return .double(d == 0 ? 0 : d)
     }
 
     /// Orders two numbers by value.

@@ -59,10 +59,10 @@ enum EvaluationValues {
     /// Removes duplicates, keeping the first occurrence, using predicate equality.
     static func distinct(_ values: [Any]) -> [Any] {
         var result: [Any] = []
-        var seen = Set<AnyHashable>()
+        var seen = Set<DistinctKey>()
         for value in values {
-            if let hashable = hashKey(value) {
-                if seen.insert(hashable).inserted { result.append(value) }
+            if let key = hashKey(value) {
+                if seen.insert(key).inserted { result.append(value) }
             } else if !result.contains(where: { ValueComparison.isEqual($0, value, options: []) }) {
                 result.append(value)
             }
@@ -71,11 +71,29 @@ enum EvaluationValues {
     }
 
     /// A hashable key under which values equal by predicate rules coincide, when one can be formed.
-    static func hashKey(_ value: Any) -> AnyHashable? {
-        if let number = NumericValue(value) { return number.hashKey }
-        if let string = ValueComparison.string(value) { return AnyHashable(string) }
-        return value as? AnyHashable
+    static func hashKey(_ value: Any?) -> DistinctKey? {
+        guard let value = flatten(value) else { return .null }
+        if let number = NumericValue(flattened: value) { return number.hashKey }
+        if let string = ValueComparison.string(value) { return .string(string) }
+        // Collections and dictionaries compare element by element, across kinds (an array equals a set
+        // with the same elements): no single hashable value represents them.
+        if elements(of: value) != nil || value is any AnyKeyedLookup || type(of: value) is NSDictionary.Type {
+            return nil
+        }
+        // `NSNull` and numbers are handled above: Foundation's `NSNull` instances on Linux are equal to
+        // each other but hash by address, so they must never reach `AnyHashable`.
+        return (value as? AnyHashable).map(DistinctKey.other)
     }
+}
+
+/// The identity of a value for duplicate removal and hashing: numbers by value, strings by canonical
+/// equivalence, `nil`/`NSNull` as one value, other hashable values as themselves.
+enum DistinctKey: Hashable {
+    case null
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case other(AnyHashable)
 }
 
 /// A sequence whose elements can be listed as `Any`, so generic Swift collections (e.g. `[Int]`,

@@ -44,8 +44,10 @@ enum ExpressionEquality {
         hasher.combine(expression.expressionType)
         switch expression.storage {
         case .constant(let value):
-            if let value = EvaluationValues.flatten(value), let key = EvaluationValues.hashKey(value) {
+            if let key = EvaluationValues.hashKey(value) {
                 hasher.combine(key)
+            } else if let elements = EvaluationValues.elements(of: value) {
+                hasher.combine(elements.count)
             }
         case .variable(let name): hasher.combine(name)
         case .keyPath(let path, _): hasher.combine(path)
