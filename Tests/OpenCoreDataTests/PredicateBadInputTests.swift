@@ -156,6 +156,12 @@ struct PredicateBadInputTests {
         _ = try NSPredicate(validatingFormat: path)
         let nested = String(repeating: "(", count: 90) + "a == 1" + String(repeating: ")", count: 90)
         #expect(try NSPredicate(validatingFormat: nested).predicateFormat == "a == 1")
+        // Printing never nests deeper than the text it came from, so deep but legal texts print
+        // text that parses again.
+        let nots = String(repeating: "NOT ", count: 99) + "a == 1"
+        #expect(try FormatTest.reparsed(try NSPredicate(validatingFormat: nots)).predicateFormat == nots)
+        let mixed = String(repeating: "NOT (a == 1 AND ", count: 49) + "b == 2" + String(repeating: ")", count: 49)
+        #expect(try FormatTest.reparsed(try NSPredicate(validatingFormat: mixed)).predicateFormat == mixed)
     }
 
     // MARK: Fuzzing

@@ -105,4 +105,32 @@ struct PredicateEvaluationPropertyTests {
         }
         #expect(evaluated == 3_000)
     }
+
+    @Test("ANY, ALL and NONE agree with SUBQUERY counts over random object graphs")
+    func modifiersAgreeWithSubqueries() {
+        var g = SplitMix(state: 0xA11)
+        for _ in 0..<500 {
+            let friends = (0..<g.below(5)).map { _ in
+                QueryPerson(name: g.pick(Self.strings), age: g.below(10), nickname: g.below(3) == 0 ? nil : "n")
+            }
+            let person = QueryPerson(name: "root", age: 50, friends: friends)
+            let op = g.pick(operators), options = g.pick(optionSets)
+            let key = g.pick(["age", "name", "nickname"])
+            let rhs: Any? = key == "age" ? (op == .between ? [g.below(5), g.below(10)] : g.below(10)) as Any
+                : (op == .in ? [g.pick(Self.strings), "n"] : g.pick(Self.strings)) as Any
+            let any = Q.compare("friends." + key, op, rhs, options, modifier: .any)
+            let all = Q.compare("friends." + key, op, rhs, options, modifier: .all)
+            let inner = NSComparisonPredicate(
+                leftExpression: NSExpression(forFunction: NSExpression(forVariable: "f"), selectorName: "valueForKey:",
+                                             arguments: [NSExpression(forConstantValue: key)]),
+                rightExpression: NSExpression(forConstantValue: rhs), modifier: .direct, type: op, options: options)
+            let subquery = NSExpression(forSubquery: NSExpression(forKeyPath: "friends"), usingIteratorVariable: "f",
+                                        predicate: inner)
+            let matching = (subquery.expressionValue(with: person, context: nil) as? [Any])?.count ?? -1
+            #expect(any.evaluate(with: person) == (matching > 0), "ANY \(op) \(options) \(key)")
+            #expect(all.evaluate(with: person) == (matching == friends.count), "ALL \(op) \(options) \(key)")
+            let none = NSCompoundPredicate(notPredicateWithSubpredicate: any)
+            #expect(none.evaluate(with: person) == (matching == 0))
+        }
+    }
 }

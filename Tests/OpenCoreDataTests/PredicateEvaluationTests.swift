@@ -89,6 +89,25 @@ struct PredicateEvaluationTests {
         #expect(Q.values(NSNumber(value: 3), .in, NSSet(array: [NSNumber(value: 3.0)])))
     }
 
+    @Test("a predicate is Sendable and evaluates concurrently from many tasks")
+    func concurrentEvaluation() async {
+        let predicate: NSPredicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
+            Q.compare("code", .matches, "[A-Z]{2}-\\d+"),
+            Q.compare("code", .like, "*-?*", .caseInsensitive),
+        ])
+        let counts = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    (0..<300).filter { i in
+                        predicate.evaluate(with: ["code": i % 2 == 0 ? "AB-\(i + task)" : "ab-\(i)"])
+                    }.count
+                }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: 150, count: 8))
+    }
+
     @Test("missing keys evaluate as nil and never crash")
     func missingKeys() {
         #expect(Q.compare("nothing", .equalTo, nil).evaluate(with: ann))

@@ -143,10 +143,11 @@ struct PredicateFuzzer {
     }
 
     private mutating func deepNesting() -> String {
-        let depth = 50 + random.below(3_000)
-        let openers = ["(", "NOT ", "!", "-", "{", "abs:(", "2 ** ", "SUBQUERY(a, $x, ", "TERNARY(", "a[", "FUNCTION("]
+        let depth = random.below(2) == 0 ? 40 + random.below(70) : 50 + random.below(3_000)
+        let openers = ["(", "NOT ", "!", "-", "{", "abs:(", "2 ** ", "SUBQUERY(a, $x, ", "TERNARY(", "a[", "FUNCTION(",
+                       "NOT (a == 1 AND ", "(a == 1 OR ", "a == -(", "x.y == 1 AND NOT "]
         let opener = random.pick(openers)
-        let body = random.pick(["a == 1", "1", "a", "", "$x.a > 1"])
+        let body = random.pick(["a == 1", "1", "a", "", "$x.a > 1", "NONE a.b == 1", "ALL a < 2"])
         let closer = random.pick([")", "}", "]", ""])
         return String(repeating: opener, count: depth) + body + String(repeating: closer, count: random.below(depth + 1))
     }

@@ -435,6 +435,30 @@ struct PredicateParsingTests {
         #expect(try FormatTest.predicate("(a + 1).description == nil").evaluate(with: ["a": 1]) == true)
     }
 
+    @Test("predicate and derivation strings found in the fixture model files parse and print back")
+    func modelFileStrings() throws {
+        let predicates = [
+            "humanName == $humanName", "uuid == $UUID", "true == true", "parent.parentName == $parentName",
+            "parent == $parent", "oneToOne.name == $NAME OR string == $NEEDLE",
+            "booleanAttribute == 1 AND floatAttribute > 5", "booleanAttribute = YES",
+        ]
+        for text in predicates {
+            let predicate = try FormatTest.predicate(text)
+            #expect(try FormatTest.reparsed(predicate) == predicate, "\(text)")
+        }
+        #expect(try FormatTest.predicate("true == true").evaluate(with: nil))
+        #expect(try FormatTest.predicate("oneToOne.name == $NAME OR string == $NEEDLE")
+                    .evaluate(with: ["string": "x"], substitutionVariables: ["NAME": "n", "NEEDLE": "x"]))
+        for text in ["canonical:(optionalString)", "now()", "oneToMany.@count", "photos.@count"] {
+            let expression = try FormatTest.expression(text)
+            #expect(expression.description == text)
+        }
+        let canonical = try FormatTest.expression("canonical:(optionalString)")
+        #expect(canonical.function == "canonical:")
+        #expect(canonical.expressionValue(with: ["optionalString": "Crème BRÛLÉE"], context: nil) as? String
+                    == "creme brulee")
+    }
+
     @Test("NSPredicate(format:) returns the subclass the text describes")
     func classCluster() {
         #expect(NSPredicate(format: "a == 1") is NSComparisonPredicate)

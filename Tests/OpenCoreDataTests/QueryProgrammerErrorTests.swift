@@ -40,4 +40,11 @@ struct QueryProgrammerErrorTests {
             _ = NSSortDescriptor(key: "a", ascending: true, selector: "frobnicate:")
         }
     }
+
+    @Test("a Swift key path that cannot be named traps in NSExpression(forKeyPath:)")
+    func unnamedKeyPathTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = NSExpression(forKeyPath: \[Int].count)
+        }
+    }
 }

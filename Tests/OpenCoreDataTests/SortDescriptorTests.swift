@@ -1,6 +1,19 @@
 import Testing
 import OpenCoreData
 
+/// A type whose properties are computed, so it names its Swift key paths itself.
+private final class Computed: KeyValueCoding {
+    private let storage: [String: Any]
+    init(_ storage: [String: Any]) { self.storage = storage }
+    var rank: Int { storage["rank"] as? Int ?? 0 }
+
+    func value(forKey key: String) -> Any? { storage[key] }
+
+    static func kvcKeyPathString(for keyPath: AnyKeyPath) -> String? {
+        keyPath == \Computed.rank ? "rank" : nil
+    }
+}
+
 @Suite("Sort descriptors")
 struct SortDescriptorTests {
     let people = [
@@ -101,5 +114,32 @@ struct SortDescriptorTests {
         #expect(!NSSortDescriptor(key: "a", ascending: true).isEqual(NSSortDescriptor(key: "a", ascending: false)))
         #expect(!NSSortDescriptor(key: "a", ascending: true)
             .isEqual(NSSortDescriptor(key: "a", ascending: true, selector: "caseInsensitiveCompare:")))
+    }
+
+    @Test("Swift key paths sort through the key path and are named as KVC key paths")
+    func swiftKeyPaths() {
+        let byAge = NSSortDescriptor(keyPath: \QueryPerson.age, ascending: true)
+        #expect(byAge.key == "age")
+        #expect(byAge.keyPath == \QueryPerson.age)
+        #expect(names(people.sortedArray(using: [byAge, NSSortDescriptor(keyPath: \QueryPerson.name, ascending: false)]))
+            == ["Ann", "carl", "bob"])
+        let byBoss = NSSortDescriptor(keyPath: \QueryPerson.boss?.name, ascending: false)
+        #expect(byBoss.key == "boss.name")
+        let staff = [QueryPerson(name: "x", age: 1), QueryPerson(name: "y", age: 1, boss: QueryPerson(name: "B", age: 2))]
+        #expect(names(staff.sortedArray(using: [byBoss])) == ["y", "x"])
+        let reversed = byAge.reversedSortDescriptor as? NSSortDescriptor
+        #expect(reversed?.keyPath == \QueryPerson.age && reversed?.ascending == false)
+        #expect(byAge.isEqual(NSSortDescriptor(keyPath: \QueryPerson.age, ascending: true)))
+        let computed = NSSortDescriptor(keyPath: \Computed.rank, ascending: false)
+        #expect(computed.key == "rank")
+        let ranks = [Computed(["rank": 1]), Computed(["rank": 3])].sortedArray(using: [computed]).map(\.rank)
+        #expect(ranks == [3, 1])
+        let byLength = NSSortDescriptor(keyPath: \QueryPerson.name, ascending: true) { a, b in
+            let x = (a as? String)?.count ?? 0, y = (b as? String)?.count ?? 0
+            return x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
+        }
+        #expect(names(people.sortedArray(using: [byLength])) == ["Ann", "bob", "carl"])
+        #expect(NSExpression(forKeyPath: \QueryPerson.boss?.age).keyPath == "boss.age")
+        #expect(NSExpression(forKeyPath: \Computed.rank).keyPath == "rank")
     }
 }

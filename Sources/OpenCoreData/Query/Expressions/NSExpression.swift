@@ -108,6 +108,20 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         self.init(storage: .keyPath(keyPath, operand: NSExpression(storage: .evaluatedObject)))
     }
 
+    /// Creates an expression that returns the value of the property a Swift key path reads, named as a
+    /// Key-Value Coding key path (`\Item.owner?.name` → `"owner.name"`).
+    ///
+    /// Key paths made of stored properties are named from their description; for others the root type
+    /// must name them through ``KeyValueCoding/kvcKeyPathString(for:)``. A key path that cannot be named
+    /// is a programmer error and traps.
+    public convenience init<Root, Value>(forKeyPath keyPath: KeyPath<Root, Value>) {
+        guard let name = KeyPathNames.string(for: keyPath) else {
+            preconditionFailure("Cannot name the key path \(keyPath.debugDescription) as a Key-Value Coding key "
+                                + "path; have \(Root.self) implement KeyValueCoding.kvcKeyPathString(for:)")
+        }
+        self.init(forKeyPath: name)
+    }
+
     /// Creates an expression that reads a key path from the value of another expression (as `$x.name`
     /// reads `name` from the variable `x`).
     convenience init(forKeyPath keyPath: String, operand: NSExpression) {
@@ -117,10 +131,16 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     /// Creates an expression that applies one of the built-in functions to the given argument
     /// expressions.
     ///
-    /// `name` is the function's name as Apple spells it, with its colons: `"sum:"`, `"add:to:"`, `"now"`,
-    /// `"castObject:toType:"`… (see Apple's `NSExpression` documentation for the list). An unknown name, a
-    /// wrong number of arguments, or an argument that is not an `NSExpression` is a programmer error and
-    /// traps.
+    /// `name` is the function's name as Apple spells it, with its colons: the statistics `"sum:"`,
+    /// `"count:"`, `"min:"`, `"max:"`, `"average:"`, `"median:"`, `"mode:"` (an array of the most frequent
+    /// values) and `"stddev:"` (population standard deviation), which take a collection or a list of
+    /// values; the arithmetic `"add:to:"`, `"from:subtract:"`, `"multiply:by:"`, `"divide:by:"`,
+    /// `"modulus:by:"`, `"sqrt:"`, `"log:"`, `"ln:"`, `"raise:toPower:"`, `"exp:"`, `"ceiling:"`, `"abs:"`,
+    /// `"trunc:"`, `"floor:"`; the bitwise `"bitwiseAnd:with:"`, `"bitwiseOr:with:"`, `"bitwiseXor:with:"`,
+    /// `"leftshift:by:"`, `"rightshift:by:"`, `"onesComplement:"`; the strings `"uppercase:"`,
+    /// `"lowercase:"`, `"canonical:"`; and `"random"`, `"randomn:"`, `"now"`, `"noindex:"`, `"distinct:"`,
+    /// `"castObject:toType:"` and `"objectFrom:withIndex:"` (subscripts). An unknown name, a wrong number of
+    /// arguments, or an argument that is not an `NSExpression` is a programmer error and traps.
     public convenience init(forFunction name: String, arguments parameters: [Any]) {
         let expressions = NSExpression.expressions(parameters, for: name)
         guard let arity = ExpressionFunctions.arity(of: name) else {

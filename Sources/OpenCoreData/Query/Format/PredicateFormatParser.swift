@@ -216,8 +216,11 @@ struct PredicateFormatSyntax {
             advance()
             return .predicate(NSPredicate(value: false))
         case "ANY", "SOME", "ALL", "NONE":
+            let word = keyword(current)
+            // NONE is NOT ANY: it counts as a level, as the NOT it prints as does.
+            if word == "NONE" { try enter() }
+            defer { if word == "NONE" { leave() } }
             let modifierToken = advance()
-            let word = keyword(modifierToken)
             let left = try parseExpression(after: modifierToken)
             guard let comparison = try parseOperator() else {
                 throw PredicateFormatFailure(

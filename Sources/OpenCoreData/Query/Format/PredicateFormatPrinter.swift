@@ -3,8 +3,8 @@ import Foundation
 /// Prints predicates and expressions in Apple's canonical `predicateFormat` text.
 ///
 /// The text reads back through ``PredicateFormatParser`` into an equal predicate: comparisons print as
-/// `name == "Ann"`, `name BEGINSWITH[cd] "a"`, `ANY children.age > 10`; compound subpredicates are
-/// parenthesized (`(a == 1 OR b == 2) AND c == 3`); arithmetic prints infix with the parentheses its
+/// `name == "Ann"`, `name BEGINSWITH[cd] "a"`, `ANY children.age > 10`; `AND` and `OR` subpredicates of
+/// a compound predicate are parenthesized (`(a == 1 OR b == 2) AND c == 3`, `NOT (a == 1 AND b == 2)`); arithmetic prints infix with the parentheses its
 /// precedence needs; other functions print as Apple spells them (`sum:(values)`, `now()`).
 enum PredicateFormatPrinter {
     /// The canonical format text of a predicate.
@@ -102,8 +102,13 @@ enum PredicateFormatPrinter {
 
     private static func format(compound: NSCompoundPredicate) -> String {
         let subpredicates = compound.subpredicates.compactMap { $0 as? NSPredicate }
+        // AND and OR subpredicates are parenthesized; NOT binds tighter than both, so a NOT subpredicate
+        // needs none (and adding them would double the nesting of NOT chains).
         func operand(_ predicate: NSPredicate) -> String {
-            predicate is NSCompoundPredicate ? "(" + format(predicate) + ")" : format(predicate)
+            if let compound = predicate as? NSCompoundPredicate, compound.compoundPredicateType != .not {
+                return "(" + format(predicate) + ")"
+            }
+            return format(predicate)
         }
         switch compound.compoundPredicateType {
         case .not:

@@ -5,7 +5,7 @@
 /// created and may be shared between threads.
 open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: every stored property is a `let` set at initialization; the comparator block
-    // is only called, never replaced.
+    // and the key-path reader are only called, never replaced, and key paths are immutable values.
 
     /// The key path whose values are compared, or `nil` to compare the objects themselves.
     public let key: String?
@@ -21,6 +21,17 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
     public let selector: String?
 
     private let block: Comparator?
+
+    /// The Swift key path the descriptor was created with, or `nil` when it was created with a string key.
+    public let keyPath: AnyKeyPath?
+
+    /// Reads the Swift key path from an object of its root type; `nil` when the object is of another type.
+    private let keyPathReader: ((Any) -> ReadValue?)?
+
+    /// A value read through a Swift key path (which may itself be `nil`).
+    struct ReadValue {
+        let value: Any?
+    }
 
     /// Creates a sort descriptor that orders by the given key path with `compare:`.
     public convenience init(key: String?, ascending: Bool) {
@@ -41,6 +52,8 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
         self.ascending = ascending
         self.selector = name
         block = nil
+        keyPath = nil
+        keyPathReader = nil
         super.init()
     }
 
@@ -52,6 +65,38 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
         self.ascending = ascending
         selector = nil
         block = cmptr
+        keyPath = nil
+        keyPathReader = nil
+        super.init()
+    }
+
+    /// Creates a sort descriptor that orders by the property a Swift key path reads, with `compare:`.
+    ///
+    /// Objects of the key path's root type are read through the key path itself. ``key`` names the key
+    /// path (`\Item.owner?.name` → `"owner.name"`) when it is made of stored properties or when the root
+    /// type names it through ``KeyValueCoding/kvcKeyPathString(for:)``; otherwise ``key`` is `nil`.
+    public convenience init<Root, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool) {
+        self.init(swiftKeyPath: keyPath, ascending: ascending, selector: "compare:", comparator: nil)
+    }
+
+    /// Creates a sort descriptor that orders by the property a Swift key path reads, with a comparator
+    /// block.
+    public convenience init<Root, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool,
+                                         comparator cmptr: @escaping Comparator) {
+        self.init(swiftKeyPath: keyPath, ascending: ascending, selector: nil, comparator: cmptr)
+    }
+
+    private init<Root, Value>(swiftKeyPath: KeyPath<Root, Value>, ascending: Bool, selector: String?,
+                              comparator: Comparator?) {
+        key = KeyPathNames.string(for: swiftKeyPath)
+        self.ascending = ascending
+        self.selector = selector
+        block = comparator
+        keyPath = swiftKeyPath
+        keyPathReader = { object in
+            guard let root = EvaluationValues.flatten(object) as? Root else { return nil }
+            return ReadValue(value: root[keyPath: swiftKeyPath])
+        }
         super.init()
     }
 
@@ -62,10 +107,19 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
         return { lhs, rhs in SortComparison.compareValues(lhs, rhs, selector: name) }
     }
 
+    private init(reversing other: NSSortDescriptor) {
+        key = other.key
+        ascending = !other.ascending
+        selector = other.selector
+        block = other.block
+        keyPath = other.keyPath
+        keyPathReader = other.keyPathReader
+        super.init()
+    }
+
     /// A sort descriptor with the same key and comparison and the opposite direction.
     open var reversedSortDescriptor: Any {
-        if let block { return NSSortDescriptor(key: key, ascending: !ascending, comparator: block) }
-        return NSSortDescriptor(key: key, ascending: !ascending, selector: selector)
+        NSSortDescriptor(reversing: self)
     }
 
     /// Returns the order of two objects according to the descriptor: their values for ``key`` compared
@@ -99,7 +153,7 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
         guard let other = object as? NSSortDescriptor else { return false }
         if other === self { return true }
         return key == other.key && ascending == other.ascending && selector == other.selector
-            && block == nil && other.block == nil
+            && keyPath == other.keyPath && block == nil && other.block == nil
     }
 
     /// A hash value consistent with ``isEqual(_:)``.
@@ -142,6 +196,7 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
 
     /// The value the descriptor compares for an object: its value for ``key``, or the object itself.
     func sortValue(of object: Any) -> Any? {
+        if let keyPathReader, let read = keyPathReader(object) { return EvaluationValues.flatten(read.value) }
         guard let key else { return EvaluationValues.flatten(object) }
         if let coding = EvaluationValues.flatten(object) as? KeyValueCoding {
             return EvaluationValues.flatten(coding.value(forKeyPath: key))
