@@ -60,7 +60,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The persistent store coordinator the context fetches through and saves to.
     open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
         get { _coordinator }
-        set { _coordinator = newValue }
+        set {
+            _coordinator = newValue
+            if let model = newValue?.managedObjectModel { ManagedObjectClasses.remember(model) }
+        }
     }
 
     /// The name of the context, used in logs and debugging.

@@ -149,6 +149,27 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Tells the object that the value of a property has changed.
     open func didChangeValue(forKey key: String) {}
 
+    /// Checks the object's values before it is first saved; throws the validation error (or
+    /// `NSValidationMultipleErrorsError` carrying every error under `NSDetailedErrorsKey`).
+    ///
+    /// Checks that every non-optional property has a value (`NSValidationMissingMandatoryPropertyError`),
+    /// that every attribute value has its attribute's type (`NSManagedObjectValidationError`), and the
+    /// minimum and maximum counts of to-many relationships. Override it to add checks; call `super`.
+    open func validateForInsert() throws {
+        try _validateValues()
+    }
+
+    /// Checks the object's values before its changes are saved; the same checks as `validateForInsert()`.
+    open func validateForUpdate() throws {
+        try _validateValues()
+    }
+
+    /// Checks that the object may be deleted: a relationship with the deny delete rule must be empty
+    /// (`NSValidationRelationshipDeniedDeleteError`).
+    open func validateForDelete() throws {
+        try _validateDelete()
+    }
+
     /// Returns the entity description of the class: the entity of the models in use whose managed object
     /// class is this class.
     ///
