@@ -21,6 +21,15 @@ enum SQLiteFunctions {
     static let contains = "ocd_contains"
     /// `ocd_compare(a, b, options)`: -1, 0 or 1 after folding (string comparisons with `[c]`/`[d]`).
     static let compare = "ocd_compare"
+    /// `ocd_function(name, arguments…)`: a built-in expression function (`add:to:`, `divide:by:`,
+    /// `abs:`, `lowercase:`…) computed exactly as in-memory evaluation computes it.
+    static let expressionFunction = "ocd_function"
+    /// The collation `OCD_CASE_INSENSITIVE`: `caseInsensitiveCompare:` order.
+    static let caseInsensitiveCollation = "OCD_CASE_INSENSITIVE"
+    /// The collation `OCD_LOCALIZED`: `localizedCompare:` order.
+    static let localizedCollation = "OCD_LOCALIZED"
+    /// The collation `OCD_LOCALIZED_CASE_INSENSITIVE`: `localizedCaseInsensitiveCompare:` order.
+    static let localizedCaseInsensitiveCollation = "OCD_LOCALIZED_CASE_INSENSITIVE"
     /// The collation `OCD_LOCALIZED_STANDARD`: `localizedStandardCompare:` order (Finder-like: case- and
     /// diacritic-insensitive, digits compared by numeric value).
     static let localizedStandardCollation = "OCD_LOCALIZED_STANDARD"
@@ -45,9 +54,51 @@ enum SQLiteFunctions {
             guard let text = string(arguments[0]) else { return nil }
             return StringFolding.fold(text, options: options(arguments[1]))
         })
-        db.add(collation: DatabaseCollation(localizedStandardCollation) { lhs, rhs in
-            lhs.localizedStandardCompare(rhs)
+        db.add(function: DatabaseFunction(expressionFunction, argumentCount: nil, pure: true) { arguments in
+            guard let name = arguments.first.flatMap(string) else { return nil }
+            let values = arguments.dropFirst().map(value(of:))
+            return databaseValue(of: ExpressionFunctions.evaluate(name, Array(values)))
         })
+        // Each collation orders strings exactly as the sort descriptor selector of the same name does
+        // in memory (`SortComparison`).
+        let collations = [
+            caseInsensitiveCollation: "caseInsensitiveCompare:",
+            localizedCollation: "localizedCompare:",
+            localizedCaseInsensitiveCollation: "localizedCaseInsensitiveCompare:",
+            localizedStandardCollation: "localizedStandardCompare:",
+        ]
+        for (collation, selector) in collations {
+            db.add(collation: DatabaseCollation(collation) { lhs, rhs in
+                SortComparison.compareValues(lhs, rhs, selector: selector)
+            })
+        }
+    }
+
+    /// The value a database value stands for in expression evaluation.
+    private static func value(of databaseValue: DatabaseValue) -> Any? {
+        switch databaseValue.storage {
+        case .null: return nil
+        case .int64(let v): return Int(v)
+        case .double(let v): return v
+        case .string(let v): return v
+        case .blob(let v): return v
+        }
+    }
+
+    /// The database value of an expression function's result (NULL for a result SQL cannot hold).
+    private static func databaseValue(of result: Any?) -> DatabaseValue {
+        guard let result = EvaluationValues.flatten(result) else { return .null }
+        if let string = result as? String { return string.databaseValue }
+        if let number = NumericValue(flattened: result) {
+            switch number {
+            case .integer(let v): return v.databaseValue
+            case .unsigned(let v): return Double(v).databaseValue
+            case .double(let v): return v.databaseValue
+            case .decimal(let v): return NSDecimalNumber(decimal: v).doubleValue.databaseValue
+            }
+        }
+        if let date = result as? Date { return date.timeIntervalSinceReferenceDate.databaseValue }
+        return .null
     }
 
     /// A pure three-argument function (text, text, options) → 0/1, NULL when either text is NULL.
