@@ -151,6 +151,11 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         throw _unsupported("reading rows")
     }
 
+    /// Every row of the store, in entity-number then key order (used to copy a store).
+    func _allRows() throws -> [StoreRow] {
+        throw _unsupported("reading all rows")
+    }
+
     /// The destinations of a to-many relationship of one object, ordered when it is ordered.
     func _relatedObjectIDs(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
         throw _unsupported("reading relationships")

@@ -55,6 +55,18 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         try storeRow(for: objectID)
     }
 
+    override func _allRows() throws -> [StoreRow] {
+        let schema = try schema()
+        return try read { db in
+            var rows: [StoreRow] = []
+            for layout in schema.entities {
+                let statement = try db.cachedStatement(sql: "SELECT * FROM \(layout.table) WHERE Z_ENT = ? ORDER BY Z_PK")
+                rows += try Row.fetchAll(statement, arguments: [layout.number]).map(decodeTableRow)
+            }
+            return rows
+        }
+    }
+
     override func _relatedObjectIDs(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
         try storeRelatedObjectIDs(for: relationship, of: objectID)
     }
