@@ -23,10 +23,12 @@ extension NSManagedObjectContext {
                 NSAffectedObjectsErrorKey: [objectID],
             ])
         }
-        let object = registry[objectID] ?? makeObject(for: objectID)
-        if object._isFault {
-            fulfill(object, from: row)
+        if let object = registry[objectID] {
+            if object._isFault { fulfill(object, from: row) }
+            return object
         }
+        let object = makeObject(for: objectID)
+        fulfill(object, from: row)
         return object
     }
 

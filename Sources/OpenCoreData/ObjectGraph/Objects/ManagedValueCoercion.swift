@@ -13,7 +13,7 @@ enum ManagedValueCoercion {
     static func canonical(_ value: Any, for type: NSAttributeType) -> Any? {
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
-            if value is Bool { return nil }
+            if Swift.type(of: value) == Bool.self { return nil }
             if let integer = integer(value) { return NSNumber(value: integer) }
             if value is NSDecimalNumber { return nil }
             if let number = value as? NSNumber { return NSNumber(value: number.int64Value) }
@@ -122,7 +122,7 @@ enum ManagedValueCoercion {
     }
 
     private static func floating(_ value: Any) -> Double? {
-        if value is Bool { return nil }
+        if Swift.type(of: value) == Bool.self { return nil }
         switch value {
         case let v as Double: return v
         case let v as Float: return Double(v)

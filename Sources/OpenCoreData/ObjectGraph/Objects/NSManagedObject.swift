@@ -72,9 +72,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     /// Sets every attribute's default value (from the model) as its current value.
     func applyDefaultValues() {
-        for (name, attribute) in _entity.attributesByName where !attribute.isTransient || attribute.defaultValue != nil {
+        for (name, attribute) in _entity.attributesByName {
             if let value = attribute.defaultValue {
-                storage[name] = value
+                storage[name] = ManagedValueCoercion.canonical(value, for: attribute.attributeType) ?? value
             }
         }
     }
