@@ -70,7 +70,7 @@ extension SQLiteFetchCompiler {
             let components = path.split(separator: ".").map(String.init)
             return try collectionOperand(SQLiteCollection(
                 scope: rows.scope, source: rows.source, correlation: rows.correlation, filter: rows.filter,
-                rest: components, description: "\(expression)"))
+                optionalOwner: rows.optionalOwner, rest: components, description: "\(expression)"))
         default:
             throw Self.unsupported("the key path \(expression) is read from a value the store cannot compute")
         }
@@ -118,18 +118,20 @@ extension SQLiteFetchCompiler {
         }
         let layout = try self.layout(of: destination)
         let rows = path.scope.subscope(entity: destination, layout: layout, binding: variable)
+        let optionalOwner = path.ownerAlias == path.scope.alias ? nil : "\(path.ownerAlias).Z_PK"
         switch path.storage {
         case .inverseForeignKey(let table, let column, _):
             return SQLiteCollection(scope: rows, source: "\(table) \(rows.alias)",
                                     correlation: "\(rows.alias).\(column) = \(path.ownerAlias).Z_PK",
-                                    filter: nil, rest: path.rest, description: path.description)
+                                    filter: nil, optionalOwner: optionalOwner, rest: path.rest,
+                                    description: path.description)
         case .joinTable(let table, let sourceColumn, let destinationColumn, _):
             let link = rows.makeAlias()
             return SQLiteCollection(
                 scope: rows,
                 source: "\(table) \(link) JOIN \(layout.table) \(rows.alias) ON \(rows.alias).Z_PK = \(link).\(destinationColumn)",
                 correlation: "\(link).\(sourceColumn) = \(path.ownerAlias).Z_PK",
-                filter: nil, rest: path.rest, description: path.description)
+                filter: nil, optionalOwner: optionalOwner, rest: path.rest, description: path.description)
         case .foreignKey:
             throw Self.unsupported("the relationship \"\(path.relationship.name)\" is not to-many")
         }
@@ -139,6 +141,13 @@ extension SQLiteFetchCompiler {
     /// (`@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x`).
     func collectionOperand(_ rows: SQLiteCollection) throws -> SQLiteOperand {
         guard let first = rows.rest.first, first.hasPrefix("@") else { return .collection(rows) }
+        guard case .scalar(let sql, let category) = try aggregateOperand(rows, first) else { return .collection(rows) }
+        guard let owner = rows.optionalOwner else { return .scalar(sql, category: category) }
+        return .scalar("(CASE WHEN \(owner) IS NULL THEN NULL ELSE " + sql + " END)", category: category)
+    }
+
+    /// The scalar a collection operator computes over a collection.
+    private func aggregateOperand(_ rows: SQLiteCollection, _ first: String) throws -> SQLiteOperand {
         let tail = Array(rows.rest.dropFirst())
         if first == "@count" {
             guard tail.isEmpty else { throw Self.unsupported("\(rows.description): nothing may follow @count") }
@@ -188,7 +197,8 @@ extension SQLiteFetchCompiler {
             if counted { throw Self.unsupported("\(expression): count: applies to a to-many relationship itself") }
             return try collectionOperand(SQLiteCollection(scope: rows.scope, source: rows.source,
                                                           correlation: rows.correlation, filter: rows.filter,
-                                                          rest: rest, description: "\(expression)"))
+                                                          optionalOwner: rows.optionalOwner, rest: rest,
+                                                          description: "\(expression)"))
         }
         guard Self.sqlFunctions.contains(name), ExpressionFunctions.arity(of: name) == arguments.count else {
             throw Self.unsupported("the function \(expression) has no SQL form")

@@ -66,6 +66,9 @@ struct SQLiteCollection {
     let correlation: String
     /// The `SUBQUERY` predicate, if any.
     var filter: SQLFragment?
+    /// The owner's key when the owner is reached through a to-one relationship and may be missing
+    /// (`author.posts`): a collection operator then gives NULL, as it gives `nil` in memory, not 0.
+    var optionalOwner: String? = nil
     /// The key path components read from each row (empty: the rows themselves).
     let rest: [String]
     /// The expression as written, for error messages.
