@@ -236,3 +236,84 @@ struct SQLiteFetchCompilerTests {
     @Test("sort descriptors, limits, offsets and subentities order and page as in memory", arguments: sortingCases)
     func sorting(_ testCase: FetchCase) throws { try check(testCase) }
 }
+
+@Suite("SQLite fetch compiler: statement shape and Core Data's SQL semantics")
+struct SQLiteFetchCompilerShapeTests {
+    @Test("the differential corpus discriminates: most predicates select some rows but not all")
+    func corpusDiscriminates() throws {
+        let fixture = try #require(SQLiteFetchFixture.shared)
+        let cases = SQLiteFetchCompilerTests.comparisonsCases + SQLiteFetchCompilerTests.stringsCases
+            + SQLiteFetchCompilerTests.relationshipsCases + SQLiteFetchCompilerTests.attributeTypesCases
+        var proper = 0
+        for testCase in cases {
+            let all = fixture.expectedKeys(entity: testCase.entity, predicate: nil, sort: [], limit: 0, offset: 0).count
+            let some = fixture.expectedKeys(entity: testCase.entity, predicate: try testCase.predicate(forSQL: false, in: fixture),
+                                            sort: [], limit: 0, offset: 0).count
+            if some > 0 && some < all { proper += 1 }
+        }
+        #expect(proper * 10 >= cases.count * 7, "\(proper) of \(cases.count) cases select a proper, non-empty subset")
+    }
+
+    @Test("key paths through two to-many relationships flatten, as Core Data's SQL does")
+    func nestedToManyFlattens() throws {
+        let fixture = try #require(SQLiteFetchFixture.shared)
+        let compiler = SQLiteFetchCompiler(schema: fixture.schema, model: fixture.model)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+        request.predicate = NSPredicate(format: "ANY posts.tags.name == 'linux'")
+        #expect(try fixture.primaryKeys(compiler.compile(request, selection: .objectIDs)).sorted() == [3, 4])
+        request.predicate = NSPredicate(format: "ALL posts.tags.name != 'linux'")
+        #expect(try fixture.primaryKeys(compiler.compile(request, selection: .objectIDs)).sorted() == [1, 2, 5, 6, 7, 8])
+    }
+
+    @Test("row selections list Z_PK, Z_ENT, Z_OPT, then the fetched entities' attribute and to-one columns")
+    func rowColumns() throws {
+        let fixture = try #require(SQLiteFetchFixture.shared)
+        let compiler = SQLiteFetchCompiler(schema: fixture.schema, model: fixture.model)
+        let persons = try compiler.compile(NSFetchRequest<NSManagedObject>(entityName: "Person"), selection: .rows)
+        #expect(persons.columns.prefix(3).map(\.role) == [.primaryKey, .entityNumber, .version])
+        #expect(persons.columns.map(\.index) == Array(0..<persons.columns.count))
+        let level = try #require(persons.columns.first { $0.role == .attribute(name: "level", type: .integer16AttributeType) })
+        #expect(level.entities == ["Editor"])
+        let name = try #require(persons.columns.first { $0.role == .attribute(name: "name", type: .stringAttributeType) })
+        #expect(name.entities == ["Person", "Editor"])
+        #expect(!persons.columns.contains { $0.role == .attribute(name: "mood", type: .stringAttributeType) })
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+        request.includesSubentities = false
+        let only = try compiler.compile(request, selection: .rows)
+        #expect(!only.columns.contains { $0.role == .attribute(name: "level", type: .integer16AttributeType) })
+        let posts = try compiler.compile(NSFetchRequest<NSManagedObject>(entityName: "Post"), selection: .rows)
+        let roles = posts.columns.map(\.role)
+        #expect(roles.contains(.toOneKey(relationship: "author")))
+        #expect(roles.contains(.toOneEntity(relationship: "author")))
+        #expect(roles.contains(.toOneKey(relationship: "reviewer")))
+        #expect(!roles.contains(.toOneEntity(relationship: "reviewer")))
+        let row = try fixture.queue.read { db in try Row.fetchOne(db, sql: posts.sql, arguments: posts.arguments) }
+        let first = try #require(row)
+        #expect(first.count == posts.columns.count)
+    }
+
+    @Test("values are bound, never spliced, even when they look like SQL")
+    func bound() throws {
+        let fixture = try #require(SQLiteFetchFixture.shared)
+        let compiler = SQLiteFetchCompiler(schema: fixture.schema, model: fixture.model)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
+        let hostile = "x'); DROP TABLE ZPOST; --"
+        request.predicate = NSPredicate(format: "title == %@ OR title CONTAINS[cd] %@ OR ANY tags.name == %@", hostile, hostile, hostile)
+        let query = try compiler.compile(request, selection: .rows)
+        #expect(!query.sql.contains("DROP"))
+        #expect(try fixture.primaryKeys(query).isEmpty)
+        let count = try compiler.compile(NSFetchRequest<NSManagedObject>(entityName: "Post"), selection: .count)
+        #expect(try fixture.primaryKeys(count) == [SQLiteFetchFixture.postRows.count])
+    }
+
+    @Test("only the requested entity's rows come back when the table holds other entities too")
+    func entityRestriction() throws {
+        let fixture = try #require(SQLiteFetchFixture.shared)
+        let compiler = SQLiteFetchCompiler(schema: fixture.schema, model: fixture.model)
+        let editors = try compiler.compile(NSFetchRequest<NSManagedObject>(entityName: "Editor"), selection: .objectIDs)
+        #expect(editors.sql.contains("Z_ENT"))
+        #expect(try fixture.primaryKeys(editors).sorted() == [3, 4])
+        let everyone = try compiler.compile(NSFetchRequest<NSManagedObject>(entityName: "Person"), selection: .objectIDs)
+        #expect(!everyone.sql.contains("Z_ENT ="), "a root fetch with subentities needs no entity test")
+    }
+}
