@@ -133,7 +133,8 @@ struct SQLiteStoreTests {
         reorder.updated = [.init(objectID: root, expectedVersion: 2, changedValues: [:], toMany: ["children": [folders[2], folders[3]]])]
         _ = try coordinator.save(reorder)
         #expect(try coordinator.relatedObjectIDs(for: children, of: root) == [folders[2], folders[3]])
-        #expect(try coordinator.freshRow(for: folders[1])?.values["parent"] == nil)
+        #expect(try coordinator.row(for: folders[1])?.values["parent"] == nil)
+        #expect(try coordinator.row(for: folders[2])?.values["parent"] as? NSManagedObjectID == root)
     }
 
     @Test("updates add one to Z_OPT; a stale version is a conflict carrying the store's row")

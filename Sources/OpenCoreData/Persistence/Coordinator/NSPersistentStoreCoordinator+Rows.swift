@@ -161,6 +161,24 @@ extension NSPersistentStoreCoordinator {
         }
         _rowCache.remove(stale + changes.deleted.map(\.objectID))
         _rowCache.store(rows)
+        // A to-many relationship kept through its inverse's key changes the destinations' rows too: forget
+        // the old and new destinations so that their next read sees the new key.
+        var owners: [String: Set<NSManagedObjectID>] = [:]
+        var destinations = Set<NSManagedObjectID>()
+        let lists = changes.inserted.map { (permanent($0.objectID), $0.toMany) } + changes.updated.map { ($0.objectID, $0.toMany) }
+        for (owner, toMany) in lists {
+            for (name, ids) in toMany {
+                guard let inverse = owner.entity.relationshipsByName[name]?.inverseRelationship, !inverse.isToMany else { continue }
+                owners[inverse.name, default: []].insert(owner)
+                destinations.formUnion(ids.map(permanent))
+            }
+        }
+        if !owners.isEmpty {
+            _rowCache.remove { row in
+                if destinations.contains(row.objectID) { return true }
+                return owners.contains { name, ids in (row.values[name] as? NSManagedObjectID).map(ids.contains) ?? false }
+            }
+        }
     }
 
     /// The entity a request fetches.

@@ -26,6 +26,13 @@ final class StoreRowCache: @unchecked Sendable {
         }
     }
 
+    /// Forgets the rows that match a condition.
+    func remove(where condition: (StoreRow) -> Bool) {
+        lock.withLock {
+            rows = rows.filter { !condition($0.value) }
+        }
+    }
+
     /// Forgets every row of a store.
     func removeAll(of store: NSPersistentStore) {
         lock.withLock {
