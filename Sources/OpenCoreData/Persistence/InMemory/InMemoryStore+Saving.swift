@@ -113,9 +113,10 @@ extension InMemoryStore {
                              explicit: Set<NSManagedObjectID>) {
         switch storage {
         case let .inverseForeignKey(_, _, orderColumn)?:
-            guard let inverse = relationship.inverseRelationship?.name else { return }
+            guard let inverse = relationship.inverseRelationship?.name, let destination = relationship.destinationEntity else { return }
             let wanted = Set(destinations)
-            for (id, row) in _state.rows where (row.values[inverse] as? NSManagedObjectID) == owner
+            for (id, row) in _state.rows where row.objectID.entity.isKindOf(entity: destination)
+                && (row.values[inverse] as? NSManagedObjectID) == owner
                 && !wanted.contains(id) && !explicit.contains(id) {
                 var values = row.values
                 values.removeValue(forKey: inverse)
