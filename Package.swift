@@ -10,10 +10,14 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
             name: "OpenCoreData",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.linux]))]
         ),
         .executableTarget(
