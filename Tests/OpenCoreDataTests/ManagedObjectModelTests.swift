@@ -191,8 +191,12 @@ struct ManagedObjectModelTests {
         model.setFetchRequestTemplate(template, forName: "Long")
         let hashes = model.entityVersionHashesByName
         let checksum = model.versionChecksum
+        let propertyNames = model.entities.map { $0.propertiesByName.keys.sorted() }
         #expect(!template._isImmutableTemplate)
         try model._markInUse()
+        #expect(model.entities.map { $0.propertiesByName.keys.sorted() } == propertyNames)
+        #expect(model.entitiesByName["Author"]?.relationshipsByName["books"]?.destinationEntity === model.entitiesByName["Book"])
+        #expect(model.entitiesByName["Book"]?.attributesByName.keys.sorted() == ["pages", "title"])
         #expect(!model._isEditable)
         #expect(template._isImmutableTemplate)
         let request = try #require(model.fetchRequestFromTemplate(withName: "Long", substitutionVariables: ["MIN": 300]))
