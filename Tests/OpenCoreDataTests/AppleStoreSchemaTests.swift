@@ -5,8 +5,9 @@ import GRDB
 /// The layout computed from a model is exactly the layout Apple's Core Data wrote for it, on the
 /// Apple-written stores in Tests/Fixtures/stores (copied to a temporary directory first).
 ///
-/// The Recipes store is not here: its model exists only in the Xcode 3 binary format, which the model
-/// reader does not load, so there is no model to compute a layout from.
+/// The Recipes store's model exists only in the Xcode 3 binary format, which the model reader does not
+/// load; its tests rebuild that model in code and first prove the rebuild is the writing model: every
+/// entity's version hash equals the hash the store recorded.
 @Suite("Apple-written store schemas")
 struct AppleStoreSchemaTests {
     /// A store, the bundle version that wrote it, and the store file's name.
@@ -160,5 +161,91 @@ struct AppleStoreSchemaTests {
         _ = try SQLiteSchema(model: Self.model(testCase)).differences(inStoreAt: store)
         let after = try names.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         #expect(before == after)
+    }
+
+    // MARK: Recipes (framework version 241, no Z_MODELCACHE)
+
+    /// Apple's iPhoneCoreDataRecipes model, as the 2009 Recipes store was written by it: rebuilt in
+    /// code from the store's tables and fitted to the store's version hashes (optionality, minimum
+    /// counts and the Transformable type are what the hashes require).
+    static func recipesModel() -> NSManagedObjectModel {
+        typealias K = ModelKit
+        func string(_ name: String, optional: Bool = true) -> NSAttributeDescription {
+            K.attribute(name, .stringAttributeType, optional: optional)
+        }
+        func relationship(_ name: String, _ destination: NSEntityDescription, toMany: Bool, minCount: Int,
+                          optional: Bool = true) -> NSRelationshipDescription {
+            let relationship = K.relationship(name, to: destination, toMany: toMany, optional: optional)
+            relationship.minCount = minCount
+            return relationship
+        }
+        let image = K.entity("Image", [K.attribute("image", .transformableAttributeType)])
+        let ingredient = K.entity("Ingredient", [string("amount"), K.attribute("displayOrder", .integer16AttributeType, optional: false),
+                                                 string("name", optional: false)])
+        let recipe = K.entity("Recipe", [string("instructions"), string("name"), string("overview"), string("prepTime"),
+                                         K.attribute("thumbnailImage", .transformableAttributeType)])
+        let recipeType = K.entity("RecipeType", [string("name")])
+        let recipeImage = relationship("image", image, toMany: false, minCount: 1)
+        let imageRecipe = relationship("recipe", recipe, toMany: false, minCount: 1, optional: false)
+        let ingredients = relationship("ingredients", ingredient, toMany: true, minCount: 0)
+        let ingredientRecipe = relationship("recipe", recipe, toMany: false, minCount: 1)
+        let type = relationship("type", recipeType, toMany: false, minCount: 1)
+        let recipes = relationship("recipes", recipe, toMany: true, minCount: 0)
+        K.pair(recipeImage, imageRecipe)
+        K.pair(ingredients, ingredientRecipe)
+        K.pair(type, recipes)
+        image.properties += [imageRecipe]
+        ingredient.properties += [ingredientRecipe]
+        recipe.properties += [recipeImage, ingredients, type]
+        recipeType.properties += [recipes]
+        let model = NSManagedObjectModel()
+        model.entities = [recipe, image, ingredient, recipeType]
+        return model
+    }
+
+    static let recipes = Case(folder: "magicalpanda__MagicalRecord__Recipes", bundle: "Recipes.xcdatamodeld",
+                              version: "Recipes.xcdatamodel", store: "Recipes.sqlite")
+
+    @Test("the Recipes model rebuilt in code is the one that wrote the store, and implies exactly its layout")
+    func recipesStore() throws {
+        let (directory, store) = try Self.copy(Self.recipes)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = Self.recipesModel()
+        let metadata = try SQLiteStoreMetadata.read(fromStoreAt: store)
+        #expect(NSManagedObjectModel._versionHashes(inMetadata: metadata.dictionary) == model.entityVersionHashesByName)
+        let differences = try SQLiteSchema(model: model).differences(inStoreAt: store)
+        // A store written before Core Data kept a model cache has no Z_MODELCACHE table: not a difference.
+        #expect(differences.map(\.description) == [])
+        let schema = try SQLiteSchema(model: model)
+        #expect(schema.entity(named: "Recipe")?.relationships["image"] == .foreignKey(column: "ZIMAGE", entityColumn: nil, orderColumn: nil))
+        #expect(schema.entity(named: "Image")?.relationships["recipe"] == .foreignKey(column: "ZRECIPE", entityColumn: nil, orderColumn: nil))
+    }
+
+    @Test("structural checks ignore history and CloudKit tables and their Z_PRIMARYKEY rows, and name tampering precisely")
+    func tamperedCopies() throws {
+        let testCase = Self.cases[2]
+        let (directory, store) = try Self.copy(testCase)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let schema = try SQLiteSchema(model: Self.model(testCase))
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE ATRANSACTIONSTRING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR)")
+            try db.execute(sql: "CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME)")
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (16003, 'TRANSACTIONSTRING', 0, 2)")
+        }
+        #expect(try schema.differences(inStoreAt: store).map(\.description) == [])
+        try queue.write { db in
+            try db.execute(sql: "ALTER TABLE ZPOST ADD COLUMN ZEXTRA VARCHAR")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_ENT = 7 WHERE Z_NAME = 'Section'")
+            try db.execute(sql: "DROP INDEX ZSECTION_ZPOST_INDEX")
+        }
+        try queue.close()
+        let differences = try schema.differences(inStoreAt: store)
+        #expect(differences.map(\.description) == [
+            "entity Section has number 7, the model implies 2",
+            "missing index ZSECTION_ZPOST_INDEX",
+            "unexpected column ZPOST.ZEXTRA",
+        ])
+        #expect(!differences.areCompatible)
     }
 }

@@ -69,6 +69,17 @@ struct StoreCreationTests {
         #expect(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: read.dictionary))
     }
 
+    @Test("a store created for the rebuilt Recipes model matches the 2009 Apple-written file, which lacks only Z_MODELCACHE")
+    func createdMatchesRecipes() throws {
+        let (directory, appleStore) = try AppleStoreSchemaTests.copy(AppleStoreSchemaTests.recipes)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let created = directory.appendingPathComponent("Created.sqlite")
+        try SQLiteStoreCreation.createStore(at: created, model: AppleStoreSchemaTests.recipesModel())
+        var ours = try Self.structure(of: created)
+        #expect(ours.columns.removeValue(forKey: "Z_MODELCACHE") != nil)
+        #expect(ours == (try Self.structure(of: appleStore)))
+    }
+
     @Test("Z_PRIMARYKEY gets one row per entity with the entity numbers of the Apple-written file and Z_MAX 0",
           arguments: AppleStoreSchemaTests.cases)
     func primaryKeyRows(_ testCase: AppleStoreSchemaTests.Case) throws {
