@@ -82,6 +82,10 @@ struct ManagedObjectModelTests {
         #expect(request.entity === model.entitiesByName["Book"])
         #expect(template.predicate?.predicateFormat == "title == $TITLE AND pages >= $MIN")
         #expect(model.fetchRequestFromTemplate(withName: "Missing", substitutionVariables: [:]) == nil)
+
+        model.setFetchRequestTemplate(NSFetchRequest(entityName: "Author"), forName: "Authors")
+        let authors = try #require(model.fetchRequestFromTemplate(withName: "Authors", substitutionVariables: [:]))
+        #expect(authors.entity === model.entitiesByName["Author"], "the entity is resolved by name")
     }
 
     @Test("Version identifiers and the localization dictionary are kept")
