@@ -186,10 +186,24 @@ struct ManagedObjectModelTests {
     @Test("A model in use is immutable, keeps its hashes and can be marked again")
     func markInUse() throws {
         let model = makeModel()
+        let template = NSFetchRequest<NSFetchRequestResult>(entityName: "Book")
+        template.predicate = NSPredicate(format: "pages > $MIN")
+        model.setFetchRequestTemplate(template, forName: "Long")
         let hashes = model.entityVersionHashesByName
         let checksum = model.versionChecksum
+        let propertyNames = model.entities.map { $0.propertiesByName.keys.sorted() }
+        #expect(!template._isImmutableTemplate)
         try model._markInUse()
+        #expect(model.entities.map { $0.propertiesByName.keys.sorted() } == propertyNames)
+        #expect(model.entitiesByName["Author"]?.relationshipsByName["books"]?.destinationEntity === model.entitiesByName["Book"])
+        #expect(model.entitiesByName["Book"]?.attributesByName.keys.sorted() == ["pages", "title"])
         #expect(!model._isEditable)
+        #expect(template._isImmutableTemplate)
+        let request = try #require(model.fetchRequestFromTemplate(withName: "Long", substitutionVariables: ["MIN": 300]))
+        #expect(!request._isImmutableTemplate)
+        #expect(request.predicate?.predicateFormat == "pages > 300")
+        request.fetchLimit = 1
+        #expect(request.fetchLimit == 1)
         #expect(model.entityVersionHashesByName == hashes)
         #expect(model.versionChecksum == checksum)
         try model._markInUse()

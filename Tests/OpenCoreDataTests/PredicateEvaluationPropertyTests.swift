@@ -27,9 +27,12 @@ struct PredicateEvaluationPropertyTests {
         case 0: return nil
         case 1: return NSNull()
         case 2: return g.below(7) - 3
-        case 3: return Double(g.below(9)) / 2 - 2
+        case 3:
+            return g.below(4) == 0
+                ? g.pick([Double.nan, .infinity, -.infinity, 9_223_372_036_854_775_808.0, -9_223_372_036_854_775_808.0])
+                : Double(g.below(9)) / 2 - 2
         case 4: return g.below(2) == 0
-        case 5: return Int64.max - Int64(g.below(2))
+        case 5: return g.pick([Int64.max, Int64.max - 1, Int64.min])
         case 6: return UInt64.max
         case 7: return Decimal(g.below(5))
         case 8: return NSNumber(value: Double(g.below(4)))

@@ -59,6 +59,35 @@ struct PredicateEvaluationTests {
         #expect(Q.values(Int64.max, .notEqualTo, Int64.max - 1))
     }
 
+    @Test("numbers at the edges of Int64 and Double compare without trapping")
+    func numericEdges() {
+        let twoTo63 = 9_223_372_036_854_775_808.0
+        #expect(Q.values(Int64.max, .lessThan, twoTo63))
+        #expect(Q.values(Int64.min, .equalTo, -twoTo63))
+        #expect(Q.values(Int64.min, .greaterThan, -twoTo63 * 2))
+        #expect(Q.values(30, .lessThan, Double(Int64.max)))
+        #expect(Q.values(1, .lessThan, Double.infinity))
+        #expect(Q.values(1, .greaterThan, -Double.infinity))
+        #expect(Q.values(Decimal(1), .lessThan, Double.infinity))
+        #expect(Q.values(Decimal(1), .greaterThan, -Double.infinity))
+        #expect(!Q.values(Double.nan, .equalTo, Double.nan))
+        #expect(!Q.values(Double.nan, .lessThan, 1))
+        #expect(!Q.values(1, .greaterThanOrEqualTo, Double.nan))
+        #expect(!Q.values(Decimal.nan, .equalTo, 1))
+        #expect(Q.values(UInt64.max, .greaterThan, twoTo63))
+        let overflowing = NSComparisonPredicate(
+            leftExpression: NSExpression(forFunction: "add:to:", arguments: [Q.key("age"), Q.const(Int64.max - 14)]),
+            rightExpression: Q.const(6), modifier: .direct, type: .greaterThan)
+        #expect(overflowing.evaluate(with: ["age": 30]))
+        let division = NSComparisonPredicate(
+            leftExpression: NSExpression(forFunction: "divide:by:", arguments: [Q.const(Int64.min), Q.const(-1)]),
+            rightExpression: Q.const(1), modifier: .direct, type: .equalTo)
+        #expect(!division.evaluate(with: nil))
+        let sorted = [["n": 2.0], ["n": Double.nan], ["n": -Double.infinity]]
+            .sortedArray(using: [NSSortDescriptor(key: "n", ascending: true)])
+        #expect(sorted[0]["n"]?.isNaN == true && sorted[1]["n"] == -Double.infinity && sorted[2]["n"] == 2)
+    }
+
     @Test("nil equals only nil and is never ordered")
     func nilRules() {
         #expect(Q.values(nil, .equalTo, nil))

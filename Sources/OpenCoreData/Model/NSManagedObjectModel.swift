@@ -21,6 +21,8 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     var _versionIdentifiers: Set<AnyHashable> = []
     var _localizationDictionary: [String: String]?
     var _isImmutable = false
+    /// `entitiesByName`, fixed when the model becomes immutable.
+    var _frozenEntitiesByName: [String: NSEntityDescription]?
     /// Serializes `_markInUse()` when several coordinators start using the model at once.
     let _useLock = NSLock()
 
@@ -64,6 +66,7 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
 
     /// The entities of the model, keyed by name.
     open var entitiesByName: [String: NSEntityDescription] {
+        if let frozen = _frozenEntitiesByName { return frozen }
         var result: [String: NSEntityDescription] = [:]
         for entity in _entities {
             if let name = entity.name, result[name] == nil {

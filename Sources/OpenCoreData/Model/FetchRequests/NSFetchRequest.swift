@@ -24,10 +24,19 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
     var _havingPredicate: NSPredicate?
     var _returnsDistinctResults = false
     var _shouldRefreshRefetchedObjects = false
+    /// Set when the request is a fetch request template of a model in use; setters then trap.
+    var _isImmutableTemplate = false
 
     /// Creates a fetch request with no entity.
     public init() {
         super.init(requestType: .fetchRequestType)
+    }
+
+    /// Stops the program if the request is a template of a model that is in use.
+    func _assertMutable() {
+        if _isImmutableTemplate {
+            preconditionFailure("Can't modify a fetch request template of an immutable model; use fetchRequestFromTemplate(withName:substitutionVariables:) or copy() for a mutable request.")
+        }
     }
 
     /// Creates a fetch request for the entity with the given name.
@@ -45,6 +54,7 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
     open var entity: NSEntityDescription? {
         get { _entity }
         set {
+            _assertMutable()
             _entity = newValue
             if let name = newValue?.name { _entityName = name }
         }
@@ -53,101 +63,149 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
     /// The predicate that fetched objects must match; `nil` fetches every object of the entity.
     open var predicate: NSPredicate? {
         get { _predicate }
-        set { _predicate = newValue }
+        set {
+            _assertMutable()
+            _predicate = newValue
+        }
     }
 
     /// The sort descriptors that order the results.
     open var sortDescriptors: [NSSortDescriptor]? {
         get { _sortDescriptors }
-        set { _sortDescriptors = newValue }
+        set {
+            _assertMutable()
+            _sortDescriptors = newValue
+        }
     }
 
     /// The maximum number of results; 0 means no limit.
     open var fetchLimit: Int {
         get { _fetchLimit }
-        set { _fetchLimit = newValue }
+        set {
+            _assertMutable()
+            _fetchLimit = newValue
+        }
     }
 
     /// The number of matching objects to skip before the first result.
     open var fetchOffset: Int {
         get { _fetchOffset }
-        set { _fetchOffset = newValue }
+        set {
+            _assertMutable()
+            _fetchOffset = newValue
+        }
     }
 
     /// The number of objects fetched at a time when results are read lazily; 0 fetches all at once.
     open var fetchBatchSize: Int {
         get { _fetchBatchSize }
-        set { _fetchBatchSize = newValue }
+        set {
+            _assertMutable()
+            _fetchBatchSize = newValue
+        }
     }
 
     /// The kind of result the fetch returns; `.managedObjectResultType` unless set.
     open var resultType: NSFetchRequestResultType {
         get { _resultType }
-        set { _resultType = newValue }
+        set {
+            _assertMutable()
+            _resultType = newValue
+        }
     }
 
     /// A Boolean value that indicates whether objects of subentities match too; `true` unless set.
     open var includesSubentities: Bool {
         get { _includesSubentities }
-        set { _includesSubentities = newValue }
+        set {
+            _assertMutable()
+            _includesSubentities = newValue
+        }
     }
 
     /// A Boolean value that indicates whether unsaved changes in the context are matched too; `true`
     /// unless set.
     open var includesPendingChanges: Bool {
         get { _includesPendingChanges }
-        set { _includesPendingChanges = newValue }
+        set {
+            _assertMutable()
+            _includesPendingChanges = newValue
+        }
     }
 
     /// A Boolean value that indicates whether property values are fetched along with the objects; `true`
     /// unless set.
     open var includesPropertyValues: Bool {
         get { _includesPropertyValues }
-        set { _includesPropertyValues = newValue }
+        set {
+            _assertMutable()
+            _includesPropertyValues = newValue
+        }
     }
 
     /// A Boolean value that indicates whether fetched objects are returned as faults; `true` unless set.
     open var returnsObjectsAsFaults: Bool {
         get { _returnsObjectsAsFaults }
-        set { _returnsObjectsAsFaults = newValue }
+        set {
+            _assertMutable()
+            _returnsObjectsAsFaults = newValue
+        }
     }
 
     /// The relationship key paths whose destination objects are fetched along with the results.
     open var relationshipKeyPathsForPrefetching: [String]? {
         get { _relationshipKeyPathsForPrefetching }
-        set { _relationshipKeyPathsForPrefetching = newValue }
+        set {
+            _assertMutable()
+            _relationshipKeyPathsForPrefetching = newValue
+        }
     }
 
     /// The properties (names or property descriptions) a dictionary fetch returns.
     open var propertiesToFetch: [Any]? {
         get { _propertiesToFetch }
-        set { _propertiesToFetch = newValue }
+        set {
+            _assertMutable()
+            _propertiesToFetch = newValue
+        }
     }
 
     /// The properties (names or property descriptions) a dictionary fetch groups by.
     open var propertiesToGroupBy: [Any]? {
         get { _propertiesToGroupBy }
-        set { _propertiesToGroupBy = newValue }
+        set {
+            _assertMutable()
+            _propertiesToGroupBy = newValue
+        }
     }
 
     /// The predicate that grouped dictionary results must match.
     open var havingPredicate: NSPredicate? {
         get { _havingPredicate }
-        set { _havingPredicate = newValue }
+        set {
+            _assertMutable()
+            _havingPredicate = newValue
+        }
     }
 
     /// A Boolean value that indicates whether a dictionary fetch returns only distinct values; `false`
     /// unless set.
     open var returnsDistinctResults: Bool {
         get { _returnsDistinctResults }
-        set { _returnsDistinctResults = newValue }
+        set {
+            _assertMutable()
+            _returnsDistinctResults = newValue
+        }
     }
 
     /// A Boolean value that indicates whether fetched objects already in the context are refreshed with
     /// the store's values; `false` unless set.
     open var shouldRefreshRefetchedObjects: Bool {
         get { _shouldRefreshRefetchedObjects }
-        set { _shouldRefreshRefetchedObjects = newValue }
+        set {
+            _assertMutable()
+            _shouldRefreshRefetchedObjects = newValue
+        }
     }
 
     /// Returns a copy of the fetch request.

@@ -40,7 +40,7 @@ enum Aggregates {
 
     /// The median of the numbers (the mean of the two middle numbers for an even count), or `nil` for none.
     static func median(_ values: [Any]) -> Any? {
-        let numbers = values.compactMap { NumericValue($0) }.sorted { NumericValue.compare($0, $1) == .orderedAscending }
+        let numbers = values.compactMap { NumericValue($0) }.sorted { NumericValue.sortOrder($0, $1) == .orderedAscending }
         guard !numbers.isEmpty else { return nil }
         if numbers.count % 2 == 1 { return numbers[numbers.count / 2].anyValue }
         return (numbers[numbers.count / 2 - 1].doubleValue + numbers[numbers.count / 2].doubleValue) / 2

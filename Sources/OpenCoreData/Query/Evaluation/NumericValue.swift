@@ -61,7 +61,7 @@ enum NumericValue {
         switch self {
         case .integer(let v): return Decimal(v)
         case .unsigned(let v): return Decimal(v)
-        case .double(let v): return Decimal(v)
+        case .double(let v): return v.isFinite ? Decimal(v) : .nan
         case .decimal(let v): return v
         }
     }
@@ -104,18 +104,29 @@ enum NumericValue {
         return .double(d == 0 ? 0 : d)
     }
 
-    /// Orders two numbers by value.
-    static func compare(_ lhs: NumericValue, _ rhs: NumericValue) -> ComparisonResult {
+    /// Whether the value is not a number (a `Double` or `Decimal` NaN).
+    var isNaN: Bool {
+        switch self {
+        case .double(let v): return v.isNaN
+        case .decimal(let v): return v.isNaN
+        case .integer, .unsigned: return false
+        }
+    }
+
+    /// Orders two numbers by value, exactly across integer and floating-point kinds; `nil` when either
+    /// is NaN, which is ordered with nothing and equal to nothing.
+    static func compare(_ lhs: NumericValue, _ rhs: NumericValue) -> ComparisonResult? {
+        if lhs.isNaN || rhs.isNaN { return nil }
         switch (lhs, rhs) {
         case let (.integer(a), .integer(b)): return order(a, b)
         case let (.unsigned(a), .unsigned(b)): return order(a, b)
         case (.integer, .unsigned): return .orderedAscending
         case (.unsigned, .integer): return .orderedDescending
         case let (.decimal(a), .decimal(b)): return order(a, b)
-        case (.decimal, _), (_, .decimal):
-            if case .double(let d) = lhs, d.isNaN { return .orderedAscending }
-            if case .double(let d) = rhs, d.isNaN { return .orderedDescending }
-            return order(lhs.decimalValue, rhs.decimalValue)
+        case (.decimal, .double(let d)), (.double(let d), .decimal):
+            // Decimals have no infinities: compare those through doubles.
+            return d.isFinite ? order(lhs.decimalValue, rhs.decimalValue) : order(lhs.doubleValue, rhs.doubleValue)
+        case (.decimal, _), (_, .decimal): return order(lhs.decimalValue, rhs.decimalValue)
         case let (.integer(a), .double(b)): return compare(integer: a, double: b)
         case let (.double(a), .integer(b)): return compare(integer: b, double: a).reversed
         case let (.unsigned(a), .double(b)): return order(Double(a), b)
@@ -124,10 +135,21 @@ enum NumericValue {
         }
     }
 
+    /// Orders numbers for sorting, where every value needs a place: NaN sorts before all other numbers.
+    static func sortOrder(_ lhs: NumericValue, _ rhs: NumericValue) -> ComparisonResult {
+        if let order = compare(lhs, rhs) { return order }
+        switch (lhs.isNaN, rhs.isNaN) {
+        case (true, true): return .orderedSame
+        case (true, false): return .orderedAscending
+        default: return .orderedDescending
+        }
+    }
+
+    /// Compares an integer with a finite or infinite (never NaN) double exactly.
     private static func compare(integer: Int64, double: Double) -> ComparisonResult {
-        if double.isNaN { return .orderedDescending }
-        if double >= 9.3e18 { return .orderedAscending }
-        if double <= -9.3e18 { return .orderedDescending }
+        // 2⁶³ is exactly representable as a Double; every double in [-2⁶³, 2⁶³) floors to an Int64.
+        if double >= 9_223_372_036_854_775_808.0 { return .orderedAscending }
+        if double < -9_223_372_036_854_775_808.0 { return .orderedDescending }
         let truncated = double.rounded(.down)
         let whole = Int64(truncated)
         if integer < whole { return .orderedAscending }

@@ -38,7 +38,7 @@ enum SortComparison {
         case (.missing, .missing): return .orderedSame
         case (.missing, _): return .orderedAscending
         case (_, .missing): return .orderedDescending
-        case let (.number(x), .number(y)): return NumericValue.compare(x, y)
+        case let (.number(x), .number(y)): return NumericValue.sortOrder(x, y)
         case let (.string(x), .string(y)): return compareStrings(x, y, selector: selector)
         default: break
         }
