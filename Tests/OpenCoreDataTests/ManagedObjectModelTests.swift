@@ -121,7 +121,7 @@ struct ManagedObjectModelTests {
         #expect(merged.entityVersionHashesByName["Book"] == first.entityVersionHashesByName["Book"])
         let books = try #require(merged.entitiesByName["Author"]?.relationshipsByName["books"])
         #expect(books.destinationEntity === merged.entitiesByName["Book"])
-        #expect(NSManagedObjectModel.mergedModel(from: [first, second])?.entities.count == 3)
+        #expect(NSManagedObjectModel(byMerging: [first, second])?.entities.count == 3)
     }
 
     @Test("Relationships between merged models connect to the merged entities")
@@ -182,7 +182,7 @@ struct ManagedObjectModelTests {
         let model = makeModel()
         let metadata: [String: Any] = [NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
         #expect(NSManagedObjectModel(byMerging: [model], forStoreMetadata: metadata) != nil)
-        #expect(NSManagedObjectModel.mergedModel(from: [model], forStoreMetadata: [NSStoreModelVersionHashesKey: [String: Data]()]) == nil)
+        #expect(NSManagedObjectModel(byMerging: [model], forStoreMetadata: [NSStoreModelVersionHashesKey: [String: Data]()]) == nil)
     }
 
     // MARK: Use by a coordinator
