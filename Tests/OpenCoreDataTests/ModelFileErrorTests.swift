@@ -427,21 +427,33 @@ struct ModelFileErrorTests {
         expectContentError(error, mentions: ["entity 'Author'", "property 'posts'"])
     }
 
-    @Test("a contents file that is not UTF-8 is an error or loads with the text it declares")
+    @Test("bytes that are not UTF-8 in a file declaring UTF-8 are an error naming the line")
     func notUTF8() throws {
-        // Latin-1 bytes in a file that declares UTF-8.
         let header = Data(ModelFileKit.header.utf8)
         let text = header + Data("\n<entity name=\"Caf".utf8) + Data([0xE9]) + Data("\"/>\n</model>\n".utf8)
-        expectContentError(try errorLoading(bytes: text), mentions: ["Hostile.xcdatamodel/contents"])
-        // UTF-16 with a byte order mark is well-formed XML and loads.
-        let utf16 = ModelFileKit.contents(#"<entity name="Café"/>"#)
-            .replacingOccurrences(of: #"encoding="UTF-8""#, with: #"encoding="UTF-16""#)
+        expectContentError(try errorLoading(bytes: text), mentions: ["Hostile.xcdatamodel/contents:3:", "not UTF-8"])
+        let garbage = Data([0x3C, 0x6D, 0xFF, 0xFE, 0xC0, 0x80, 0xED, 0xA0, 0x80])
+        expectContentError(try errorLoading(bytes: garbage), mentions: ["not UTF-8"])
+    }
+
+    @Test("UTF-16 files and files declaring ISO-8859-1 load with their text")
+    func otherEncodings() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let folder = try ModelFileKit.writeVersion("", in: directory)
-        try #require(utf16.data(using: .utf16)).write(to: folder.appendingPathComponent("contents"))
-        if let model = NSManagedObjectModel(contentsOf: folder) {
-            #expect(model.entitiesByName["Café"] != nil)
-        }
+        let utf16 = ModelFileKit.contents(#"<entity name="Café"/>"#)
+            .replacingOccurrences(of: #"encoding="UTF-8""#, with: #"encoding="UTF-16""#)
+        let first = try ModelFileKit.writeVersion("", named: "Sixteen", in: directory)
+        try #require(utf16.data(using: .utf16)).write(to: first.appendingPathComponent("contents"))
+        #expect(try NSManagedObjectModel.load(from: first).entitiesByName["Café"] != nil)
+        let latin1 = ModelFileKit.contents(#"<entity name="Café"/>"#)
+            .replacingOccurrences(of: #"encoding="UTF-8""#, with: #"encoding="ISO-8859-1""#)
+        let second = try ModelFileKit.writeVersion("", named: "Latin", in: directory)
+        try #require(latin1.data(using: .isoLatin1)).write(to: second.appendingPathComponent("contents"))
+        #expect(try NSManagedObjectModel.load(from: second).entitiesByName["Café"] != nil)
+        var bom = Data([0xEF, 0xBB, 0xBF])
+        bom.append(Data(ModelFileKit.contents(#"<entity name="Ünï"/>"#).utf8))
+        let third = try ModelFileKit.writeVersion("", named: "BOM", in: directory)
+        try bom.write(to: third.appendingPathComponent("contents"))
+        #expect(try NSManagedObjectModel.load(from: third).entitiesByName["Ünï"] != nil)
     }
 }

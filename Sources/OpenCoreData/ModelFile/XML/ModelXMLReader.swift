@@ -9,6 +9,7 @@ enum ModelXMLReader {
     ///
     /// - Throws: an error naming the file and line when the XML is malformed or truncated.
     static func read(_ data: Data, file: URL) throws -> ModelXMLElement {
+        let data = try ModelXMLText.utf8(data, file: file)
         if let line = entityDeclarationLine(in: data) {
             throw ModelFileError.invalid("the file declares XML entities (<!ENTITY …>), which Xcode model files never contain; refused so that no entity is expanded or fetched", at: .init(file: file, line: line))
         }
@@ -18,7 +19,9 @@ enum ModelXMLReader {
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
+        parseLock.lock()
         let ok = parser.parse()
+        parseLock.unlock()
         if !ok || builder.root == nil || !builder.stack.isEmpty {
             let line = builder.errorLine ?? (parser.lineNumber > 0 ? parser.lineNumber : nil)
             let reason: String
@@ -39,23 +42,23 @@ enum ModelXMLReader {
         return root
     }
 
+    /// Serializes parsing: Foundation's XML parser on Linux wraps libxml2, whose error and entity state
+    /// is not safe to use from several threads at once; model files parse in milliseconds, so one parse at a
+    /// time costs little.
+    private static let parseLock = NSLock()
+
     /// The deepest element nesting accepted. Xcode writes at most about six levels (model, entity,
     /// attribute, userInfo, entry); the limit keeps hostile files from exhausting the stack.
     static let maxDepth = 64
 
-    /// The 1-based line of the first `<!ENTITY` declaration in `data`, or `nil` when it has none.
+    /// The 1-based line of the first `<!ENTITY` declaration in the UTF-8 `data`, or `nil` when it has
+    /// none.
     ///
     /// Model files have no document type declaration; refusing entity declarations up front keeps entity
-    /// expansion bombs and external entities away from the XML parser. Text in UTF-16 or UTF-32 is
-    /// checked after decoding.
+    /// expansion bombs and external entities away from the XML parser.
     static func entityDeclarationLine(in data: Data) -> Int? {
         let marker = Array("<!ENTITY".utf8)
-        var bytes = [UInt8](data)
-        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)
-            || bytes.prefix(4).contains(0) {
-            let decoded = String(data: data, encoding: .utf16) ?? String(data: data, encoding: .utf32) ?? ""
-            bytes = Array(decoded.utf8)
-        }
+        let bytes = [UInt8](data)
         guard bytes.count >= marker.count else { return nil }
         var line = 1
         for index in 0...(bytes.count - marker.count) {
