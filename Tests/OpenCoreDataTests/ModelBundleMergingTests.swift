@@ -137,4 +137,23 @@ struct ModelBundleMergingTests {
         #expect(merged.entityVersionHashesByName == direct.entityVersionHashesByName)
         #expect(!merged.entities.isEmpty)
     }
+
+    @Test("checksumsForVersionedModel(at:) gives each version's versionChecksum by version name")
+    func versionChecksums() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try Self.writeBundle("Library", versions: ["Book", "Volume", "Volume"], in: directory)
+        let checksums = try NSManagedObjectModel.checksumsForVersionedModel(at: bundle)
+        #expect(checksums.keys.sorted() == ["Library", "Library 2", "Library 3"])
+        let first = try NSManagedObjectModel.load(from: bundle.appendingPathComponent("Library.xcdatamodel"))
+        #expect(checksums["Library"] == first.versionChecksum)
+        #expect(checksums["Library 2"] == checksums["Library 3"])
+        #expect(checksums["Library"] != checksums["Library 2"])
+        let mastodon = try NSManagedObjectModel.checksumsForVersionedModel(at: ModelFileKit.fixture("mastodon__mastodon-ios__CoreData.xcdatamodeld"))
+        let current = try NSManagedObjectModel.load(from: ModelFileKit.fixture("mastodon__mastodon-ios__CoreData.xcdatamodeld"))
+        #expect(mastodon["CoreData 9"] == current.versionChecksum)
+        #expect(throws: NSError.self) {
+            try NSManagedObjectModel.checksumsForVersionedModel(at: directory.appendingPathComponent("Missing.xcdatamodeld"))
+        }
+    }
 }

@@ -188,4 +188,27 @@ struct ModelValidationTests {
         #expect(error?.userInfo[ModelValidation.entityKey] as? String == "Note")
         #expect(error?.localizedDescription.contains("index byName of the entity Note uses the property name") == true)
     }
+
+    @Test("An inheritance cycle built in code is reported, and lookups and hashes still finish")
+    func inheritanceCycle() throws {
+        let first = ModelKit.entity("First")
+        let second = ModelKit.entity("Second")
+        first.properties = [ModelKit.attribute("a", .stringAttributeType)]
+        second.properties = [ModelKit.attribute("b", .stringAttributeType)]
+        first.subentities = [second]
+        second.subentities = [first]
+        let cyclic = model([first, second])
+        #expect(first.attributesByName.keys.sorted() == ["a", "b"])
+        #expect(!first.isKindOf(entity: ModelKit.entity("Other")))
+        #expect(first.versionHash.count == 32)
+        #expect(cyclic.versionChecksum.isEmpty == false)
+        let error = try #require(problem(in: cyclic))
+        #expect(error.localizedDescription.contains("inherits from itself"))
+        let lonely = ModelKit.entity("Lonely")
+        lonely.subentities = [lonely]
+        #expect(lonely.versionHash.count == 32)
+        #expect(!lonely.isKindOf(entity: first))
+        let selfError = try #require(problem(in: model([lonely])))
+        #expect(selfError.localizedDescription.contains("Lonely"))
+    }
 }

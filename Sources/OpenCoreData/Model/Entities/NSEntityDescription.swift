@@ -120,12 +120,7 @@ open class NSEntityDescription: NSObject, NSCopying {
     /// Returns a Boolean value that indicates whether the receiver is the given entity or one of its
     /// subentities, at any depth.
     open func isKindOf(entity: NSEntityDescription) -> Bool {
-        var current: NSEntityDescription? = self
-        while let candidate = current {
-            if candidate === entity { return true }
-            current = candidate._superentity
-        }
-        return false
+        _inheritanceChain.contains { $0 === entity }
     }
 
     /// The entity and its superentities, the root last.
