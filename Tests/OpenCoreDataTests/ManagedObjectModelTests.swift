@@ -82,6 +82,10 @@ struct ManagedObjectModelTests {
         #expect(request.entity === model.entitiesByName["Book"])
         #expect(template.predicate?.predicateFormat == "title == $TITLE AND pages >= $MIN")
         #expect(model.fetchRequestFromTemplate(withName: "Missing", substitutionVariables: [:]) == nil)
+
+        model.setFetchRequestTemplate(NSFetchRequest(entityName: "Author"), forName: "Authors")
+        let authors = try #require(model.fetchRequestFromTemplate(withName: "Authors", substitutionVariables: [:]))
+        #expect(authors.entity === model.entitiesByName["Author"], "the entity is resolved by name")
     }
 
     @Test("Version identifiers and the localization dictionary are kept")
@@ -191,8 +195,12 @@ struct ManagedObjectModelTests {
         model.setFetchRequestTemplate(template, forName: "Long")
         let hashes = model.entityVersionHashesByName
         let checksum = model.versionChecksum
+        let propertyNames = model.entities.map { $0.propertiesByName.keys.sorted() }
         #expect(!template._isImmutableTemplate)
         try model._markInUse()
+        #expect(model.entities.map { $0.propertiesByName.keys.sorted() } == propertyNames)
+        #expect(model.entitiesByName["Author"]?.relationshipsByName["books"]?.destinationEntity === model.entitiesByName["Book"])
+        #expect(model.entitiesByName["Book"]?.attributesByName.keys.sorted() == ["pages", "title"])
         #expect(!model._isEditable)
         #expect(template._isImmutableTemplate)
         let request = try #require(model.fetchRequestFromTemplate(withName: "Long", substitutionVariables: ["MIN": 300]))
