@@ -456,4 +456,32 @@ struct ModelFileErrorTests {
         try bom.write(to: third.appendingPathComponent("contents"))
         #expect(try NSManagedObjectModel.load(from: third).entitiesByName["Ünï"] != nil)
     }
+
+    @Test("a composite that contains itself is an error, not endless recursion")
+    func selfContainingComposite() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A">
+                <attribute name="place" optional="YES" attributeType="Composite" composite="Loop"/>
+            </entity>
+            <composite name="Loop">
+                <attribute name="inner" optional="YES" attributeType="Composite" composite="Loop"/>
+            </composite>
+            """)
+        expectContentError(error, mentions: ["Loop", "contains itself"])
+    }
+
+    @Test("garbage in validation rules and derivation expressions is an error naming the property", arguments: [
+        #"attributeType="Integer 32" minValueString="abc""#,
+        #"attributeType="String" maxValueString="-3""#,
+        #"attributeType="String" regularExpressionString="([""#,
+        #"attributeType="Integer 64" derived="YES" derivationExpression="((""#,
+    ])
+    func garbageRules(attributes: String) throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A">
+                <attribute name="x" optional="YES" \(attributes)/>
+            </entity>
+            """)
+        expectContentError(error, mentions: ["entity 'A'", "property 'x'"])
+    }
 }
