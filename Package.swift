@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -11,14 +12,25 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // 603 matches the Swift 6.3 compiler's plug-in protocol (602's plug-ins print a spurious
+        // "Internal Error: ... Corrupted JSON" when 6.3 closes the connection).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(
             name: "OpenCoreData",
             dependencies: [
+                "OpenCoreDataMacros",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.linux]))]
+        ),
+        .macro(
+            name: "OpenCoreDataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
         ),
         .executableTarget(
             name: "ocd",
@@ -30,6 +42,17 @@ let package = Package(
         .testTarget(
             name: "OpenCoreDataTests",
             dependencies: ["OpenCoreData"]
+        ),
+        .testTarget(
+            name: "OpenCoreDataMacrosTests",
+            dependencies: [
+                "OpenCoreDataMacros",
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -82,6 +82,10 @@ struct ManagedObjectModelTests {
         #expect(request.entity === model.entitiesByName["Book"])
         #expect(template.predicate?.predicateFormat == "title == $TITLE AND pages >= $MIN")
         #expect(model.fetchRequestFromTemplate(withName: "Missing", substitutionVariables: [:]) == nil)
+
+        model.setFetchRequestTemplate(NSFetchRequest(entityName: "Author"), forName: "Authors")
+        let authors = try #require(model.fetchRequestFromTemplate(withName: "Authors", substitutionVariables: [:]))
+        #expect(authors.entity === model.entitiesByName["Author"], "the entity is resolved by name")
     }
 
     @Test("Version identifiers and the localization dictionary are kept")
@@ -117,7 +121,7 @@ struct ManagedObjectModelTests {
         #expect(merged.entityVersionHashesByName["Book"] == first.entityVersionHashesByName["Book"])
         let books = try #require(merged.entitiesByName["Author"]?.relationshipsByName["books"])
         #expect(books.destinationEntity === merged.entitiesByName["Book"])
-        #expect(NSManagedObjectModel.mergedModel(from: [first, second])?.entities.count == 3)
+        #expect(NSManagedObjectModel(byMerging: [first, second])?.entities.count == 3)
     }
 
     @Test("Relationships between merged models connect to the merged entities")
@@ -178,7 +182,7 @@ struct ManagedObjectModelTests {
         let model = makeModel()
         let metadata: [String: Any] = [NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
         #expect(NSManagedObjectModel(byMerging: [model], forStoreMetadata: metadata) != nil)
-        #expect(NSManagedObjectModel.mergedModel(from: [model], forStoreMetadata: [NSStoreModelVersionHashesKey: [String: Data]()]) == nil)
+        #expect(NSManagedObjectModel(byMerging: [model], forStoreMetadata: [NSStoreModelVersionHashesKey: [String: Data]()]) == nil)
     }
 
     // MARK: Use by a coordinator
@@ -191,8 +195,12 @@ struct ManagedObjectModelTests {
         model.setFetchRequestTemplate(template, forName: "Long")
         let hashes = model.entityVersionHashesByName
         let checksum = model.versionChecksum
+        let propertyNames = model.entities.map { $0.propertiesByName.keys.sorted() }
         #expect(!template._isImmutableTemplate)
         try model._markInUse()
+        #expect(model.entities.map { $0.propertiesByName.keys.sorted() } == propertyNames)
+        #expect(model.entitiesByName["Author"]?.relationshipsByName["books"]?.destinationEntity === model.entitiesByName["Book"])
+        #expect(model.entitiesByName["Book"]?.attributesByName.keys.sorted() == ["pages", "title"])
         #expect(!model._isEditable)
         #expect(template._isImmutableTemplate)
         let request = try #require(model.fetchRequestFromTemplate(withName: "Long", substitutionVariables: ["MIN": 300]))

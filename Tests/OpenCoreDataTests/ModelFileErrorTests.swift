@@ -317,4 +317,143 @@ struct ModelFileErrorTests {
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         expectContentError(try ModelFileKit.loadError(at: bundle), mentions: ["Nothing.xcdatamodeld", "no .xcdatamodel"])
     }
+
+    // MARK: Hostile files
+
+    /// Writes raw bytes as a version's `contents` and returns the error loading it gives.
+    func errorLoading(bytes: Data, named name: String = "Hostile") throws -> NSError {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent(name + ".xcdatamodel", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try bytes.write(to: folder.appendingPathComponent("contents"))
+        return try ModelFileKit.loadError(at: folder)
+    }
+
+    @Test("binary garbage as contents is an error, not a crash")
+    func binaryGarbage() throws {
+        var generator = SystemRandomNumberGenerator()
+        let noise = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        expectContentError(try errorLoading(bytes: noise), mentions: ["Hostile.xcdatamodel/contents"])
+        let zeros = Data(repeating: 0, count: 1024)
+        expectContentError(try errorLoading(bytes: zeros), mentions: ["Hostile.xcdatamodel/contents"])
+    }
+
+    @Test("an XML entity bomb (billion laughs) is refused without expanding it")
+    func billionLaughs() throws {
+        var doctype = "<!DOCTYPE model [\n<!ENTITY lol \"lol\">\n"
+        doctype += "<!ENTITY lol1 \"" + String(repeating: "&lol;", count: 10) + "\">\n"
+        for level in 2...9 {
+            doctype += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">\n"
+        }
+        doctype += "]>\n"
+        let text = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n" + doctype
+            + #"<model type="com.apple.IDECoreDataModeler.DataModel"><entity name="A"><attribute name="x" optional="YES" attributeType="String" defaultValueString="&lol9;"/></entity></model>"#
+        let error = try errorLoading(bytes: Data(text.utf8))
+        expectContentError(error, mentions: ["<!ENTITY", "Hostile.xcdatamodel/contents:3:"])
+        let utf16 = try #require(text.replacingOccurrences(of: "UTF-8", with: "UTF-16").data(using: .utf16))
+        expectContentError(try errorLoading(bytes: utf16), mentions: ["<!ENTITY"])
+    }
+
+    @Test("an external entity is never fetched")
+    func externalEntity() throws {
+        let text = #"<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE model [<!ENTITY secret SYSTEM "file:///etc/passwd">]>"#
+            + #"<model><entity name="A"><attribute name="x" optional="YES" attributeType="String" defaultValueString="&secret;"/></entity></model>"#
+        expectContentError(try errorLoading(bytes: Data(text.utf8)), mentions: ["<!ENTITY"])
+    }
+
+    @Test("huge names and values load or fail quickly, never crash")
+    func hugeValues() throws {
+        let long = String(repeating: "x", count: 2_000_000)
+        let model = try ModelFileKit.load("""
+            <entity name="A">
+                <attribute name="\(long)" optional="YES" attributeType="String" defaultValueString="\(long)"/>
+            </entity>
+            """)
+        let attribute = try #require(model.entitiesByName["A"]?.properties.first as? NSAttributeDescription)
+        #expect(attribute.name.count == long.count)
+        #expect((attribute.defaultValue as? String)?.count == long.count)
+        let error = try ModelFileKit.loadError("""
+            <entity name="A">
+                <attribute name="n" optional="YES" attributeType="Integer 64" defaultValueString="\(String(repeating: "9", count: 100_000))"/>
+            </entity>
+            """)
+        expectContentError(error, mentions: ["entity 'A'", "property 'n'"])
+    }
+
+    @Test("deeply nested XML is an error, not a stack overflow")
+    func deepNesting() throws {
+        let depth = 100_000
+        let body = String(repeating: "<userInfo>", count: depth) + String(repeating: "</userInfo>", count: depth)
+        let error = try ModelFileKit.loadError("<entity name=\"A\">" + body + "</entity>")
+        expectContentError(error, mentions: ["nested more than"])
+    }
+
+    @Test("an entity whose parent is itself is an error")
+    func selfParent() throws {
+        let error = try ModelFileKit.loadError(#"<entity name="A" parentEntity="A"/>"#)
+        expectContentError(error, mentions: ["entity 'A'"])
+    }
+
+    @Test("a long cycle of parent entities is an error")
+    func longParentCycle() throws {
+        let body = (0..<50).map { #"<entity name="E\#($0)" parentEntity="E\#(($0 + 1) % 50)"/>"# }.joined(separator: "\n")
+        expectContentError(try ModelFileKit.loadError(body), mentions: ["cycle"])
+    }
+
+    @Test("an inverse naming an attribute of the destination is an error")
+    func inverseIsAttribute() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="Author">
+                <attribute name="posts" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Post">
+                <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="posts" inverseEntity="Author"/>
+            </entity>
+            """)
+        expectContentError(error, mentions: ["entity 'Post'", "property 'author'", "'posts'"])
+    }
+
+    @Test("non-numeric or negative relationship counts are errors", arguments: [
+        #"minCount="abc""#, #"maxCount="abc""#, #"minCount="-1""#, #"maxCount="-5""#, #"minCount="3" maxCount="2""#,
+    ])
+    func badCounts(counts: String) throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="Author">
+                <relationship name="posts" optional="YES" toMany="YES" \(counts) deletionRule="Nullify" destinationEntity="Post"/>
+            </entity>
+            <entity name="Post"/>
+            """)
+        expectContentError(error, mentions: ["entity 'Author'", "property 'posts'"])
+    }
+
+    @Test("bytes that are not UTF-8 in a file declaring UTF-8 are an error naming the line")
+    func notUTF8() throws {
+        let header = Data(ModelFileKit.header.utf8)
+        let text = header + Data("\n<entity name=\"Caf".utf8) + Data([0xE9]) + Data("\"/>\n</model>\n".utf8)
+        expectContentError(try errorLoading(bytes: text), mentions: ["Hostile.xcdatamodel/contents:3:", "not UTF-8"])
+        let garbage = Data([0x3C, 0x6D, 0xFF, 0xFE, 0xC0, 0x80, 0xED, 0xA0, 0x80])
+        expectContentError(try errorLoading(bytes: garbage), mentions: ["not UTF-8"])
+    }
+
+    @Test("UTF-16 files and files declaring ISO-8859-1 load with their text")
+    func otherEncodings() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let utf16 = ModelFileKit.contents(#"<entity name="Café"/>"#)
+            .replacingOccurrences(of: #"encoding="UTF-8""#, with: #"encoding="UTF-16""#)
+        let first = try ModelFileKit.writeVersion("", named: "Sixteen", in: directory)
+        try #require(utf16.data(using: .utf16)).write(to: first.appendingPathComponent("contents"))
+        #expect(try NSManagedObjectModel.load(from: first).entitiesByName["Café"] != nil)
+        let latin1 = ModelFileKit.contents(#"<entity name="Café"/>"#)
+            .replacingOccurrences(of: #"encoding="UTF-8""#, with: #"encoding="ISO-8859-1""#)
+        let second = try ModelFileKit.writeVersion("", named: "Latin", in: directory)
+        try #require(latin1.data(using: .isoLatin1)).write(to: second.appendingPathComponent("contents"))
+        #expect(try NSManagedObjectModel.load(from: second).entitiesByName["Café"] != nil)
+        var bom = Data([0xEF, 0xBB, 0xBF])
+        bom.append(Data(ModelFileKit.contents(#"<entity name="Ünï"/>"#).utf8))
+        let third = try ModelFileKit.writeVersion("", named: "BOM", in: directory)
+        try bom.write(to: third.appendingPathComponent("contents"))
+        #expect(try NSManagedObjectModel.load(from: third).entitiesByName["Ünï"] != nil)
+    }
 }

@@ -156,4 +156,59 @@ struct ModelValidationTests {
         #expect((error?.userInfo[NSDetailedErrorsKey] as? [NSError])?.count == 2)
         #expect(error?.localizedDescription.contains("and 1 more model problem") == true)
     }
+
+    @Test("A minimum count above the maximum count is reported")
+    func counts() {
+        let tag = ModelKit.entity("Tag")
+        let tags = ModelKit.relationship("tags", to: tag, toMany: true)
+        tags.minCount = 5
+        tags.maxCount = 3
+        let error = problem(in: model([ModelKit.entity("Note", [tags]), tag]))
+        #expect(error?.userInfo[ModelValidation.propertyKey] as? String == "tags")
+        #expect(error?.localizedDescription.contains("minimum count (5) above its maximum count (3)") == true)
+    }
+
+    @Test("A uniqueness constraint naming a missing property is reported")
+    func constraintOnMissingProperty() {
+        let note = ModelKit.entity("Note", [ModelKit.attribute("title", .stringAttributeType)])
+        note.uniquenessConstraints = [["title"], ["slug"]]
+        let error = problem(in: model([note]))
+        #expect(error?.userInfo[ModelValidation.propertyKey] as? String == "slug")
+        #expect(error?.localizedDescription.contains("uniqueness constraint of the entity Note names slug") == true)
+    }
+
+    @Test("An index over a property of another entity is reported")
+    func indexOnForeignProperty() {
+        let other = ModelKit.attribute("name", .stringAttributeType)
+        let tag = ModelKit.entity("Tag", [other])
+        let note = ModelKit.entity("Note", [ModelKit.attribute("title", .stringAttributeType)])
+        note.indexes = [NSFetchIndexDescription(name: "byName",
+                                                elements: [NSFetchIndexElementDescription(property: other, collationType: .binary)])]
+        let error = problem(in: model([note, tag]))
+        #expect(error?.userInfo[ModelValidation.entityKey] as? String == "Note")
+        #expect(error?.localizedDescription.contains("index byName of the entity Note uses the property name") == true)
+    }
+
+    @Test("An inheritance cycle built in code is reported, and lookups and hashes still finish")
+    func inheritanceCycle() throws {
+        let first = ModelKit.entity("First")
+        let second = ModelKit.entity("Second")
+        first.properties = [ModelKit.attribute("a", .stringAttributeType)]
+        second.properties = [ModelKit.attribute("b", .stringAttributeType)]
+        first.subentities = [second]
+        second.subentities = [first]
+        let cyclic = model([first, second])
+        #expect(first.attributesByName.keys.sorted() == ["a", "b"])
+        #expect(!first.isKindOf(entity: ModelKit.entity("Other")))
+        #expect(first.versionHash.count == 32)
+        #expect(cyclic.versionChecksum.isEmpty == false)
+        let error = try #require(problem(in: cyclic))
+        #expect(error.localizedDescription.contains("inherits from itself"))
+        let lonely = ModelKit.entity("Lonely")
+        lonely.subentities = [lonely]
+        #expect(lonely.versionHash.count == 32)
+        #expect(!lonely.isKindOf(entity: first))
+        let selfError = try #require(problem(in: model([lonely])))
+        #expect(selfError.localizedDescription.contains("Lonely"))
+    }
 }

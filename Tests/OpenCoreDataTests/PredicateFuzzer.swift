@@ -21,8 +21,8 @@ struct FuzzRandom {
 }
 
 /// Feeds random, mutated and deeply nested texts to the predicate and expression parsers and checks that
-/// each either parses (and then prints text that parses again to the same text) or throws a well-formed
-/// `NSFormattingError`.
+/// each either parses (and then prints text that parses again to the same text, and evaluates on sample
+/// objects without crashing) or throws a well-formed `NSFormattingError`.
 struct PredicateFuzzer {
     struct Result {
         var parsed = 0
@@ -59,13 +59,22 @@ struct PredicateFuzzer {
         ["name", "Ann", "age", 30], [Set(["a"]), Date(timeIntervalSinceReferenceDate: 5), "é", -1],
     ] }
 
+    /// Objects the parsed predicates are evaluated on: values of every shape evaluation meets.
+    static var samples: [Any?] {
+        [nil, 5, "str", Double.nan, [1, 2, 3], Set([1, 2]),
+         ["a": 1, "name": "Ann", "age": 30, "values": [1, 2.5], "children": [["age": 3, "name": "Al"]],
+          "map": ["k": 2], "d": Date(timeIntervalSinceReferenceDate: 0)],
+         FormatTestObject(["a": 0, "b": [1], "x": ["y": 2], "age": Double.infinity])]
+    }
+
     mutating func run(cases: Int) -> Result {
         var result = Result()
         let argumentSets = Self.argumentSets
+        let samples = Self.samples
         for index in 0..<cases {
             let text = makeText()
             let arguments = random.pick(argumentSets)
-            check(text, arguments: arguments, case: index, into: &result)
+            check(text, arguments: arguments, samples: samples, case: index, into: &result)
         }
         return result
     }
@@ -152,11 +161,12 @@ struct PredicateFuzzer {
         return String(repeating: opener, count: depth) + body + String(repeating: closer, count: random.below(depth + 1))
     }
 
-    private func check(_ text: String, arguments: [Any?], case index: Int, into result: inout Result) {
+    private func check(_ text: String, arguments: [Any?], samples: [Any?], case index: Int, into result: inout Result) {
         let argumentArray = arguments.map { $0 as Any }
         do {
             let predicate = try NSPredicate(validatingFormat: text, argumentArray: argumentArray)
             result.parsed += 1
+            for sample in samples { _ = predicate.evaluate(with: sample) }
             let printed = predicate.predicateFormat
             do {
                 let again = try NSPredicate(validatingFormat: printed)

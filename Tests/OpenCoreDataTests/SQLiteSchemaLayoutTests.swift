@@ -266,7 +266,7 @@ struct SQLiteSchemaLayoutTests {
             "ZBYTES": "BLOB", "ZID": "BLOB", "ZLINK": "VARCHAR", "ZVALUE": "BLOB", "ZREF": "VARCHAR",
         ])
         #expect(schema.table(named: "ZTHING")?.columns.map(\.type.rawValue).dropFirst(3) == [
-            "INTEGER", "INTEGER", "INTEGER", "INTEGER", "FLOAT", "FLOAT", "TIMESTAMP", "DECIMAL",
+            "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TIMESTAMP", "FLOAT", "FLOAT", "DECIMAL",
             "VARCHAR", "VARCHAR", "VARCHAR", "BLOB", "BLOB", "BLOB",
         ])
     }
@@ -351,5 +351,51 @@ struct SQLiteSchemaLayoutTests {
         ])]
         let rTree = try #require(throws: NSError.self) { try SQLiteSchema(model: Self.model([region])) }
         #expect(rTree.localizedDescription.contains("R-tree"))
+    }
+
+    @Test("a published Apple-written schema (Mixed In Key) is reproduced statement for statement")
+    func mixedInKeySchema() throws {
+        func attributes(_ type: NSAttributeType, _ names: String...) -> [NSPropertyDescription] {
+            names.map { K.attribute($0, type) }
+        }
+        let collection = K.entity("Collection", attributes(.integer32AttributeType, "index")
+                                    + attributes(.booleanAttributeType, "isLibrary") + attributes(.stringAttributeType, "name"))
+        let energy = K.entity("EnergySegment", attributes(.doubleAttributeType, "energy", "length", "startTime")
+                                + attributes(.stringAttributeType, "comment"))
+        let key = K.entity("KeySegment", attributes(.integer16AttributeType, "singleNote")
+                             + attributes(.doubleAttributeType, "confidence", "energy", "length", "startTime", "volume")
+                             + attributes(.stringAttributeType, "key"))
+        let song = K.entity("Song", attributes(.integer32AttributeType, "clippedPeakCount")
+                              + attributes(.booleanAttributeType, "isPersonalized") + attributes(.dateAttributeType, "analysisDate")
+                              + attributes(.doubleAttributeType, "energy", "pitch", "tempo", "volume")
+                              + attributes(.stringAttributeType, "album", "artist", "comment", "fingerprint", "genre", "key", "name", "secondKey")
+                              + attributes(.binaryDataAttributeType, "beats", "bookmarkData"))
+        let waveform = K.entity("Waveform", attributes(.binaryDataAttributeType, "object"))
+        func link(_ a: NSEntityDescription, _ aName: String, toMany aMany: Bool,
+                  _ b: NSEntityDescription, _ bName: String, toMany bMany: Bool) {
+            let forward = K.relationship(aName, to: b, toMany: aMany)
+            let back = K.relationship(bName, to: a, toMany: bMany)
+            K.pair(forward, back)
+            a.properties += [forward]
+            b.properties += [back]
+        }
+        link(collection, "songs", toMany: true, song, "collections", toMany: true)
+        link(energy, "song", toMany: false, song, "energySegments", toMany: true)
+        link(key, "song", toMany: false, song, "keySegments", toMany: true)
+        link(waveform, "song", toMany: false, song, "waveform", toMany: false)
+        let schema = try SQLiteSchema(model: Self.model([song, waveform, key, energy, collection]))
+        #expect(schema.tables.map(\.createStatement) == [
+            "CREATE TABLE ZCOLLECTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZINDEX INTEGER, ZISLIBRARY INTEGER, ZNAME VARCHAR )",
+            "CREATE TABLE ZENERGYSEGMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSONG INTEGER, ZENERGY FLOAT, ZLENGTH FLOAT, ZSTARTTIME FLOAT, ZCOMMENT VARCHAR )",
+            "CREATE TABLE ZKEYSEGMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSINGLENOTE INTEGER, ZSONG INTEGER, ZCONFIDENCE FLOAT, ZENERGY FLOAT, ZLENGTH FLOAT, ZSTARTTIME FLOAT, ZVOLUME FLOAT, ZKEY VARCHAR )",
+            "CREATE TABLE ZSONG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCLIPPEDPEAKCOUNT INTEGER, ZISPERSONALIZED INTEGER, ZWAVEFORM INTEGER, ZANALYSISDATE TIMESTAMP, ZENERGY FLOAT, ZPITCH FLOAT, ZTEMPO FLOAT, ZVOLUME FLOAT, ZALBUM VARCHAR, ZARTIST VARCHAR, ZCOMMENT VARCHAR, ZFINGERPRINT VARCHAR, ZGENRE VARCHAR, ZKEY VARCHAR, ZNAME VARCHAR, ZSECONDKEY VARCHAR, ZBEATS BLOB, ZBOOKMARKDATA BLOB )",
+            "CREATE TABLE ZWAVEFORM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSONG INTEGER, ZOBJECT BLOB )",
+            "CREATE TABLE Z_1SONGS ( Z_1COLLECTIONS INTEGER, Z_4SONGS INTEGER, PRIMARY KEY (Z_1COLLECTIONS, Z_4SONGS) )",
+        ])
+        // That (older) file has the foreign-key indexes but no join-table index; current Core Data adds one.
+        #expect(Set(schema.indexes.map(\.name)) == [
+            "ZENERGYSEGMENT_ZSONG_INDEX", "ZKEYSEGMENT_ZSONG_INDEX", "ZWAVEFORM_ZSONG_INDEX", "ZSONG_ZWAVEFORM_INDEX",
+            "Z_1SONGS_Z_4SONGS_INDEX",
+        ])
     }
 }

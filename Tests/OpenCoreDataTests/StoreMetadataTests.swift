@@ -168,4 +168,39 @@ struct StoreMetadataTests {
         let error = try #require(throws: NSError.self) { try metadata.encodedPlist() }
         #expect(error.localizedDescription.contains("\"bad\""))
     }
+
+    @Test("replacing a store's metadata keeps the UUID given, drops removed keys, and leaves the layout intact")
+    func replaceInStore() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Blog.sqlite")
+        let model = StoreCreationTests.userPostModel()
+        let created = try SQLiteStoreCreation.createStore(at: url, model: model, metadata: ["Old": 1])
+        var dictionary = try SQLiteStoreMetadata.read(fromStoreAt: url).dictionary
+        dictionary["Old"] = nil
+        dictionary["New"] = ["a", "b"]
+        try SQLiteStoreMetadata(dictionary: dictionary).write(toStoreAt: url)
+        let read = try SQLiteStoreMetadata.read(fromStoreAt: url)
+        #expect(read.uuid == created.uuid)
+        #expect(read.dictionary["Old"] == nil)
+        #expect(read.dictionary["New"] as? [String] == ["a", "b"])
+        #expect(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: read.dictionary))
+        #expect(try SQLiteSchema(model: model).differences(inStoreAt: url).isEmpty)
+        let rows = try DatabaseQueue(path: url.path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_METADATA") }
+        #expect(rows == 1)
+    }
+
+    @Test("writing metadata to a file that is not a store fails naming it and leaves it unchanged")
+    func replaceInNonStore() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("notes.txt")
+        try Data("plain text, long enough to not be a database header at all".utf8).write(to: url)
+        let error = try #require(throws: NSError.self) {
+            try SQLiteStoreMetadata(dictionary: ["k": 1]).write(toStoreAt: url)
+        }
+        #expect(error.code == NSFileReadCorruptFileError)
+        #expect(error.localizedDescription.contains(url.path))
+        #expect(try Data(contentsOf: url) == Data("plain text, long enough to not be a database header at all".utf8))
+    }
 }

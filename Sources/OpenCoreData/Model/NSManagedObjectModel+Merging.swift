@@ -15,22 +15,6 @@ extension NSManagedObjectModel {
         guard _merge(models), isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else { return nil }
     }
 
-    /// Returns a model made by merging the given models, or `nil` if they define an entity or a template
-    /// with the same name.
-    ///
-    /// Apple's `mergedModel(from:)` searches bundles for compiled models; this variant takes the models
-    /// themselves, for example as loaded with `NSManagedObjectModel(contentsOf:)`.
-    public class func mergedModel(from models: [NSManagedObjectModel]) -> NSManagedObjectModel? {
-        NSManagedObjectModel(byMerging: models)
-    }
-
-    /// Returns a model made by merging the given models, or `nil` if they conflict or the result is not
-    /// compatible with the store metadata.
-    public class func mergedModel(from models: [NSManagedObjectModel],
-                                  forStoreMetadata metadata: [String: Any]) -> NSManagedObjectModel? {
-        NSManagedObjectModel(byMerging: models, forStoreMetadata: metadata)
-    }
-
     /// Adds copies of the models' contents to the receiver; `false` on a name collision.
     private func _merge(_ models: [NSManagedObjectModel]) -> Bool {
         var entities: [NSEntityDescription] = []

@@ -18,9 +18,11 @@ extension NSManagedObjectModel {
         defer { _useLock.unlock() }
         if _isImmutable { return }
         try _validateForUse()
-        for entity in _entities {
-            entity._frozenVersionHash = VersionHashing.hash(of: entity)
+        // Superentities first, so each entity's hash can reuse its superentity's fixed hash.
+        for entity in _entities.sorted(by: { $0._inheritanceChain.count < $1._inheritanceChain.count }) {
+            entity._frozen = FrozenEntityLookups(entity)
         }
+        _frozenEntitiesByName = entitiesByName
         for template in _fetchRequestTemplates.values {
             template._isImmutableTemplate = true
         }

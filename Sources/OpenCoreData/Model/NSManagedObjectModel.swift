@@ -21,6 +21,8 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     var _versionIdentifiers: Set<AnyHashable> = []
     var _localizationDictionary: [String: String]?
     var _isImmutable = false
+    /// `entitiesByName`, fixed when the model becomes immutable.
+    var _frozenEntitiesByName: [String: NSEntityDescription]?
     /// Serializes `_markInUse()` when several coordinators start using the model at once.
     let _useLock = NSLock()
 
@@ -64,6 +66,7 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
 
     /// The entities of the model, keyed by name.
     open var entitiesByName: [String: NSEntityDescription] {
+        if let frozen = _frozenEntitiesByName { return frozen }
         var result: [String: NSEntityDescription] = [:]
         for entity in _entities {
             if let name = entity.name, result[name] == nil {
@@ -122,12 +125,16 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// Returns a copy of the named template in which each `$VARIABLE` of its predicate is replaced by
-    /// the value of the same name in `variables`, or `nil` if the model has no such template.
+    /// the value of the same name in `variables`, or `nil` if the model has no such template. The copy's
+    /// entity is the model's entity of the template's entity name.
     open func fetchRequestFromTemplate(withName name: String,
                                        substitutionVariables variables: [String: Any]) -> NSFetchRequest<NSFetchRequestResult>? {
         guard let template = _fetchRequestTemplates[name],
               let request = template.copy() as? NSFetchRequest<NSFetchRequestResult> else { return nil }
         request.predicate = template.predicate?.withSubstitutionVariables(variables)
+        if request.entity == nil, let entityName = request.entityName {
+            request.entity = entitiesByName[entityName]
+        }
         return request
     }
 

@@ -17,8 +17,10 @@ open class NSEntityDescription: NSObject, NSCopying {
     var _renamingIdentifier: String?
     var _indexes: [NSFetchIndexDescription] = []
     var _uniquenessConstraints: [[Any]] = []
+    /// Lookups fixed when the model becomes immutable (see `_freeze()`); `nil` while editable.
+    var _frozen: FrozenEntityLookups?
     /// The version hash, fixed when the model becomes immutable.
-    var _frozenVersionHash: Data?
+    var _frozenVersionHash: Data? { _frozen?.versionHash }
 
     /// Creates an entity description with no name and no properties.
     public override init() {
@@ -118,12 +120,7 @@ open class NSEntityDescription: NSObject, NSCopying {
     /// Returns a Boolean value that indicates whether the receiver is the given entity or one of its
     /// subentities, at any depth.
     open func isKindOf(entity: NSEntityDescription) -> Bool {
-        var current: NSEntityDescription? = self
-        while let candidate = current {
-            if candidate === entity { return true }
-            current = candidate._superentity
-        }
-        return false
+        _inheritanceChain.contains { $0 === entity }
     }
 
     /// The entity and its superentities, the root last.
@@ -158,11 +155,13 @@ open class NSEntityDescription: NSObject, NSCopying {
 
     /// Every property of the entity, inherited ones first (root entity first), the entity's own last.
     var _allProperties: [NSPropertyDescription] {
-        _inheritanceChain.reversed().flatMap { $0._properties }
+        if let frozen = _frozen { return frozen.allProperties }
+        return _inheritanceChain.reversed().flatMap { $0._properties }
     }
 
     /// The entity's properties, including inherited ones, keyed by name.
     open var propertiesByName: [String: NSPropertyDescription] {
+        if let frozen = _frozen { return frozen.propertiesByName }
         var result: [String: NSPropertyDescription] = [:]
         for property in _allProperties {
             result[property._name] = property
@@ -172,6 +171,7 @@ open class NSEntityDescription: NSObject, NSCopying {
 
     /// The entity's attributes, including inherited ones, keyed by name.
     open var attributesByName: [String: NSAttributeDescription] {
+        if let frozen = _frozen { return frozen.attributesByName }
         var result: [String: NSAttributeDescription] = [:]
         for property in _allProperties {
             if let attribute = property as? NSAttributeDescription {
@@ -185,6 +185,7 @@ open class NSEntityDescription: NSObject, NSCopying {
 
     /// The entity's relationships, including inherited ones, keyed by name.
     open var relationshipsByName: [String: NSRelationshipDescription] {
+        if let frozen = _frozen { return frozen.relationshipsByName }
         var result: [String: NSRelationshipDescription] = [:]
         for property in _allProperties {
             if let relationship = property as? NSRelationshipDescription {

@@ -128,9 +128,14 @@ open class NSAttributeDescription: NSPropertyDescription {
 
 extension NSAttributeDescription {
     /// The type of an attribute's value, as a Swift value wrapping an ``NSAttributeType``.
-    public struct AttributeType: Hashable, Sendable {
+    public struct AttributeType: Hashable, Sendable, RawRepresentable {
         /// The attribute type this value wraps.
         public let rawValue: NSAttributeType
+
+        /// Creates an attribute type from an ``NSAttributeType``.
+        public init(rawValue: NSAttributeType) {
+            self.rawValue = rawValue
+        }
 
         /// Creates an attribute type from an ``NSAttributeType``.
         public init(_ rawValue: NSAttributeType) {

@@ -1,4 +1,8 @@
-/// The consistency checks a model must pass before a persistent store coordinator uses it.
+/// The consistency checks a model must pass before a persistent store coordinator uses it: entity
+/// names present and unique, superentities in the model and no inheritance cycles, no abstract entity
+/// without a concrete subentity, property names unique along each inheritance chain, relationships with
+/// a destination in the model, a consistent inverse and a minimum count not above the maximum, and
+/// uniqueness constraints and indexes that name properties of their entity.
 ///
 /// Problems are reported as `NSError`s in `NSCocoaErrorDomain` with code ``NSCoreDataError`` (134060,
 /// "general Core Data error"): Core Data documents no error code for an inconsistent model (Apple raises
@@ -38,6 +42,7 @@ enum ModelValidation {
             let entityName = entity._name ?? ""
             checkInheritance(of: entity, named: entityName, in: model, report: report)
             checkPropertyNames(of: entity, named: entityName, report: report)
+            checkConstraintsAndIndexes(of: entity, named: entityName, report: report)
             for case let relationship as NSRelationshipDescription in entity._properties {
                 checkRelationship(relationship, of: entity, named: entityName, in: model, report: report)
             }
@@ -114,10 +119,38 @@ enum ModelValidation {
         }
     }
 
+    private static func checkConstraintsAndIndexes(of entity: NSEntityDescription, named name: String,
+                                                   report: (String, String?, String?) -> Void) {
+        let known = entity.propertiesByName
+        for tuple in entity._uniquenessConstraintNames {
+            for property in tuple where known[property] == nil {
+                report("A uniqueness constraint of the entity \(name) names \(property), which is not a property of the entity.",
+                       name, property)
+            }
+        }
+        for index in entity._indexes {
+            for element in index._elements {
+                if let property = element._property {
+                    if known[property._name] !== property {
+                        report("The index \(index._name) of the entity \(name) uses the property \(property._name), which is not a property of the entity.",
+                               name, property._name)
+                    }
+                } else if let property = element._propertyName, known[property] == nil {
+                    report("The index \(index._name) of the entity \(name) names \(property), which is not a property of the entity.",
+                           name, property)
+                }
+            }
+        }
+    }
+
     private static func checkRelationship(_ relationship: NSRelationshipDescription, of entity: NSEntityDescription,
                                           named name: String, in model: NSManagedObjectModel,
                                           report: (String, String?, String?) -> Void) {
         let property = relationship._name
+        if relationship._maxCount > 0 && relationship._minCount > relationship._maxCount {
+            report("The relationship \(property) of the entity \(name) has a minimum count (\(relationship._minCount)) above its maximum count (\(relationship._maxCount)).",
+                   name, property)
+        }
         guard let destination = relationship._destinationEntity else {
             report("The relationship \(property) of the entity \(name) has no destination entity.", name, property)
             return

@@ -81,11 +81,18 @@ enum VersionHashing {
     /// SHA256(name ‖ u8(isAbstract) ‖ [superentity hash] ‖ property hashes by name ‖ own uniqueness
     /// tuples ‖ [versionHashModifier]).
     static func hash(of entity: NSEntityDescription) -> Data {
+        hash(of: entity, below: [])
+    }
+
+    /// The entity's hash; `below` holds the subentities whose hash asked for it, so that an inheritance
+    /// cycle (an invalid model, reported by the model checks) ends instead of recursing forever.
+    private static func hash(of entity: NSEntityDescription, below: [ObjectIdentifier]) -> Data {
         if let frozen = entity._frozenVersionHash { return frozen }
         var buffer = Data((entity._name ?? "").utf8)
         buffer.append(entity._isAbstract ? 1 : 0)
-        if let superentity = entity._superentity {
-            buffer.append(hash(of: superentity))
+        if let superentity = entity._superentity, !below.contains(ObjectIdentifier(superentity)),
+           superentity !== entity {
+            buffer.append(hash(of: superentity, below: below + [ObjectIdentifier(entity)]))
         }
         // Every persistent property, inherited ones included; transient and fetched properties (and
         // any other read-only description that is not an attribute) are left out. Names sort byte-wise.

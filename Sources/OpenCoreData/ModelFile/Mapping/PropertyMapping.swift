@@ -93,6 +93,9 @@ struct PropertyMapping {
         } else {
             relationship.maxCount = element.flag("toMany") ? 0 : 1
         }
+        if relationship.maxCount != 0 && relationship.minCount > relationship.maxCount {
+            throw ModelFileError.invalid("minCount \(relationship.minCount) is greater than maxCount \(relationship.maxCount)", at: location)
+        }
         relationship.isOrdered = element.flag("ordered")
         relationship.deleteRule = try deleteRule(element["deletionRule"], location: location)
         return relationship

@@ -117,4 +117,19 @@ struct SQLiteStoreMetadata {
         try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                        arguments: [uuid, data])
     }
+
+    /// Replaces the metadata of the existing store file at `url`, in one transaction.
+    ///
+    /// - Throws: the errors of reading (the file is missing, not a database, or has no `Z_METADATA`
+    ///   table), or an `NSError` naming the file when SQLite fails; the file is unchanged then.
+    func write(toStoreAt url: URL) throws {
+        _ = try Self.read(fromStoreAt: url)
+        try SQLiteStoreFileAccess.run(url) {
+            var configuration = Configuration()
+            configuration.label = "OpenCoreData.SQLiteStore(metadata)"
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            try queue.write { db in try write(to: db) }
+            try queue.close()
+        }
+    }
 }

@@ -47,14 +47,16 @@ enum SQLiteColumnType: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The position of the type's group of columns in a `CREATE TABLE` statement: Core Data lists
-    /// INTEGER columns first, then TIMESTAMP, then VARCHAR, then BLOB (seen in every Apple-written store
-    /// here); the places of FLOAT and DECIMAL come from public dumps (TIMESTAMP before DECIMAL before
-    /// VARCHAR) or are guessed (FLOAT). The order is cosmetic: readers address columns by name.
+    /// INTEGER columns first, then TIMESTAMP, FLOAT, VARCHAR and BLOB (the Apple-written stores here and
+    /// a published Mixed In Key schema: `… ZWAVEFORM INTEGER, ZANALYSISDATE TIMESTAMP, ZENERGY FLOAT, …
+    /// ZALBUM VARCHAR, … ZBEATS BLOB`). DECIMAL sits after TIMESTAMP and before VARCHAR in a published
+    /// finance schema; its place relative to FLOAT is a guess. The order is cosmetic: readers address
+    /// columns by name.
     var groupRank: Int {
         switch self {
         case .integer: return 0
-        case .float: return 1
-        case .timestamp: return 2
+        case .timestamp: return 1
+        case .float: return 2
         case .decimal: return 3
         case .varchar: return 4
         case .blob: return 5

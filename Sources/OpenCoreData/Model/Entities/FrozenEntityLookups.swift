@@ -1,0 +1,18 @@
+/// An entity's derived lookups, computed once when its model becomes immutable so that the by-name
+/// accessors and the version hash cost a dictionary read afterwards.
+struct FrozenEntityLookups {
+    let allProperties: [NSPropertyDescription]
+    let propertiesByName: [String: NSPropertyDescription]
+    let attributesByName: [String: NSAttributeDescription]
+    let relationshipsByName: [String: NSRelationshipDescription]
+    let versionHash: Data
+
+    /// Computes the lookups of an entity that is still editable (its `_frozen` is `nil`).
+    init(_ entity: NSEntityDescription) {
+        allProperties = entity._allProperties
+        propertiesByName = entity.propertiesByName
+        attributesByName = entity.attributesByName
+        relationshipsByName = entity.relationshipsByName
+        versionHash = VersionHashing.hash(of: entity)
+    }
+}
