@@ -2,8 +2,11 @@ import GRDB
 
 /// Opens SQLite store files and turns SQLite's failures into Core Data's errors, each naming the file.
 enum SQLiteStoreFileAccess {
-    /// Opens an existing store file for reading only: nothing is written to the file, its WAL or its
-    /// shared-memory file beyond what SQLite needs to read a WAL database.
+    /// Opens an existing store file for reading only, without changing the file or its companions: a
+    /// store whose `-wal` file is absent or empty is opened immutable (`immutable=1`, so SQLite creates
+    /// no `-wal` or `-shm` file and takes no locks); a store with a live `-wal` is copied with its `-wal`
+    /// into a temporary directory and read from an in-memory copy of that, so even the `-shm` of the
+    /// original stays as it was.
     ///
     /// - Throws: ``NSFileReadNoSuchFileError`` when nothing is at the path,
     ///   ``NSFileReadCorruptFileError`` (with the SQLite result code under ``NSSQLiteErrorDomain``)
@@ -19,13 +22,50 @@ enum SQLiteStoreFileAccess {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "OpenCoreData.SQLiteStore(read)"
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
         do {
-            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            let queue: DatabaseQueue
+            if walSize == 0 && uriFileNamesAreSupported {
+                let uri = URL(fileURLWithPath: url.path).absoluteString + "?immutable=1"
+                queue = try DatabaseQueue(path: uri, configuration: configuration)
+            } else {
+                queue = try inMemoryCopy(of: url)
+            }
             try queue.inDatabase { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
             return queue
         } catch let error as DatabaseError {
             throw sqliteError(error, url)
         }
+    }
+
+    /// Whether the SQLite library accepts `file:` URI file names (compiled with `SQLITE_USE_URI`).
+    static let uriFileNamesAreSupported: Bool = {
+        guard let queue = try? DatabaseQueue() else { return false }
+        let options = (try? queue.read { try String.fetchAll($0, sql: "PRAGMA compile_options") }) ?? []
+        return options.contains("USE_URI=1") || options.contains("USE_URI")
+    }()
+
+    /// An in-memory database holding the contents of the store at `url` and its `-wal`, read from copies
+    /// in a temporary directory that is removed afterwards.
+    private static func inMemoryCopy(of url: URL) throws -> DatabaseQueue {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("OpenCoreData-inspect-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = directory.appendingPathComponent("store.sqlite")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: url.path, toPath: copy.path)
+            if FileManager.default.fileExists(atPath: url.path + "-wal") {
+                try FileManager.default.copyItem(atPath: url.path + "-wal", toPath: copy.path + "-wal")
+            }
+        } catch {
+            throw fileError(NSFileReadUnknownError, url, "Cannot read the store file \(url.path): \(error.localizedDescription)")
+        }
+        let source = try DatabaseQueue(path: copy.path)
+        let memory = try DatabaseQueue()
+        try source.backup(to: memory)
+        try source.close()
+        return memory
     }
 
     /// Runs `body`, turning a SQLite error into an `NSError` naming the store file.

@@ -1,0 +1,98 @@
+import Dispatch
+
+extension NSManagedObjectContext {
+    /// Runs a block on the context's queue, asynchronously.
+    public func perform(_ block: @escaping () -> Void) {
+        let work = QueueWork( block)
+        queue.async { work.value() }
+    }
+
+    /// Runs a block on the context's queue and waits for it to finish.
+    ///
+    /// The call is re-entrant: from code already running on the context's queue the block runs at once.
+    public func performAndWait(_ block: () -> Void) {
+        if isOnContextQueue {
+            block()
+            return
+        }
+        withoutActuallyEscaping(block) { escapable in
+            let work = QueueWork( escapable)
+            queue.sync { work.value() }
+        }
+    }
+
+    /// Runs a throwing block on the context's queue, waits for it, and returns its value or rethrows its error.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        try _performAndWaitHelper(block, rescue: { throw $0 })
+    }
+
+    private func _performAndWaitHelper<T>(_ block: () throws -> T, rescue: (Error) throws -> T) rethrows -> T {
+        var result: Result<T, Error>?
+        performAndWait { () -> Void in
+            result = Result { try block() }
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): return try rescue(error)
+        case nil: preconditionFailure("performAndWait finished without running its block")
+        }
+    }
+
+    /// Runs a block on the context's queue and returns its value; the caller suspends until it finishes.
+    ///
+    /// With `.immediate` (the default) the block runs at once when the caller is already on the
+    /// context's queue; with `.enqueued` it always waits its turn on the queue.
+    public func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async rethrows -> T {
+        try await _performAsyncHelper(schedule: schedule, block, rescue: { throw $0 })
+    }
+
+    private func _performAsyncHelper<T>(schedule: ScheduledTaskType, _ block: @escaping () throws -> T,
+                                        rescue: (Error) throws -> T) async rethrows -> T {
+        let outcome: ResultBox<T>
+        if schedule == .immediate, isOnContextQueue {
+            outcome = ResultBox()
+            outcome.result = Result { try block() }
+        } else {
+            let work = QueueWork( block)
+            outcome = await withCheckedContinuation { (continuation: CheckedContinuation<ResultBox<T>, Never>) in
+                queue.async {
+                    let box = ResultBox<T>()
+                    box.result = Result { try work.value() }
+                    continuation.resume(returning: box)
+                }
+            }
+        }
+        switch outcome.result {
+        case .success(let value): return value
+        case .failure(let error): return try rescue(error)
+        case nil: preconditionFailure("perform finished without running its block")
+        }
+    }
+
+    /// Whether the calling code runs on the context's queue.
+    var isOnContextQueue: Bool {
+        switch concurrencyType {
+        case .privateQueueConcurrencyType:
+            return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+        case .mainQueueConcurrencyType:
+            return Thread.isMainThread
+        default:
+            return true
+        }
+    }
+}
+
+/// Carries a block's result from the context's queue to the caller.
+// @unchecked Sendable: written once on the context's queue before the continuation resumes, read only
+// after it resumed; the continuation orders the two.
+final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+}
+
+/// A block handed to the context's queue.
+// @unchecked Sendable: the block is run exactly once, on the context's queue, which is the only place
+// its non-Sendable captures (managed objects, the context's state) may be used — the queue contract.
+struct QueueWork<Block>: @unchecked Sendable {
+    let value: Block
+    init(_ value: Block) { self.value = value }
+}

@@ -1,0 +1,118 @@
+extension NSManagedObjectContext {
+    /// Registers an object to be inserted into the store when the context saves.
+    ///
+    /// Inserting an object calls its `awakeFromInsert()`. Inserting an object that belongs to another
+    /// context stops the program.
+    public func insert(_ object: NSManagedObject) {
+        if let owner = object._context, owner !== self {
+            preconditionFailure("An NSManagedObject of entity \(object.entity.name ?? "?") may not be inserted into a second context.")
+        }
+        let key = ObjectIdentifier(object)
+        if object._context === self {
+            // Inserting an object deleted before its first save puts it back.
+            if object._isDeleted, _deleted[key] != nil, object.isNewlyInserted {
+                _deleted[key] = nil
+                object._isDeleted = false
+                _inserted[key] = object
+            }
+            return
+        }
+        object._context = self
+        registry[object._objectID] = object
+        _inserted[key] = object
+        object.isNewlyInserted = true
+        object.awakeFromInsert()
+    }
+
+    /// Marks an object to be deleted from the store when the context saves. An object inserted and not
+    /// yet saved is simply removed from the context.
+    public func delete(_ object: NSManagedObject) {
+        guard object._context === self else {
+            if object._context == nil { return }
+            preconditionFailure("An NSManagedObject of entity \(object.entity.name ?? "?") may not be deleted by a context it does not belong to.")
+        }
+        let key = ObjectIdentifier(object)
+        if object._isDeleted { return }
+        object._isDeleted = true
+        if _inserted[key] != nil {
+            _inserted[key] = nil
+            _deleted[key] = object
+            return
+        }
+        _updated[key] = nil
+        _deleted[key] = object
+    }
+
+    /// A Boolean value that indicates whether the context has unsaved inserts, changes or deletes.
+    public var hasChanges: Bool {
+        !_inserted.isEmpty || !_deleted.isEmpty || _updated.values.contains { $0.hasPersistentChangedValuesOrTransient }
+    }
+
+    /// The objects inserted into the context and not yet saved.
+    public var insertedObjects: Set<NSManagedObject> {
+        Set(_inserted.values)
+    }
+
+    /// The registered objects changed and not yet saved.
+    public var updatedObjects: Set<NSManagedObject> {
+        Set(_updated.values)
+    }
+
+    /// The objects that will be deleted from the store when the context saves.
+    public var deletedObjects: Set<NSManagedObject> {
+        Set(_deleted.values.filter { !$0.isNewlyInserted })
+    }
+
+    /// Every object registered with the context: fetched, faulted, inserted, changed or deleted.
+    public var registeredObjects: Set<NSManagedObject> {
+        Set(registry.values)
+    }
+
+    /// Returns the object registered with the context for an ID, or `nil`.
+    public func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
+        registry[objectID]
+    }
+
+    /// Ends the current event: deletes are prepared (`prepareForDeletion()`), objects inserted and
+    /// deleted before being saved are dropped, and each object's changes for the current event are cleared.
+    public func processPendingChanges() {
+        for object in _deleted.values where !object.preparedForDeletion {
+            object.preparedForDeletion = true
+            object.prepareForDeletion()
+        }
+        for (key, object) in _deleted where object.isNewlyInserted {
+            _deleted[key] = nil
+            unregister(object)
+        }
+        for object in registry.values {
+            object.valuesAtLastEvent = [:]
+        }
+    }
+
+    /// Called by an object when one of its properties changed.
+    func _objectDidChange(_ object: NSManagedObject) {
+        let key = ObjectIdentifier(object)
+        if _inserted[key] != nil || _deleted[key] != nil { return }
+        _updated[key] = object
+    }
+
+    /// Removes an object from the context: it no longer has a context.
+    func unregister(_ object: NSManagedObject) {
+        if registry[object._objectID] === object {
+            registry[object._objectID] = nil
+        }
+        let key = ObjectIdentifier(object)
+        _inserted[key] = nil
+        _updated[key] = nil
+        _deleted[key] = nil
+        object._context = nil
+    }
+}
+
+extension NSManagedObject {
+    /// Whether the object has a change the context must save (persistent or transient).
+    var hasPersistentChangedValuesOrTransient: Bool {
+        !changedKeys.isEmpty
+    }
+
+}

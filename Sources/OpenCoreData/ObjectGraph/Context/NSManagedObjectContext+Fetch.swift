@@ -1,0 +1,142 @@
+extension NSManagedObjectContext {
+    /// Returns the objects a fetch request selects, of the request's result type: managed objects,
+    /// object IDs (`.managedObjectIDResultType`), the count as one `NSNumber` (`.countResultType`), or
+    /// dictionaries of property values (`.dictionaryResultType`).
+    ///
+    /// With `includesPendingChanges` (the default), objects inserted, changed and deleted in the context
+    /// and not yet saved are taken into account: the predicate and sort descriptors are evaluated in
+    /// memory for them.
+    public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+        if let type = T.self as? NSManagedObject.Type { ManagedObjectClasses.remember(type) }
+        let coordinator = try requireCoordinator()
+        let entity = try coordinator._entity(of: request)
+        let resolved = resolvedCopy(of: request, entity: entity)
+        let results: [Any]
+        switch request.resultType {
+        case .managedObjectIDResultType:
+            results = try fetchIDs(resolved, entity: entity, coordinator: coordinator)
+        case .countResultType:
+            results = [NSNumber(value: try count(resolved, entity: entity, coordinator: coordinator))]
+        case .dictionaryResultType:
+            results = try fetchDictionaries(resolved, entity: entity, coordinator: coordinator)
+        default:
+            results = try fetchObjects(resolved, entity: entity, coordinator: coordinator)
+        }
+        return results.map { result in
+            guard let typed = result as? T else {
+                preconditionFailure("A fetch of entity \(entity.name ?? "?") returned \(type(of: result)), which is not \(T.self): make the request's result type match its entity's class.")
+            }
+            return typed
+        }
+    }
+
+    /// Returns the number of objects a fetch request would return.
+    public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        let coordinator = try requireCoordinator()
+        let entity = try coordinator._entity(of: request)
+        return try count(resolvedCopy(of: request, entity: entity), entity: entity, coordinator: coordinator)
+    }
+
+    // MARK: Implementation
+
+    func requireCoordinator() throws -> NSPersistentStoreCoordinator {
+        guard let coordinator = _coordinator else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
+                NSLocalizedDescriptionKey: "The managed object context\(name.map { " \"\($0)\"" } ?? "") has no persistent store coordinator.",
+            ])
+        }
+        return coordinator
+    }
+
+    /// A copy of the request with its entity set to the coordinator's entity.
+    private func resolvedCopy<T>(of request: NSFetchRequest<T>, entity: NSEntityDescription) -> NSFetchRequest<T> {
+        guard let copy = request.copy() as? NSFetchRequest<T> else { return request }
+        copy._isImmutableTemplate = false
+        copy._entity = entity
+        copy._entityName = entity.name
+        return copy
+    }
+
+    /// A copy of the request without limit and offset.
+    private func unlimitedCopy<T>(of request: NSFetchRequest<T>) -> NSFetchRequest<T> {
+        guard let copy = request.copy() as? NSFetchRequest<T> else { return request }
+        copy._fetchLimit = 0
+        copy._fetchOffset = 0
+        return copy
+    }
+
+    private func fetchObjects<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
+                                 coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
+        let pending = pendingObjects(matching: request, entity: entity)
+        let storeRequest = pending.isEmpty ? request : unlimitedCopy(of: request)
+        var objects: [NSManagedObject]
+        if request.includesPropertyValues {
+            let rows = try coordinator.fetchRows(storeRequest)
+            objects = rows.map {
+                registeredObject(for: $0, asFault: request.returnsObjectsAsFaults,
+                                 refresh: request.shouldRefreshRefetchedObjects)
+            }
+        } else {
+            objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }
+        }
+        if pending.isEmpty { return objects }
+        return merge(objects, with: pending, request: request)
+    }
+
+    private func fetchIDs<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
+                             coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObjectID] {
+        let pending = pendingObjects(matching: request, entity: entity)
+        if pending.isEmpty { return try coordinator.fetchObjectIDs(request) }
+        let objects = try coordinator.fetchObjectIDs(unlimitedCopy(of: request)).map { object(with: $0) }
+        return merge(objects, with: pending, request: request).map(\.objectID)
+    }
+
+    private func count<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
+                          coordinator: NSPersistentStoreCoordinator) throws -> Int {
+        let pending = pendingObjects(matching: request, entity: entity)
+        if pending.isEmpty { return try coordinator.count(request) }
+        let objects = try coordinator.fetchObjectIDs(unlimitedCopy(of: request)).map { object(with: $0) }
+        return merge(objects, with: pending, request: request).count
+    }
+
+    /// The inserted, changed and deleted objects of the request's entity (and its subentities when the
+    /// request includes them), when the request includes pending changes.
+    private func pendingObjects<T>(matching request: NSFetchRequest<T>, entity: NSEntityDescription) -> [NSManagedObject] {
+        guard request.includesPendingChanges else { return [] }
+        let candidates = Array(_inserted.values) + Array(_updated.values) + Array(_deleted.values)
+        return candidates.filter { object in
+            request.includesSubentities ? object.entity.isKindOf(entity: entity) : object.entity === entity
+        }
+    }
+
+    /// Store results corrected by the context's pending changes: deleted objects removed, changed
+    /// objects re-evaluated, inserted objects added; then sorted and windowed in memory.
+    private func merge<T>(_ storeObjects: [NSManagedObject], with pending: [NSManagedObject],
+                          request: NSFetchRequest<T>) -> [NSManagedObject] {
+        let pendingIDs = Set(pending.map(ObjectIdentifier.init))
+        let predicate = request.predicate
+        func matches(_ object: NSManagedObject) -> Bool {
+            !object._isDeleted && (predicate?.evaluate(with: object) ?? true)
+        }
+        var seen = Set<ObjectIdentifier>()
+        var result: [NSManagedObject] = []
+        for object in storeObjects where seen.insert(ObjectIdentifier(object)).inserted {
+            if pendingIDs.contains(ObjectIdentifier(object)) {
+                if matches(object) { result.append(object) }
+            } else if !object._isDeleted {
+                result.append(object)
+            }
+        }
+        for object in pending where !seen.contains(ObjectIdentifier(object)) && matches(object) {
+            seen.insert(ObjectIdentifier(object))
+            result.append(object)
+        }
+        if let descriptors = request.sortDescriptors, !descriptors.isEmpty {
+            result = result.sortedArray(using: descriptors)
+        }
+        let start = min(max(request.fetchOffset, 0), result.count)
+        var window = Array(result[start...])
+        if request.fetchLimit > 0 { window = Array(window.prefix(request.fetchLimit)) }
+        return window
+    }
+}

@@ -1,0 +1,139 @@
+extension NSManagedObjectContext {
+    /// Returns the object for an ID: the registered object, or a new fault registered for it.
+    ///
+    /// The object is not read from the store until one of its properties is accessed; if it does not
+    /// exist there, accessing it marks it deleted (see ``shouldDeleteInaccessibleFaults``).
+    public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        if let object = registry[objectID] { return object }
+        let object = makeObject(for: objectID)
+        object._isFault = true
+        return object
+    }
+
+    /// Returns the object for an ID, reading its values from the store when it is not registered or is
+    /// a fault.
+    ///
+    /// Throws `NSManagedObjectReferentialIntegrityError` (133000) when the object does not exist in the
+    /// store (it was deleted, or the ID is temporary and names no object of this context).
+    public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
+        if let object = registry[objectID], !object._isFault { return object }
+        guard !objectID.isTemporaryID, let row = try _coordinatorRow(for: objectID, fresh: false) else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError, userInfo: [
+                NSLocalizedDescriptionKey: "No object of entity \(objectID.entity.name ?? "?") with ID \(objectID.uriRepresentation().absoluteString) exists in the store.",
+                NSAffectedObjectsErrorKey: [objectID],
+            ])
+        }
+        if let object = registry[objectID] {
+            if object._isFault { fulfill(object, from: row) }
+            return object
+        }
+        let object = makeObject(for: objectID)
+        fulfill(object, from: row)
+        return object
+    }
+
+    /// Creates and registers an object of the entity's class for a permanent ID, with no values.
+    func makeObject(for objectID: NSManagedObjectID) -> NSManagedObject {
+        let type = ManagedObjectClasses.objectClass(for: objectID.entity)
+        let object = type.init(entity: objectID.entity, insertInto: nil)
+        object.storage = [:]
+        object._objectID = objectID
+        object._context = self
+        registry[objectID] = object
+        return object
+    }
+
+    /// The object registered for a row, filled with the row's values unless it already has its own.
+    func registeredObject(for row: StoreRow, asFault: Bool, refresh: Bool) -> NSManagedObject {
+        if let object = registry[row.objectID] {
+            if object._isFault {
+                if !asFault { fulfill(object, from: row) }
+            } else if refresh, !object.hasChanges {
+                fulfill(object, from: row)
+            }
+            return object
+        }
+        let object = makeObject(for: row.objectID)
+        if asFault {
+            object._isFault = true
+        } else {
+            fulfill(object, from: row)
+        }
+        return object
+    }
+
+    /// Loads an object's values from a row and calls `awakeFromFetch()`.
+    func fulfill(_ object: NSManagedObject, from row: StoreRow) {
+        var values: [String: Any] = [:]
+        for (key, value) in row.values {
+            if let id = value as? NSManagedObjectID, object.entity.relationshipsByName[key] != nil {
+                values[key] = self.object(with: id)
+            } else {
+                values[key] = value
+            }
+        }
+        // Transient properties keep their values; persistent ones come from the row.
+        for (key, value) in object.storage where object.entity.propertiesByName[key]?.isTransient == true {
+            values[key] = value
+        }
+        object.storage = values
+        object.toMany = [:]
+        object.snapshot = row.values
+        object.snapshotVersion = row.version
+        object.changedKeys = []
+        object.valuesAtLastEvent = [:]
+        object._isFault = false
+        object.awakeFromFetch()
+    }
+
+    /// Fires a fault: loads its row from the coordinator's row cache or store.
+    func _fulfillFault(_ object: NSManagedObject) {
+        object._isFault = false
+        let row: StoreRow?
+        do {
+            row = try _coordinatorRow(for: object._objectID, fresh: false)
+        } catch {
+            object._isFault = true
+            preconditionFailure("Core Data could not fulfill a fault for \(object._objectID.uriRepresentation().absoluteString): \(error)")
+        }
+        guard let row else {
+            guard shouldDeleteInaccessibleFaults else {
+                object._isFault = true
+                preconditionFailure("Core Data could not fulfill a fault for \(object._objectID.uriRepresentation().absoluteString): the object no longer exists in the store.")
+            }
+            // The object is gone from the store: it reads as a deleted object with no values.
+            object.storage = [:]
+            object.toMany = [:]
+            object._isDeleted = true
+            return
+        }
+        fulfill(object, from: row)
+    }
+
+    /// The row of an object from the coordinator; `nil` without a coordinator or when the row is gone.
+    func _coordinatorRow(for objectID: NSManagedObjectID, fresh: Bool) throws -> StoreRow? {
+        guard let coordinator = _coordinator, !objectID.isTemporaryID else { return nil }
+        if fresh { return try coordinator.freshRow(for: objectID) }
+        return try coordinator.row(for: objectID)
+    }
+
+    /// The row of an object, or `nil` (store errors read as a missing row).
+    func _row(for objectID: NSManagedObjectID) -> StoreRow? {
+        try? _coordinatorRow(for: objectID, fresh: false)
+    }
+
+    /// The destination IDs of a to-many relationship as the store has them.
+    func _relatedObjectIDs(for relationship: NSRelationshipDescription, ofID objectID: NSManagedObjectID) -> [NSManagedObjectID] {
+        guard let coordinator = _coordinator, !objectID.isTemporaryID else { return [] }
+        do {
+            return try coordinator.relatedObjectIDs(for: relationship, of: objectID)
+        } catch {
+            preconditionFailure("Core Data could not fulfill the relationship \"\(relationship.name)\" of \(objectID.uriRepresentation().absoluteString): \(error)")
+        }
+    }
+
+    /// The destination objects of a to-many relationship, loaded with one request.
+    func _relatedObjects(for relationship: NSRelationshipDescription, of object: NSManagedObject) -> [NSManagedObject] {
+        _relatedObjectIDs(for: relationship, ofID: object._objectID).map { self.object(with: $0) }
+    }
+}

@@ -1,0 +1,115 @@
+extension NSManagedObjectContext {
+    /// Updates an object with the latest values from the store.
+    ///
+    /// With `mergeChanges` `false`, or when the object has no unsaved changes, the object turns into a
+    /// fault: its values (and any unsaved changes) are dropped and read again on next access. With
+    /// `mergeChanges` `true` and unsaved changes, the store's current values are read and the object's
+    /// changes are applied on top of them. Objects inserted and not yet saved are left as they are.
+    public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
+        guard object._context === self, !object.isNewlyInserted else { return }
+        if flag, !object._isFault, !object.changedKeys.isEmpty {
+            mergeStoreValues(into: object)
+            return
+        }
+        guard !object._isFault else { return }
+        object.willTurnIntoFault()
+        let transients = flag ? object.storage.filter { object.entity.propertiesByName[$0.key]?.isTransient == true } : [:]
+        object.storage = transients
+        object.toMany = [:]
+        object.snapshot = [:]
+        object.snapshotVersion = 0
+        object.changedKeys = []
+        object.valuesAtLastEvent = [:]
+        object._isFault = true
+        _updated[ObjectIdentifier(object)] = nil
+        object.didTurnIntoFault()
+    }
+
+    /// Refreshes every registered object: unchanged objects turn into faults, changed objects keep their
+    /// changes on top of the store's current values.
+    public func refreshAllObjects() {
+        for object in registry.values {
+            refresh(object, mergeChanges: true)
+        }
+    }
+
+    /// Discards every unsaved change: inserted objects leave the context, deleted objects come back,
+    /// and changed objects get their last saved values again.
+    public func rollback() {
+        processPendingChanges()
+        for object in _inserted.values { unregister(object) }
+        for object in Array(_deleted.values) + Array(_updated.values) {
+            object._isDeleted = false
+            object.preparedForDeletion = false
+            restoreCommittedValues(of: object)
+        }
+        _inserted = [:]
+        _updated = [:]
+        _deleted = [:]
+    }
+
+    /// Forgets every registered object: they no longer belong to the context, and unsaved changes are lost.
+    public func reset() {
+        for object in registry.values {
+            object._context = nil
+        }
+        for object in _inserted.values {
+            object._context = nil
+        }
+        registry = [:]
+        _inserted = [:]
+        _updated = [:]
+        _deleted = [:]
+    }
+
+    /// Gives the objects permanent IDs now, before they are saved.
+    ///
+    /// Objects that already have permanent IDs keep them. Throws when the coordinator has no store for
+    /// an object's entity.
+    public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
+        let temporary = objects.filter { $0._objectID.isTemporaryID }
+        guard !temporary.isEmpty else { return }
+        let coordinator = try requireCoordinator()
+        let permanent = try coordinator.obtainPermanentIDs(for: temporary.map(\._objectID))
+        for object in temporary {
+            if let newID = permanent[object._objectID] { changeID(of: object, to: newID) }
+        }
+    }
+
+    /// Reads the store's current row and applies the object's unsaved changes on top of it.
+    private func mergeStoreValues(into object: NSManagedObject) {
+        let keys = object.changedKeys
+        let changedStorage = object.storage.filter { keys.contains($0.key) }
+        let changedToMany = object.toMany.filter { keys.contains($0.key) }
+        let removed = keys.filter { object.storage[$0] == nil && object.entity.relationshipsByName[$0]?.isToMany != true }
+        guard let row = try? _coordinatorRow(for: object._objectID, fresh: true) else { return }
+        fulfill(object, from: row)
+        for (key, value) in changedStorage { object.storage[key] = value }
+        for key in removed { object.storage[key] = nil }
+        for (key, objects) in changedToMany {
+            if let relationship = object.entity.relationshipsByName[key] { _ = object.loadedToMany(relationship) }
+            object.toMany[key] = objects
+        }
+        object.changedKeys = keys
+    }
+
+    /// Puts back the values an object had when it was last fetched or saved.
+    private func restoreCommittedValues(of object: NSManagedObject) {
+        guard !object._isFault else { return }
+        var values: [String: Any] = [:]
+        for (key, value) in object.snapshot {
+            guard let relationship = object.entity.relationshipsByName[key] else {
+                values[key] = value
+                continue
+            }
+            if !relationship.isToMany, let id = value as? NSManagedObjectID { values[key] = self.object(with: id) }
+        }
+        for (key, value) in object.storage where object.entity.propertiesByName[key]?.isTransient == true {
+            values[key] = value
+        }
+        object.storage = values
+        object.toMany = [:]
+        object.changedKeys = []
+        object.valuesAtLastEvent = [:]
+    }
+}

@@ -1,0 +1,179 @@
+extension NSManagedObjectContext {
+    /// Attempts to commit unsaved changes to the persistent store.
+    ///
+    /// Pending changes are processed, every inserted, changed and deleted object is validated (all
+    /// errors are collected: one is thrown as is, several as `NSValidationMultipleErrorsError` with
+    /// `NSDetailedErrorsKey`), objects get `willSave()`, and the coordinator writes everything in one
+    /// transaction. Inserted objects then get permanent IDs, and every saved object gets `didSave()`.
+    ///
+    /// When another writer changed or deleted a row since the context read it, the save fails with
+    /// `NSManagedObjectMergeError` (133020) listing `NSMergeConflict`s under
+    /// `NSPersistentStoreSaveConflictsErrorKey`. A failed save writes nothing and leaves the context's
+    /// changes in place.
+    public func save() throws {
+        processPendingChanges()
+        guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
+        let coordinator = try requireCoordinator()
+        try validatePendingObjects()
+        for object in pendingObjectsInSaveOrder() { object.willSave() }
+        processPendingChanges()
+
+        let inserted = Array(_inserted.values)
+        let updated = Array(_updated.values)
+        let deleted = Array(_deleted.values)
+        let changes = try storeChanges(inserted: inserted, updated: updated, deleted: deleted, coordinator: coordinator)
+        let result: StoreSaveResult
+        do {
+            result = try coordinator.save(changes)
+        } catch let conflicts as StoreSaveConflicts {
+            throw mergeError(for: conflicts)
+        }
+        adopt(result, inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// Validates every object the save would write; throws the collected errors.
+    private func validatePendingObjects() throws {
+        var errors: [NSError] = []
+        func collect(_ check: () throws -> Void) {
+            do {
+                try check()
+            } catch let error as NSError {
+                if error.code == NSValidationMultipleErrorsError, let detailed = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
+                    errors += detailed
+                } else {
+                    errors.append(error)
+                }
+            }
+        }
+        for object in _inserted.values { collect { try object.validateForInsert() } }
+        for object in _updated.values { collect { try object.validateForUpdate() } }
+        for object in _deleted.values { collect { try object.validateForDelete() } }
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 { throw NSManagedObject.multipleErrors(errors) }
+    }
+
+    private func pendingObjectsInSaveOrder() -> [NSManagedObject] {
+        Array(_inserted.values) + Array(_updated.values) + Array(_deleted.values)
+    }
+
+    /// The changes handed to the coordinator.
+    private func storeChanges(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
+                              coordinator: NSPersistentStoreCoordinator) throws -> StoreSaveChanges {
+        var changes = StoreSaveChanges()
+        for object in inserted {
+            var values: [String: Any] = [:]
+            var toMany: [String: [NSManagedObjectID]] = [:]
+            for property in object.entity.properties where !property.isTransient {
+                if let relationship = property as? NSRelationshipDescription {
+                    if relationship.isToMany {
+                        toMany[relationship.name] = try destinationIDs(object.toMany[relationship.name] ?? [], of: object, relationship)
+                    } else if let destination = object.storage[relationship.name] as? NSManagedObject {
+                        values[relationship.name] = try destinationIDs([destination], of: object, relationship)[0]
+                    }
+                } else if property is NSAttributeDescription, let value = object.storage[property.name] {
+                    values[property.name] = value
+                }
+            }
+            changes.inserted.append(.init(objectID: object.objectID, values: values, toMany: toMany))
+        }
+        for object in updated {
+            var changed: [String: Any?] = [:]
+            var toMany: [String: [NSManagedObjectID]] = [:]
+            for key in object.changedKeys {
+                guard let property = object.entity.propertiesByName[key], !property.isTransient else { continue }
+                let current = object.currentValueForSnapshot(key)
+                if let relationship = property as? NSRelationshipDescription {
+                    if relationship.isToMany {
+                        let ids = try destinationIDs(object.toMany[key] ?? [], of: object, relationship)
+                        let committed = object.snapshot[key] as? [NSManagedObjectID]
+                        if committed != ids { toMany[key] = ids }
+                    } else if !PropertyValueEquality.equal(current, object.snapshot[key]) {
+                        let destination = object.storage[key] as? NSManagedObject
+                        changed[key] = try destination.map { try destinationIDs([$0], of: object, relationship)[0] }
+                    }
+                } else if !PropertyValueEquality.equal(current, object.snapshot[key]) {
+                    changed[key] = current
+                }
+            }
+            if changed.isEmpty && toMany.isEmpty { continue }
+            changes.updated.append(.init(objectID: object.objectID, expectedVersion: try version(of: object, coordinator),
+                                         changedValues: changed, toMany: toMany))
+        }
+        for object in deleted where !object.isNewlyInserted {
+            changes.deleted.append(.init(objectID: object.objectID, expectedVersion: try version(of: object, coordinator)))
+        }
+        return changes
+    }
+
+    /// The IDs of destination objects; throws for a destination outside the context (a dangling reference).
+    private func destinationIDs(_ objects: [NSManagedObject], of object: NSManagedObject,
+                                _ relationship: NSRelationshipDescription) throws -> [NSManagedObjectID] {
+        try objects.map { destination in
+            guard destination._context === self else {
+                throw object.validationError(NSManagedObjectValidationError, key: relationship.name, value: destination,
+                    "Dangling reference to an invalid object: \(relationship.name) refers to an object of entity \(destination.entity.name ?? "?") that is not in the context.")
+            }
+            return destination.objectID
+        }
+    }
+
+    /// The row version the context read for an object (read from the row cache for a fault).
+    private func version(of object: NSManagedObject, _ coordinator: NSPersistentStoreCoordinator) throws -> Int64 {
+        if object.snapshotVersion > 0 { return object.snapshotVersion }
+        return try coordinator.row(for: object.objectID)?.version ?? 0
+    }
+
+    /// After a successful save: permanent IDs, fresh snapshots, `didSave()`.
+    private func adopt(_ result: StoreSaveResult, inserted: [NSManagedObject], updated: [NSManagedObject],
+                       deleted: [NSManagedObject]) {
+        for object in inserted {
+            if let permanent = result.permanentIDs[object.objectID] { changeID(of: object, to: permanent) }
+        }
+        for object in inserted + updated {
+            for property in object.entity.properties where !property.isTransient {
+                if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+                    if let objects = object.toMany[property.name] {
+                        object.snapshot[property.name] = objects.map(\.objectID)
+                    }
+                } else {
+                    object.snapshot[property.name] = object.currentValueForSnapshot(property.name)
+                }
+            }
+            object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion + 1
+            object.changedKeys = []
+            object.valuesAtLastEvent = [:]
+            object.isNewlyInserted = false
+        }
+        for object in deleted {
+            unregister(object)
+            object._isDeleted = false
+        }
+        _inserted = [:]
+        _updated = [:]
+        _deleted = [:]
+        for object in inserted + updated + deleted { object.didSave() }
+    }
+
+    /// Gives a registered object a new ID.
+    func changeID(of object: NSManagedObject, to newID: NSManagedObjectID) {
+        if registry[object._objectID] === object { registry[object._objectID] = nil }
+        object._objectID = newID
+        registry[newID] = object
+    }
+
+    /// The error a save with optimistic-locking conflicts throws.
+    private func mergeError(for failure: StoreSaveConflicts) -> NSError {
+        let conflicts = failure.conflicts.map { conflict in
+            NSMergeConflict(source: registry[conflict.objectID] ?? object(with: conflict.objectID),
+                            newVersion: Int(conflict.storeRow?.version ?? 0),
+                            oldVersion: Int(conflict.expectedVersion),
+                            cachedSnapshot: nil,
+                            persistedSnapshot: conflict.storeRow?.values)
+        }
+        let names = failure.conflicts.map { $0.objectID.uriRepresentation().absoluteString }.joined(separator: ", ")
+        return NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectMergeError, userInfo: [
+            NSPersistentStoreSaveConflictsErrorKey: conflicts,
+            NSLocalizedDescriptionKey: "Could not merge changes: another writer changed or deleted \(names) since the context read \(conflicts.count == 1 ? "it" : "them").",
+        ])
+    }
+}

@@ -1,0 +1,107 @@
+import Dispatch
+
+/// An object space to manipulate and track changes to managed objects.
+///
+/// A context registers one managed object per object ID (uniquing), tracks the objects you insert,
+/// change and delete, fetches objects through its persistent store coordinator, and commits the
+/// changes with ``save()``.
+///
+/// A context is not thread-safe: use it only on its own queue. A `.privateQueueConcurrencyType`
+/// context owns a private serial queue; a `.mainQueueConcurrencyType` context runs on the main queue.
+/// Reach either from another thread with ``perform(_:)``, ``performAndWait(_:)`` or
+/// ``perform(schedule:_:)``. Its managed objects belong to it and must not cross threads; pass their
+/// ``NSManagedObjectID``s instead.
+// @unchecked Sendable: the context may be handed to any thread (as on Apple platforms), but its mutable
+// state is touched only from its own queue — the private serial `DispatchQueue` or the main queue — which
+// `perform`/`performAndWait` enter. That queue contract, not a lock, makes it safe; callers that use a
+// context directly (outside `perform`) must do so from its queue, exactly as Core Data requires.
+open class NSManagedObjectContext: NSObject, @unchecked Sendable {
+    /// The concurrency type the context was created with.
+    public let concurrencyType: ConcurrencyType
+    /// The serial queue the context's work runs on (the main queue for main-queue contexts).
+    let queue: DispatchQueue
+    /// Marks work running on `queue` on behalf of this context (for re-entrant `performAndWait`).
+    let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// The coordinator the context fetches through and saves to.
+    var _coordinator: NSPersistentStoreCoordinator?
+
+    /// Registered objects, one per object ID.
+    var registry: [NSManagedObjectID: NSManagedObject] = [:]
+    /// Objects inserted since the last save, in insertion order.
+    var _inserted: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Registered objects changed since the last save.
+    var _updated: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Registered objects deleted since the last save.
+    var _deleted: [ObjectIdentifier: NSManagedObject] = [:]
+
+    var _name: String?
+    var _transactionAuthor: String?
+    var _shouldDeleteInaccessibleFaults = true
+    var _stalenessInterval: TimeInterval = -1
+    var _mergePolicy: Any = NSErrorMergePolicy
+    var _userInfo = NSMutableDictionary()
+
+    /// Creates a context with the given concurrency type.
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .mainQueueConcurrencyType:
+            queue = DispatchQueue.main
+        default:
+            queue = DispatchQueue(label: "OpenCoreData.NSManagedObjectContext")
+        }
+        super.init()
+        if concurrencyType == .privateQueueConcurrencyType {
+            queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        }
+    }
+
+    /// The persistent store coordinator the context fetches through and saves to.
+    open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
+        get { _coordinator }
+        set {
+            _coordinator = newValue
+            if let model = newValue?.managedObjectModel { ManagedObjectClasses.remember(model) }
+        }
+    }
+
+    /// The name of the context, used in logs and debugging.
+    open var name: String? {
+        get { _name }
+        set { _name = newValue }
+    }
+
+    /// The author recorded with the transactions the context saves.
+    open var transactionAuthor: String? {
+        get { _transactionAuthor }
+        set { _transactionAuthor = newValue }
+    }
+
+    /// A Boolean value that indicates whether a fault whose object no longer exists in the store is
+    /// marked deleted (with empty values) instead of raising an error when it fires; `true` unless set.
+    open var shouldDeleteInaccessibleFaults: Bool {
+        get { _shouldDeleteInaccessibleFaults }
+        set { _shouldDeleteInaccessibleFaults = newValue }
+    }
+
+    /// The longest time, in seconds, a cached row may be used to fulfill a fault; a negative value
+    /// (the default) means no limit.
+    open var stalenessInterval: TimeInterval {
+        get { _stalenessInterval }
+        set { _stalenessInterval = newValue }
+    }
+
+    /// The merge policy the context applies to conflicts found when saving; `NSErrorMergePolicy`
+    /// unless set.
+    open var mergePolicy: Any {
+        get { _mergePolicy }
+        set { _mergePolicy = newValue }
+    }
+
+    /// A dictionary for your own information about the context.
+    open var userInfo: NSMutableDictionary {
+        _userInfo
+    }
+
+}

@@ -1,0 +1,86 @@
+/// Finds the class of an entity's objects and the entity of a managed object class.
+///
+/// An entity names its class with `managedObjectClassName`: `"Module.Note"` (as `NSStringFromClass`
+/// writes it) or `"Note"` (as model files often do). Module-qualified names are found with
+/// `NSClassFromString`; bare names match classes the program has used (a class is remembered when it
+/// creates or fetches objects, or asks for its entity).
+// @unchecked Sendable: the dictionaries and the model list are only touched with `lock` held; models are
+// immutable once a coordinator uses them.
+final class ManagedObjectClasses: @unchecked Sendable {
+    private static let shared = ManagedObjectClasses()
+    private let lock = NSLock()
+    /// Classes the program has used, by bare and by module-qualified name.
+    private var classesByName: [String: NSManagedObject.Type] = [:]
+    /// Models of the coordinators that contexts use, newest last (held weakly).
+    private var models: [WeakModel] = []
+
+    private struct WeakModel {
+        weak var model: NSManagedObjectModel?
+    }
+
+    /// Remembers a managed object class under its bare and qualified names.
+    static func remember(_ type: NSManagedObject.Type) {
+        guard type != NSManagedObject.self else { return }
+        let names = names(of: type)
+        shared.lock.withLock {
+            for name in names { shared.classesByName[name] = type }
+        }
+    }
+
+    /// Remembers a model a context uses, so that `entity()` can find the entities of classes.
+    static func remember(_ model: NSManagedObjectModel) {
+        shared.lock.withLock {
+            shared.models.removeAll { $0.model == nil || $0.model === model }
+            shared.models.append(WeakModel(model: model))
+        }
+    }
+
+    /// The class for objects of an entity: the class its `managedObjectClassName` names when the
+    /// program has it (searching superentities' classes too), `NSManagedObject` otherwise.
+    static func objectClass(for entity: NSEntityDescription) -> NSManagedObject.Type {
+        var current: NSEntityDescription? = entity
+        while let candidate = current {
+            if let type = namedClass(candidate.managedObjectClassName) { return type }
+            current = candidate.superentity
+        }
+        return NSManagedObject.self
+    }
+
+    /// The entity of `type` in `model` (or, without one, in the models in use, newest first).
+    /// Stops the program when there is none.
+    static func entity(for type: NSManagedObject.Type, in model: NSManagedObjectModel? = nil) -> NSEntityDescription {
+        remember(type)
+        let names = Set(names(of: type))
+        let candidates: [NSManagedObjectModel]
+        if let model {
+            candidates = [model]
+        } else {
+            candidates = shared.lock.withLock { shared.models.compactMap(\.model).reversed() }
+        }
+        for model in candidates {
+            if let entity = model.entities.first(where: { names.contains($0.managedObjectClassName ?? "") }) {
+                return entity
+            }
+        }
+        preconditionFailure("No entity of \(model == nil ? "the models in use" : "the context's model") has the managed object class \(String(reflecting: type)); set the entity's managedObjectClassName to \"\(String(reflecting: type))\".")
+    }
+
+    private static func namedClass(_ name: String?) -> NSManagedObject.Type? {
+        guard let name, !name.isEmpty, name != "NSManagedObject" else { return nil }
+        if let type = shared.lock.withLock({ shared.classesByName[name] }) { return type }
+        if let type = NSClassFromString(name) as? NSManagedObject.Type {
+            remember(type)
+            return type
+        }
+        return nil
+    }
+
+    private static func names(of type: NSManagedObject.Type) -> [String] {
+        let qualified = String(reflecting: type)
+        var names = [qualified, NSStringFromClass(type)]
+        if let dot = qualified.lastIndex(of: ".") {
+            names.append(String(qualified[qualified.index(after: dot)...]))
+        }
+        return names
+    }
+}

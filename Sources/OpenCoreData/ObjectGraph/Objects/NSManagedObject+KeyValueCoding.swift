@@ -1,0 +1,128 @@
+/// Managed objects are read by predicates, expressions and sort descriptors through Key-Value Coding.
+extension NSManagedObject: KeyValueCoding {}
+
+extension NSManagedObject {
+    /// Implements `value(forKey:)`: access notifications around the primitive value.
+    func _value(forKey key: String) -> Any? {
+        if _entity.propertiesByName[key] == nil {
+            return builtInValue(forKey: key)
+        }
+        willAccessValue(forKey: key)
+        defer { didAccessValue(forKey: key) }
+        return primitiveValue(forKey: key)
+    }
+
+    /// Implements `setValue(_:forKey:)`: change notifications around the primitive setter.
+    func _setValue(_ value: Any?, forKey key: String) {
+        requireProperty(key, value: value)
+        willChangeValue(forKey: key)
+        setPrimitiveValue(value, forKey: key)
+        didChangeValue(forKey: key)
+    }
+
+    /// Implements `primitiveValue(forKey:)`.
+    func _primitiveValue(forKey key: String) -> Any? {
+        guard let property = _entity.propertiesByName[key] else {
+            return builtInValue(forKey: key)
+        }
+        _fireFaultIfNeeded()
+        if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+            let objects = loadedToMany(relationship)
+            return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+        }
+        return storage[key]
+    }
+
+    /// Implements `setPrimitiveValue(_:forKey:)`: converts the value to the property's canonical form
+    /// and records the change.
+    func _setPrimitiveValue(_ value: Any?, forKey key: String) {
+        guard let property = _entity.propertiesByName[key] else {
+            undefinedKey(key, value: value)
+        }
+        _fireFaultIfNeeded()
+        if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+            let objects = ManagedValueCoercion.toManyObjects(value, relationship: relationship, object: self)
+            setToMany(objects, for: relationship)
+            return
+        }
+        let newValue: Any?
+        if let relationship = property as? NSRelationshipDescription {
+            newValue = ManagedValueCoercion.toOneObject(value, relationship: relationship, object: self)
+        } else if let attribute = property as? NSAttributeDescription {
+            newValue = ManagedValueCoercion.attributeValue(value, attribute: attribute, object: self)
+        } else {
+            newValue = value
+        }
+        recordChange(forKey: key)
+        storage[key] = newValue
+        _context?._objectDidChange(self)
+    }
+
+    /// Keeps the old value of `key` for `changedValuesForCurrentEvent()` and marks the key changed.
+    func recordChange(forKey key: String) {
+        if valuesAtLastEvent[key] == nil {
+            valuesAtLastEvent[key] = currentValueForSnapshot(key) ?? NSNull()
+        }
+        changedKeys.insert(key)
+    }
+
+    /// The current value of a property in snapshot form: to-one as an object ID, to-many as object IDs.
+    func currentValueForSnapshot(_ key: String) -> Any? {
+        if let relationship = _entity.relationshipsByName[key] {
+            if relationship.isToMany {
+                return toMany[key].map { $0.map(\.objectID) }
+            }
+            return (storage[key] as? NSManagedObject)?.objectID
+        }
+        return storage[key]
+    }
+
+    /// Returns the contents of a to-many relationship, loading them with one request when needed.
+    func loadedToMany(_ relationship: NSRelationshipDescription) -> [NSManagedObject] {
+        if let objects = toMany[relationship.name] { return objects }
+        var objects: [NSManagedObject] = []
+        if let context = _context, !_objectID.isTemporaryID {
+            objects = context._relatedObjects(for: relationship, of: self)
+        }
+        toMany[relationship.name] = objects
+        if snapshot[relationship.name] == nil, !_objectID.isTemporaryID {
+            snapshot[relationship.name] = objects.map(\.objectID)
+        }
+        return objects
+    }
+
+    /// Replaces the contents of a to-many relationship and records the change.
+    func setToMany(_ objects: [NSManagedObject], for relationship: NSRelationshipDescription) {
+        _ = loadedToMany(relationship)
+        recordChange(forKey: relationship.name)
+        toMany[relationship.name] = objects
+        _context?._objectDidChange(self)
+    }
+
+    /// Values of keys that are not properties of the entity but that Key-Value Coding answers for
+    /// every managed object.
+    private func builtInValue(forKey key: String) -> Any? {
+        switch key {
+        case "self": return self
+        case "objectID": return objectID
+        case "entity": return entity
+        case "managedObjectContext": return managedObjectContext
+        case "isInserted", "inserted": return isInserted
+        case "isUpdated", "updated": return isUpdated
+        case "isDeleted", "deleted": return isDeleted
+        case "isFault", "fault": return isFault
+        case "hasChanges": return hasChanges
+        default: undefinedKey(key, value: nil)
+        }
+    }
+
+    /// Stops the program unless `key` names a property of the entity.
+    private func requireProperty(_ key: String, value: Any?) {
+        if _entity.propertiesByName[key] == nil { undefinedKey(key, value: value) }
+    }
+
+    private func undefinedKey(_ key: String, value: Any?) -> Never {
+        preconditionFailure("The entity \(_entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\""
+            + (value.map { " (value: \(String(describing: $0)))" } ?? "") + ".")
+    }
+}

@@ -1,0 +1,20 @@
+extension NSManagedObject {
+    /// Returns the value of a persistent property as the Swift type a subclass declares for it.
+    ///
+    /// The `@Managed` macro expands a property's getter to a call of this method. Attributes convert
+    /// to integers of any width, `Double`, `Float`, `Bool`, `Decimal`, `Date`, `Data`, `String`, `UUID`,
+    /// `URL` and their optionals (a non-optional number reads `nil` as zero, a non-optional `Bool` as
+    /// `false`); to-one relationships to the destination class or its optional; to-many relationships
+    /// to `Set<Destination>`, `NSSet` or `NSOrderedSet` (optional or not).
+    public func managedValue<Value>(forKey key: String) -> Value {
+        ManagedValueConversion.swiftValue(value(forKey: key), as: Value.self, object: self, key: key)
+    }
+
+    /// Sets the value of a persistent property from the Swift type a subclass declares for it.
+    ///
+    /// The `@Managed` macro expands a property's setter to a call of this method; it accepts the types
+    /// ``managedValue(forKey:)`` returns.
+    public func setManagedValue<Value>(_ value: Value, forKey key: String) {
+        setValue(ManagedValueConversion.storedValue(value, object: self, key: key), forKey: key)
+    }
+}

@@ -1,0 +1,174 @@
+extension NSManagedObject {
+    /// Initializes a managed object of the entity whose class is this class, and inserts it into `context`.
+    ///
+    /// The entity is the one of the context's model whose `managedObjectClassName` names the class.
+    public convenience init(context: NSManagedObjectContext) {
+        let model = context.persistentStoreCoordinator?.managedObjectModel
+        let entity = ManagedObjectClasses.entity(for: Self.self, in: model)
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// A Boolean value that indicates whether the object has been inserted into its context and not yet saved.
+    public var isInserted: Bool {
+        guard let context = _context else { return false }
+        return context._inserted[ObjectIdentifier(self)] != nil
+    }
+
+    /// A Boolean value that indicates whether the object has unsaved changes.
+    public var isUpdated: Bool {
+        guard let context = _context else { return false }
+        return context._updated[ObjectIdentifier(self)] != nil
+    }
+
+    /// A Boolean value that indicates whether the object will be deleted when its context saves.
+    public var isDeleted: Bool {
+        _isDeleted
+    }
+
+    /// A Boolean value that indicates whether the object is a fault: its values have not been loaded.
+    public var isFault: Bool {
+        _isFault
+    }
+
+    /// A Boolean value that indicates whether the object has been inserted, deleted or changed and not
+    /// yet saved.
+    public var hasChanges: Bool {
+        isInserted || isUpdated || isDeleted
+    }
+
+    /// A Boolean value that indicates whether a persistent property's current value differs from the
+    /// value last read from or written to the store.
+    public var hasPersistentChangedValues: Bool {
+        !changedValues().isEmpty
+    }
+
+    /// Returns the persistent properties whose values changed since the object was last fetched or
+    /// saved, with their new values (`NSNull` for `nil`).
+    public func changedValues() -> [String: Any] {
+        var result: [String: Any] = [:]
+        let inserted = isInserted
+        for key in changedKeys.union(inserted ? Set(storage.keys).union(toMany.keys) : []) {
+            guard let property = _entity.propertiesByName[key], !property.isTransient else { continue }
+            let current = currentValueForSnapshot(key)
+            if !inserted, PropertyValueEquality.equal(current, snapshot[key]) { continue }
+            if inserted, current == nil || (current as? [NSManagedObjectID])?.isEmpty == true { continue }
+            result[key] = currentValue(forKey: key) ?? NSNull()
+        }
+        return result
+    }
+
+    /// Returns the persistent properties changed since the context last processed pending changes,
+    /// with the values they had then (`NSNull` for `nil`).
+    public func changedValuesForCurrentEvent() -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (key, old) in valuesAtLastEvent {
+            guard let property = _entity.propertiesByName[key], !property.isTransient else { continue }
+            if PropertyValueEquality.equal(old is NSNull ? nil : old, currentValueForSnapshot(key)) { continue }
+            result[key] = valueFromSnapshotForm(old, forKey: key) ?? NSNull()
+        }
+        return result
+    }
+
+    /// Returns the values of the given properties (every property when `keys` is `nil`) as they were
+    /// when the object was last fetched or saved (`NSNull` for `nil`).
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        var result: [String: Any] = [:]
+        let names = keys ?? _entity.properties.filter { !$0.isTransient }.map(\.name)
+        let committed = committedSnapshot()
+        for key in names {
+            guard let relationship = _entity.relationshipsByName[key], relationship.isToMany else {
+                result[key] = valueFromSnapshotForm(committed[key], forKey: key) ?? NSNull()
+                continue
+            }
+            var ids = committed[key] as? [NSManagedObjectID]
+            if ids == nil, let context = _context, !_objectID.isTemporaryID {
+                ids = context._relatedObjectIDs(for: relationship, ofID: _objectID)
+            }
+            result[key] = valueFromSnapshotForm(ids ?? [], forKey: key) ?? NSNull()
+        }
+        return result
+    }
+
+    /// Returns a Boolean value that indicates whether the relationship's destination has not been
+    /// loaded: an unloaded to-many relationship, or a to-one relationship whose destination is a fault.
+    public func hasFault(forRelationshipNamed key: String) -> Bool {
+        guard let relationship = _entity.relationshipsByName[key] else {
+            preconditionFailure("The entity \(_entity.name ?? "?") has no relationship named \"\(key)\".")
+        }
+        if _isFault { return true }
+        if relationship.isToMany { return toMany[key] == nil }
+        return (storage[key] as? NSManagedObject)?.isFault ?? false
+    }
+
+    /// Returns the IDs of the objects a relationship refers to, without loading the objects.
+    public func objectIDs(forRelationshipNamed key: String) -> [NSManagedObjectID] {
+        guard let relationship = _entity.relationshipsByName[key] else {
+            preconditionFailure("The entity \(_entity.name ?? "?") has no relationship named \"\(key)\".")
+        }
+        if !_isFault {
+            if relationship.isToMany {
+                if let objects = toMany[key] { return objects.map(\.objectID) }
+            } else {
+                return (storage[key] as? NSManagedObject).map { [$0.objectID] } ?? []
+            }
+        }
+        guard let context = _context, !_objectID.isTemporaryID else { return [] }
+        if relationship.isToMany {
+            return context._relatedObjectIDs(for: relationship, ofID: _objectID)
+        }
+        return (committedSnapshot()[key] as? NSManagedObjectID).map { [$0] } ?? []
+    }
+
+    /// The snapshot, read from the store (without firing the fault) when the object is a fault.
+    func committedSnapshot() -> [String: Any] {
+        if _isFault, let row = _context?._row(for: _objectID) { return row.values }
+        return snapshot
+    }
+
+    /// The value of a property for Key-Value Coding, without firing a fault or notifications.
+    func currentValue(forKey key: String) -> Any? {
+        if let relationship = _entity.relationshipsByName[key], relationship.isToMany {
+            let objects = toMany[key] ?? []
+            return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+        }
+        return storage[key]
+    }
+
+    /// Turns a snapshot-form value (IDs for relationships) into a Key-Value Coding value (objects).
+    func valueFromSnapshotForm(_ value: Any?, forKey key: String) -> Any? {
+        guard let relationship = _entity.relationshipsByName[key] else { return value is NSNull ? nil : value }
+        guard let context = _context else { return nil }
+        if relationship.isToMany {
+            let objects = (value as? [NSManagedObjectID] ?? []).map { context.object(with: $0) }
+            return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+        }
+        return (value as? NSManagedObjectID).map { context.object(with: $0) }
+    }
+
+    /// Loads the values of a fault from its context.
+    func _fireFaultIfNeeded() {
+        guard _isFault, let context = _context else { return }
+        context._fulfillFault(self)
+    }
+}
+
+/// Equality of property values in snapshot form (canonical values, object IDs, arrays of object IDs).
+enum PropertyValueEquality {
+    static func equal(_ lhs: Any?, _ rhs: Any?) -> Bool {
+        let lhs = lhs is NSNull ? nil : lhs
+        let rhs = rhs is NSNull ? nil : rhs
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case (nil, _), (_, nil): return false
+        case let (l as [NSManagedObjectID], r as [NSManagedObjectID]): return Set(l) == Set(r) && l.count == r.count
+        case let (l as NSObject, r as NSObject): return l.isEqual(r)
+        case let (l as String, r as String): return l == r
+        case let (l as Date, r as Date): return l == r
+        case let (l as Data, r as Data): return l == r
+        case let (l as UUID, r as UUID): return l == r
+        case let (l as URL, r as URL): return l == r
+        case let (l as AnyHashable, r as AnyHashable): return l == r
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,188 @@
+/// A base class that implements the behavior a Core Data model object needs.
+///
+/// A managed object is an instance of an entity of a managed object model, registered with a managed
+/// object context. Read and write its properties with Key-Value Coding (``value(forKey:)``,
+/// ``setValue(_:forKey:)``) or, in a subclass, through properties declared with the `@Managed` macro.
+/// The context tracks every change and writes it to the persistent store when it saves.
+///
+/// Managed objects are not thread-safe: use an object only on its context's queue, and pass its
+/// ``objectID`` to other contexts.
+open class NSManagedObject: NSObject, NSFetchRequestResult {
+    /// The entity the object is an instance of.
+    let _entity: NSEntityDescription
+    /// The object's current ID: temporary until the object is saved or obtains a permanent ID.
+    var _objectID: NSManagedObjectID
+    /// The context the object is registered with.
+    weak var _context: NSManagedObjectContext?
+
+    /// Current values of persistent properties: attributes hold canonical values, to-one relationships
+    /// hold the destination object. A missing key means `nil` (or, for a to-many relationship, that it
+    /// has not been loaded yet: see `toMany`).
+    var storage: [String: Any] = [:]
+    /// Loaded to-many relationships: name → destination objects (in order for ordered relationships).
+    var toMany: [String: [NSManagedObject]] = [:]
+    /// The values last read from or written to the store: attributes as canonical values, to-one
+    /// relationships as destination object IDs. Empty for an object never saved.
+    var snapshot: [String: Any] = [:]
+    /// The store's version (`Z_OPT`) of the row the snapshot came from; 0 for an object never saved.
+    var snapshotVersion: Int64 = 0
+    /// Whether the object's values have not been loaded yet.
+    var _isFault = false
+    /// Names of persistent properties changed since the last save (or fetch).
+    var changedKeys: Set<String> = []
+    /// Values as they were at the last `processPendingChanges()`, for properties changed since then.
+    var valuesAtLastEvent: [String: Any] = [:]
+    /// Whether the object has been deleted in its context and not yet saved.
+    var _isDeleted = false
+    /// Whether `prepareForDeletion()` has run for the current deletion.
+    var preparedForDeletion = false
+    /// Whether the object was inserted into its context and has not been saved yet.
+    var isNewlyInserted = false
+
+    /// Initializes a managed object of the given entity and, when a context is given, inserts it into
+    /// that context.
+    ///
+    /// The class of the object must be the entity's managed object class or a superclass of it.
+    public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        _entity = entity
+        _objectID = NSManagedObjectID(temporaryFor: entity)
+        super.init()
+        applyDefaultValues()
+        if let context {
+            context.insert(self)
+        }
+    }
+
+    /// The entity of the object.
+    open var entity: NSEntityDescription {
+        _entity
+    }
+
+    /// The object's ID. It changes from a temporary to a permanent ID when the object is first saved
+    /// or when a permanent ID is obtained for it.
+    open var objectID: NSManagedObjectID {
+        _objectID
+    }
+
+    /// The context the object is registered with, or `nil` when it has been removed from its context
+    /// (or was never inserted).
+    open var managedObjectContext: NSManagedObjectContext? {
+        _context
+    }
+
+    /// Sets every attribute's default value (from the model) as its current value.
+    func applyDefaultValues() {
+        for (name, attribute) in _entity.attributesByName {
+            if let value = attribute.defaultValue {
+                storage[name] = ManagedValueCoercion.canonical(value, for: attribute.attributeType) ?? value
+            }
+        }
+    }
+
+    // MARK: Overridable methods. Swift on Linux cannot override methods declared in extensions, so every
+    // method a subclass may override is declared here and implemented in the extension it belongs to.
+
+    /// Called once, when the object is first inserted into a context. Override it to set initial values;
+    /// call `super`.
+    open func awakeFromInsert() {}
+
+    /// Called when the object's values are loaded from the store (a fetch or a fired fault). Override it
+    /// to compute derived state; call `super`.
+    open func awakeFromFetch() {}
+
+    /// Called when the object is about to be saved. Override it to compute values just before saving.
+    open func willSave() {}
+
+    /// Called after the object's changes were saved.
+    open func didSave() {}
+
+    /// Called when the object is about to be deleted, before the delete is saved.
+    open func prepareForDeletion() {}
+
+    /// Called before the object turns into a fault and loses its values.
+    open func willTurnIntoFault() {}
+
+    /// Called after the object has turned into a fault.
+    open func didTurnIntoFault() {}
+
+    /// Returns the value of the property with the given name: an attribute's value, a to-one
+    /// relationship's destination object, or a to-many relationship's objects as an `NSSet` (an
+    /// `NSOrderedSet` for an ordered relationship). Reading a fault loads its values first.
+    ///
+    /// An unknown key stops the program, naming the entity and the key.
+    open func value(forKey key: String) -> Any? {
+        _value(forKey: key)
+    }
+
+    /// Sets the value of the property with the given name and records the change in the context.
+    ///
+    /// A value of the wrong type, or an unknown key, stops the program naming the entity, the key and
+    /// the value.
+    open func setValue(_ value: Any?, forKey key: String) {
+        _setValue(value, forKey: key)
+    }
+
+    /// Returns the value of a property without invoking `value(forKey:)` overrides or access notifications.
+    open func primitiveValue(forKey key: String) -> Any? {
+        _primitiveValue(forKey: key)
+    }
+
+    /// Sets the value of a property without invoking `setValue(_:forKey:)` overrides or change
+    /// notifications; the context still records the change.
+    open func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        _setPrimitiveValue(value, forKey: key)
+    }
+
+    /// Tells the object that the value of a property is about to be read; loads the values of a fault.
+    open func willAccessValue(forKey key: String?) {
+        _fireFaultIfNeeded()
+    }
+
+    /// Tells the object that the value of a property has been read.
+    open func didAccessValue(forKey key: String?) {}
+
+    /// Tells the object that the value of a property is about to change; loads the values of a fault.
+    open func willChangeValue(forKey key: String) {
+        _fireFaultIfNeeded()
+    }
+
+    /// Tells the object that the value of a property has changed.
+    open func didChangeValue(forKey key: String) {}
+
+    /// Checks the object's values before it is first saved; throws the validation error (or
+    /// `NSValidationMultipleErrorsError` carrying every error under `NSDetailedErrorsKey`).
+    ///
+    /// Checks that every non-optional property has a value (`NSValidationMissingMandatoryPropertyError`),
+    /// that every attribute value has its attribute's type (`NSManagedObjectValidationError`), and the
+    /// minimum and maximum counts of to-many relationships. Override it to add checks; call `super`.
+    open func validateForInsert() throws {
+        try _validateValues()
+    }
+
+    /// Checks the object's values before its changes are saved; the same checks as `validateForInsert()`.
+    open func validateForUpdate() throws {
+        try _validateValues()
+    }
+
+    /// Checks that the object may be deleted: a relationship with the deny delete rule must be empty
+    /// (`NSValidationRelationshipDeniedDeleteError`).
+    open func validateForDelete() throws {
+        try _validateDelete()
+    }
+
+    /// Returns the entity description of the class: the entity of the models in use whose managed object
+    /// class is this class.
+    ///
+    /// Stops the program when no model in use has such an entity (the class must be named by an
+    /// entity's `managedObjectClassName` in a model a coordinator uses).
+    open class func entity() -> NSEntityDescription {
+        ManagedObjectClasses.entity(for: self)
+    }
+
+    /// Returns a fetch request for the entity of the class.
+    open class func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
+        let request = NSFetchRequest<NSFetchRequestResult>()
+        request.entity = entity()
+        return request
+    }
+}

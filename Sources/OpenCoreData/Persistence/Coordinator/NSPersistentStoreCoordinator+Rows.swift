@@ -1,0 +1,272 @@
+/// The coordinator's internal API used by managed object contexts: fetching rows and IDs, reading
+/// single rows and relationships, obtaining permanent IDs and saving (Seam 2 in GRAPH-SEAMS.md).
+extension NSPersistentStoreCoordinator {
+    /// Rows of the objects a fetch request selects, in result order (predicate, sorts, limit, offset,
+    /// subentities). The rows also refresh the row cache.
+    func fetchRows<Result>(_ request: NSFetchRequest<Result>) throws -> [StoreRow] {
+        let entity = try _entity(of: request)
+        let stores = _stores(for: entity, request: request)
+        let rows: [StoreRow]
+        if stores.count <= 1 {
+            rows = try stores.first?._fetchRows(request, entity: entity) ?? []
+        } else {
+            let unlimited = _unlimitedCopy(of: request)
+            var all: [StoreRow] = []
+            for store in stores { all += try store._fetchRows(unlimited, entity: entity) }
+            rows = _window(_sortedRows(all, by: request.sortDescriptors), of: request)
+        }
+        _rowCache.store(rows)
+        return rows
+    }
+
+    /// IDs of the objects a fetch request selects, in result order.
+    func fetchObjectIDs<Result>(_ request: NSFetchRequest<Result>) throws -> [NSManagedObjectID] {
+        let entity = try _entity(of: request)
+        let stores = _stores(for: entity, request: request)
+        if stores.count <= 1 {
+            return try stores.first?._fetchObjectIDs(request, entity: entity) ?? []
+        }
+        return try fetchRows(request).map(\.objectID)
+    }
+
+    /// The number of objects a fetch request selects (limit and offset applied).
+    func count<Result>(_ request: NSFetchRequest<Result>) throws -> Int {
+        let entity = try _entity(of: request)
+        let stores = _stores(for: entity, request: request)
+        if stores.count <= 1 {
+            return try stores.first?._count(request, entity: entity) ?? 0
+        }
+        return try fetchObjectIDs(request).count
+    }
+
+    /// The row of one object: the row cache first, then the store; `nil` when the object no longer
+    /// exists (or its ID is temporary).
+    func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        if let cached = _rowCache.row(for: objectID) { return cached }
+        guard let store = _store(of: objectID) else { return nil }
+        let row = try store._row(for: objectID)
+        if let row { _rowCache.store([row]) }
+        return row
+    }
+
+    /// The row of one object read from its store, bypassing the cache (which it refreshes).
+    func freshRow(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        guard let store = _store(of: objectID) else { return nil }
+        let row = try store._row(for: objectID)
+        if let row { _rowCache.store([row]) } else { _rowCache.remove([objectID]) }
+        return row
+    }
+
+    /// Destination IDs of a to-many relationship of one object, in order for ordered relationships.
+    func relatedObjectIDs(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        guard let store = _store(of: objectID) else { return [] }
+        return try store._relatedObjectIDs(for: relationship, of: objectID)
+    }
+
+    /// Permanent IDs for temporary ones: keys come from each entity's `Z_PRIMARYKEY` row of the store
+    /// that will hold the object. Permanent IDs given in are returned unchanged.
+    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID]) throws -> [NSManagedObjectID: NSManagedObjectID] {
+        _writeLock.lock()
+        defer { _writeLock.unlock() }
+        var result: [NSManagedObjectID: NSManagedObjectID] = [:]
+        var byStoreAndEntity: [ObjectIdentifier: (store: NSPersistentStore, entity: NSEntityDescription, ids: [NSManagedObjectID])] = [:]
+        for id in temporaryIDs {
+            guard id.isTemporaryID else {
+                result[id] = id
+                continue
+            }
+            let store = try _storeForInserting(id.entity)
+            let key = ObjectIdentifier(id.entity)
+            var group = byStoreAndEntity[key] ?? (store, id.entity, [])
+            group.ids.append(id)
+            byStoreAndEntity[key] = group
+        }
+        for group in byStoreAndEntity.values {
+            let keys = try group.store._allocatePrimaryKeys(for: group.entity, count: group.ids.count)
+            for (id, key) in zip(group.ids, keys) {
+                result[id] = NSManagedObjectID(entity: group.entity, store: group.store, primaryKey: key)
+            }
+        }
+        return result
+    }
+
+    /// Writes a save: per store one transaction with optimistic locking on `Z_OPT`, permanent keys from
+    /// `Z_PRIMARYKEY`, the writes and a commit; on any failure nothing is written to that store.
+    /// Throws ``StoreSaveConflicts`` for locking failures. Saves are serialized by the coordinator.
+    func save(_ changes: StoreSaveChanges) throws -> StoreSaveResult {
+        _writeLock.lock()
+        defer { _writeLock.unlock() }
+        if changes.isEmpty {
+            return StoreSaveResult(permanentIDs: [:], versions: [:])
+        }
+        var perStore: [ObjectIdentifier: (store: NSPersistentStore, changes: StoreSaveChanges)] = [:]
+        func add(_ store: NSPersistentStore, _ apply: (inout StoreSaveChanges) -> Void) {
+            var entry = perStore[ObjectIdentifier(store)] ?? (store, StoreSaveChanges())
+            apply(&entry.changes)
+            perStore[ObjectIdentifier(store)] = entry
+        }
+        for insert in changes.inserted {
+            let store = try insert.objectID.isTemporaryID ? _storeForInserting(insert.objectID.entity) : _requireStore(of: insert.objectID)
+            add(store) { $0.inserted.append(insert) }
+        }
+        for update in changes.updated {
+            add(try _requireStore(of: update.objectID)) { $0.updated.append(update) }
+        }
+        for delete in changes.deleted {
+            add(try _requireStore(of: delete.objectID)) { $0.deleted.append(delete) }
+        }
+        var permanentIDs: [NSManagedObjectID: NSManagedObjectID] = [:]
+        var versions: [NSManagedObjectID: Int64] = [:]
+        for (store, storeChanges) in perStore.values.sorted(by: { _storeIndex($0.store) < _storeIndex($1.store) }) {
+            if store.isReadOnly {
+                throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
+                    NSLocalizedDescriptionKey: "Cannot save to the read-only store at \(store.url?.path ?? "(no location)").",
+                    NSAffectedStoresErrorKey: [store],
+                ])
+            }
+            let result = try store._save(storeChanges)
+            permanentIDs.merge(result.permanentIDs) { $1 }
+            versions.merge(result.versions) { $1 }
+            _refreshCache(after: storeChanges, result: result)
+        }
+        return StoreSaveResult(permanentIDs: permanentIDs, versions: versions)
+    }
+
+    // MARK: Helpers
+
+    /// Updates the row cache with what a store just wrote.
+    private func _refreshCache(after changes: StoreSaveChanges, result: StoreSaveResult) {
+        func permanent(_ id: NSManagedObjectID) -> NSManagedObjectID { result.permanentIDs[id] ?? id }
+        func translate(_ value: Any) -> Any {
+            if let id = value as? NSManagedObjectID { return permanent(id) }
+            return value
+        }
+        var rows: [StoreRow] = []
+        for insert in changes.inserted {
+            let id = permanent(insert.objectID)
+            rows.append(StoreRow(objectID: id, version: result.versions[id] ?? 1,
+                                 values: insert.values.mapValues(translate)))
+        }
+        var stale: [NSManagedObjectID] = []
+        for update in changes.updated {
+            guard let old = _rowCache.row(for: update.objectID), let version = result.versions[update.objectID] else {
+                stale.append(update.objectID)
+                continue
+            }
+            var values = old.values
+            for (key, value) in update.changedValues {
+                values[key] = value.map(translate)
+            }
+            rows.append(StoreRow(objectID: update.objectID, version: version, values: values))
+        }
+        _rowCache.remove(stale + changes.deleted.map(\.objectID))
+        _rowCache.store(rows)
+        // A to-many relationship kept through its inverse's key changes the destinations' rows too: forget
+        // the old and new destinations so that their next read sees the new key.
+        var owners: [String: Set<NSManagedObjectID>] = [:]
+        var destinations = Set<NSManagedObjectID>()
+        let lists = changes.inserted.map { (permanent($0.objectID), $0.toMany) } + changes.updated.map { ($0.objectID, $0.toMany) }
+        for (owner, toMany) in lists {
+            for (name, ids) in toMany {
+                guard let inverse = owner.entity.relationshipsByName[name]?.inverseRelationship, !inverse.isToMany else { continue }
+                owners[inverse.name, default: []].insert(owner)
+                destinations.formUnion(ids.map(permanent))
+            }
+        }
+        if !owners.isEmpty {
+            _rowCache.remove { row in
+                if destinations.contains(row.objectID) { return true }
+                return owners.contains { name, ids in (row.values[name] as? NSManagedObjectID).map(ids.contains) ?? false }
+            }
+        }
+    }
+
+    /// The entity a request fetches.
+    func _entity<Result>(of request: NSFetchRequest<Result>) throws -> NSEntityDescription {
+        if let entity = request.entity, let name = entity.name, let own = managedObjectModel.entitiesByName[name] {
+            return own
+        }
+        guard let name = request.entityName, let entity = managedObjectModel.entitiesByName[name] else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
+                NSLocalizedDescriptionKey: request.entityName.map { "The fetch request's entity \"\($0)\" is not in the coordinator's model." }
+                    ?? "The fetch request has no entity.",
+            ])
+        }
+        return entity
+    }
+
+    /// The stores that hold an entity, limited to the request's affected stores when it names some.
+    func _stores<Result>(for entity: NSEntityDescription, request: NSFetchRequest<Result>) -> [NSPersistentStore] {
+        let affected = request._affectedStores?.compactMap { $0 as? NSPersistentStore }
+        return persistentStores.filter { store in
+            guard _store(store, holds: entity) else { return false }
+            return affected.map { list in list.contains { $0 === store } } ?? true
+        }
+    }
+
+    /// Whether a store's configuration includes an entity.
+    func _store(_ store: NSPersistentStore, holds entity: NSEntityDescription) -> Bool {
+        let configuration = store.configurationName
+        guard configuration != "PF_DEFAULT_CONFIGURATION_NAME",
+              let entities = managedObjectModel.entities(forConfigurationName: configuration) else { return true }
+        return entities.contains { $0.name == entity.name }
+    }
+
+    /// The store a new object of an entity goes to: the first store whose configuration holds it.
+    func _storeForInserting(_ entity: NSEntityDescription) throws -> NSPersistentStore {
+        guard let store = persistentStores.first(where: { _store($0, holds: entity) }) else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
+                NSLocalizedDescriptionKey: "No persistent store of the coordinator holds the entity \(entity.name ?? "(unnamed)"); add a store before saving.",
+            ])
+        }
+        return store
+    }
+
+    /// The coordinator's store that holds a permanent ID, `nil` for a temporary ID or a foreign store.
+    func _store(of objectID: NSManagedObjectID) -> NSPersistentStore? {
+        guard let identifier = objectID.storeIdentifier else { return nil }
+        return persistentStores.first { $0.identifier == identifier }
+    }
+
+    /// The store of a permanent ID, or an error naming the ID.
+    private func _requireStore(of objectID: NSManagedObjectID) throws -> NSPersistentStore {
+        guard let store = _store(of: objectID) else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError, userInfo: [
+                NSLocalizedDescriptionKey: "The object \(objectID.uriRepresentation().absoluteString) is not in any store of the coordinator.",
+            ])
+        }
+        return store
+    }
+
+    private func _storeIndex(_ store: NSPersistentStore) -> Int {
+        persistentStores.firstIndex { $0 === store } ?? Int.max
+    }
+
+    /// A copy of a request without limit and offset, for merging several stores' results.
+    private func _unlimitedCopy<Result>(of request: NSFetchRequest<Result>) -> NSFetchRequest<Result> {
+        guard let copy = request.copy() as? NSFetchRequest<Result> else { return request }
+        copy._fetchLimit = 0
+        copy._fetchOffset = 0
+        return copy
+    }
+
+    /// Rows sorted by sort descriptors read from their values.
+    private func _sortedRows(_ rows: [StoreRow], by descriptors: [NSSortDescriptor]?) -> [StoreRow] {
+        guard let descriptors, !descriptors.isEmpty else { return rows }
+        return rows.sorted { a, b in
+            for descriptor in descriptors {
+                let order = descriptor.compare(a.values as NSDictionary, to: b.values as NSDictionary)
+                if order != .orderedSame { return order == .orderedAscending }
+            }
+            return false
+        }
+    }
+
+    /// The offset/limit window of a request applied to merged results.
+    private func _window(_ rows: [StoreRow], of request: NSFetchRequest<some Any>) -> [StoreRow] {
+        let start = min(max(request.fetchOffset, 0), rows.count)
+        var slice = Array(rows[start...])
+        if request.fetchLimit > 0 { slice = Array(slice.prefix(request.fetchLimit)) }
+        return slice
+    }
+}

@@ -1,0 +1,47 @@
+/// The coordinator's row cache: the last row seen for each object ID, with its version (`Z_OPT`).
+///
+/// Fetches and saves refresh it; a fault fires from it before asking the store.
+// @unchecked Sendable: the dictionary is only touched while holding `lock`.
+final class StoreRowCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var rows: [NSManagedObjectID: StoreRow] = [:]
+
+    /// The cached row of an object.
+    func row(for objectID: NSManagedObjectID) -> StoreRow? {
+        lock.withLock { rows[objectID] }
+    }
+
+    /// Stores rows, replacing older snapshots of the same objects.
+    func store(_ newRows: [StoreRow]) {
+        guard !newRows.isEmpty else { return }
+        lock.withLock {
+            for row in newRows { rows[row.objectID] = row }
+        }
+    }
+
+    /// Forgets the rows of some objects.
+    func remove(_ objectIDs: some Sequence<NSManagedObjectID>) {
+        lock.withLock {
+            for id in objectIDs { rows.removeValue(forKey: id) }
+        }
+    }
+
+    /// Forgets the rows that match a condition.
+    func remove(where condition: (StoreRow) -> Bool) {
+        lock.withLock {
+            rows = rows.filter { !condition($0.value) }
+        }
+    }
+
+    /// Forgets every row of a store.
+    func removeAll(of store: NSPersistentStore) {
+        lock.withLock {
+            rows = rows.filter { $0.key.storeIdentifier != store.identifier }
+        }
+    }
+
+    /// The number of cached rows.
+    var count: Int {
+        lock.withLock { rows.count }
+    }
+}

@@ -1,0 +1,56 @@
+/// The changes of one save, as a context hands them to its coordinator.
+struct StoreSaveChanges {
+    /// A new object: its ID (temporary, or permanent when obtained beforehand), its attribute and to-one
+    /// values (a missing key means `nil`) and the contents of its to-many relationships.
+    struct Insert {
+        let objectID: NSManagedObjectID
+        let values: [String: Any]
+        let toMany: [String: [NSManagedObjectID]]
+    }
+
+    /// A changed object: the version (`Z_OPT`) the context read, the changed attribute and to-one values
+    /// (`nil` clears), and the full new contents of each changed to-many relationship.
+    struct Update {
+        let objectID: NSManagedObjectID
+        let expectedVersion: Int64
+        let changedValues: [String: Any?]
+        let toMany: [String: [NSManagedObjectID]]
+    }
+
+    /// A deleted object and the version (`Z_OPT`) the context read.
+    struct Delete {
+        let objectID: NSManagedObjectID
+        let expectedVersion: Int64
+    }
+
+    var inserted: [Insert] = []
+    var updated: [Update] = []
+    var deleted: [Delete] = []
+
+    /// Whether there is nothing to write.
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty
+    }
+}
+
+/// What a save produced: the permanent ID of each inserted object that had a temporary ID, and the new
+/// version (`Z_OPT`) of each inserted or updated row (keyed by permanent ID).
+struct StoreSaveResult {
+    let permanentIDs: [NSManagedObjectID: NSManagedObjectID]
+    let versions: [NSManagedObjectID: Int64]
+}
+
+/// The rows a save could not write because another writer changed or deleted them since the context
+/// read them (optimistic locking on `Z_OPT`). Nothing of the save was written.
+struct StoreSaveConflicts: Error {
+    /// One object whose row changed under the context.
+    struct Conflict {
+        let objectID: NSManagedObjectID
+        /// The version the context read.
+        let expectedVersion: Int64
+        /// The row now in the store; `nil` when the row was deleted.
+        let storeRow: StoreRow?
+    }
+
+    let conflicts: [Conflict]
+}

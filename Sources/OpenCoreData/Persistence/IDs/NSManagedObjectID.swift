@@ -1,0 +1,115 @@
+/// A compact, universal identifier for a managed object.
+///
+/// An object ID names one object in one persistent store. A newly inserted object has a temporary ID
+/// until its context saves it or obtains a permanent ID for it; ``isTemporaryID`` tells them apart.
+/// Object IDs are immutable and safe to pass between threads and contexts: use
+/// ``NSManagedObjectContext/object(with:)`` to get the object an ID names in another context, and
+/// ``uriRepresentation()`` with ``NSPersistentStoreCoordinator/managedObjectID(forURIRepresentation:)``
+/// to keep a reference across launches.
+// @unchecked Sendable: every stored property is a `let` fixed at creation. `entity` belongs to a
+// model that is immutable once in use by a coordinator; the weak reference to the store is read
+// through the Swift runtime's thread-safe weak-reference loads.
+public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
+    /// The entity of the object the ID names.
+    public let entity: NSEntityDescription
+    private weak var _store: NSPersistentStore?
+    /// The store's identifier when the ID is permanent, kept so equality never depends on the
+    /// weak store reference.
+    let storeIdentifier: String?
+    /// The row's primary key (`Z_PK`) in its store; `nil` for a temporary ID.
+    let primaryKey: Int64?
+    /// The unique part of a temporary ID; `nil` for a permanent ID.
+    let temporaryIdentifier: UUID?
+
+    /// Creates a temporary ID for a new object of `entity`.
+    init(temporaryFor entity: NSEntityDescription) {
+        self.entity = entity
+        _store = nil
+        storeIdentifier = nil
+        primaryKey = nil
+        temporaryIdentifier = UUID()
+        super.init()
+    }
+
+    /// Creates the permanent ID of the row with primary key `primaryKey` of `entity` in `store`.
+    init(entity: NSEntityDescription, store: NSPersistentStore, primaryKey: Int64) {
+        self.entity = entity
+        _store = store
+        storeIdentifier = store.identifier
+        self.primaryKey = primaryKey
+        temporaryIdentifier = nil
+        super.init()
+    }
+
+    /// The persistent store that holds the object, or `nil` for a temporary ID (or when the store has
+    /// been removed from its coordinator and released).
+    public var persistentStore: NSPersistentStore? {
+        _store
+    }
+
+    /// A Boolean value that indicates whether the ID is temporary: the object has not been saved yet and
+    /// no permanent ID has been obtained for it.
+    public var isTemporaryID: Bool {
+        temporaryIdentifier != nil
+    }
+
+    /// A URI that names the object: `x-coredata://<store UUID>/<Entity>/p<primary key>` for a permanent
+    /// ID, `x-coredata:///<Entity>/t<UUID>` for a temporary one.
+    ///
+    /// Pass the URI of a permanent ID to ``NSPersistentStoreCoordinator/managedObjectID(forURIRepresentation:)``
+    /// to get the ID back, in this process or a later one.
+    public func uriRepresentation() -> URL {
+        let entityName = entity.name ?? ""
+        var components = URLComponents()
+        components.scheme = "x-coredata"
+        if let temporaryIdentifier {
+            components.host = ""
+            components.path = "/\(entityName)/t\(temporaryIdentifier.uuidString)"
+        } else {
+            components.host = storeIdentifier ?? ""
+            components.path = "/\(entityName)/p\(primaryKey ?? 0)"
+        }
+        if let url = components.url {
+            return url
+        }
+        // Entity names are identifiers, so URLComponents always succeeds; this spelling is the same URI.
+        let text = temporaryIdentifier.map { "x-coredata:///\(entityName)/t\($0.uuidString)" }
+            ?? "x-coredata://\(storeIdentifier ?? "")/\(entityName)/p\(primaryKey ?? 0)"
+        return URL(string: text) ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Returns `true` when `object` is an ID naming the same object: the same temporary ID, or the same
+    /// entity, store and primary key.
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSManagedObjectID else { return false }
+        if other === self { return true }
+        if let temporaryIdentifier {
+            return temporaryIdentifier == other.temporaryIdentifier
+        }
+        return other.temporaryIdentifier == nil && primaryKey == other.primaryKey
+            && storeIdentifier == other.storeIdentifier && entity.name == other.entity.name
+    }
+
+    /// A hash value consistent with ``isEqual(_:)``.
+    public override var hash: Int {
+        var hasher = Hasher()
+        if let temporaryIdentifier {
+            hasher.combine(temporaryIdentifier)
+        } else {
+            hasher.combine(primaryKey)
+            hasher.combine(storeIdentifier)
+            hasher.combine(entity.name)
+        }
+        return hasher.finalize()
+    }
+
+    /// Returns the ID itself: object IDs are immutable.
+    public func copy(with zone: NSZone? = nil) -> Any {
+        self
+    }
+
+    /// The ID's URI, as text.
+    public override var description: String {
+        "<NSManagedObjectID \(uriRepresentation().absoluteString)>"
+    }
+}

@@ -1,0 +1,66 @@
+/// The columns a `.rows` fetch selects.
+extension SQLiteFetchCompiler {
+    /// A selected column of the fetched table.
+    struct SelectedColumn {
+        /// The column's name in the table.
+        let name: String
+        /// What it holds.
+        let role: SQLiteResultColumn.Role
+        /// The entities whose rows have the property (empty: every row).
+        let entities: Set<String>
+    }
+
+    /// `Z_PK`, `Z_ENT`, `Z_OPT`, then, in table order, the attribute and to-one columns of the fetched
+    /// entity (inherited ones included) and, when subentities are fetched, of its subentities.
+    func resultColumns(of entity: NSEntityDescription, layout: SQLiteEntityLayout,
+                       includesSubentities: Bool) throws -> [SelectedColumn] {
+        guard let table = schema.table(named: layout.table) else {
+            throw Self.unsupported("the store has no table \(layout.table) for entity \"\(layout.name)\"")
+        }
+        let fetchedNumbers = Set(includesSubentities ? layout.numbersIncludingSubentities : [layout.number])
+        let fetchedNames = Set(schema.entities.filter { fetchedNumbers.contains($0.number) }.map(\.name))
+        var columns: [SelectedColumn] = [
+            SelectedColumn(name: "Z_PK", role: .primaryKey, entities: []),
+            SelectedColumn(name: "Z_ENT", role: .entityNumber, entities: []),
+            SelectedColumn(name: "Z_OPT", role: .version, entities: []),
+        ]
+        for column in table.columns {
+            let declaring: String
+            let role: SQLiteResultColumn.Role
+            switch column.role {
+            case .attribute(let owner, let path):
+                guard let type = attributeType(ofEntity: owner, path: path) else { continue }
+                declaring = owner
+                role = .attribute(name: path, type: type)
+            case .foreignKey(let owner, let relationship):
+                declaring = owner
+                role = .toOneKey(relationship: relationship)
+            case .foreignEntity(let owner, let relationship):
+                declaring = owner
+                role = .toOneEntity(relationship: relationship)
+            case .primaryKey, .entityNumber, .optimisticLock, .orderKey, .joinKey, .joinOrderKey:
+                continue
+            }
+            guard let owner = schema.entity(named: declaring) else { continue }
+            let having = Set(schema.entities.filter { owner.numbersIncludingSubentities.contains($0.number) }.map(\.name))
+            let relevant = having.intersection(fetchedNames)
+            guard !relevant.isEmpty else { continue }
+            columns.append(SelectedColumn(name: column.name, role: role, entities: relevant))
+        }
+        return columns
+    }
+
+    /// The type of an attribute (or composite element, by dotted path) declared by the named entity.
+    private func attributeType(ofEntity name: String, path: String) -> NSAttributeType? {
+        let components = path.split(separator: ".").map(String.init)
+        guard let first = components.first, var attribute = model.entitiesByName[name]?.attributesByName[first] else {
+            return nil
+        }
+        for component in components.dropFirst() {
+            guard let composite = attribute as? NSCompositeAttributeDescription,
+                  let element = composite.elements.first(where: { $0.name == component }) else { return nil }
+            attribute = element
+        }
+        return attribute.attributeType
+    }
+}

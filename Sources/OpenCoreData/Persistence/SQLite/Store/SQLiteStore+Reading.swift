@@ -1,0 +1,173 @@
+import GRDB
+
+/// Reading a SQLite store: fetches through the compiled SQL of the fetch compiler, single rows and
+/// to-many relationships through the layout.
+extension SQLiteStore {
+    /// Runs a read, turning SQLite errors into errors naming the file.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let database = try database()
+        return try SQLiteStoreFileAccess.run(fileURL) { try database.read(body) }
+    }
+
+    /// The compiler for this store's layout.
+    private func compiler() throws -> SQLiteFetchCompiler {
+        guard let compiler = _compiler else { throw _unsupported("fetching before opening") }
+        return compiler
+    }
+
+    /// A request whose entity is the model's entity object (the compiler reads the entity from it).
+    private func resolved<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) -> NSFetchRequest<Result> {
+        if request.entity === entity { return request }
+        guard let copy = request.copy() as? NSFetchRequest<Result> else { return request }
+        copy._entity = entity
+        copy._entityName = entity.name
+        return copy
+    }
+
+    func fetchStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [StoreRow] {
+        let query = try compiler().compile(resolved(request, entity: entity), selection: .rows)
+        return try read { db in
+            let statement = try db.cachedStatement(sql: query.sql)
+            let rows = try Row.fetchAll(statement, arguments: query.arguments)
+            return try rows.map { try decodeRow($0, columns: query.columns) }
+        }
+    }
+
+    func fetchStoreObjectIDs<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [NSManagedObjectID] {
+        let query = try compiler().compile(resolved(request, entity: entity), selection: .objectIDs)
+        return try read { db in
+            let statement = try db.cachedStatement(sql: query.sql)
+            return try Row.fetchAll(statement, arguments: query.arguments).map { row in
+                var pk: Int64 = 0
+                var number: Int64 = 0
+                for column in query.columns {
+                    switch column.role {
+                    case .primaryKey: pk = row[column.index] ?? 0
+                    case .entityNumber: number = row[column.index] ?? 0
+                    default: break
+                    }
+                }
+                return NSManagedObjectID(entity: try self.entity(number: number), store: self, primaryKey: pk)
+            }
+        }
+    }
+
+    func countStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> Int {
+        let query = try compiler().compile(resolved(request, entity: entity), selection: .count)
+        return try read { db in
+            let statement = try db.cachedStatement(sql: query.sql)
+            return try Int.fetchOne(statement, arguments: query.arguments) ?? 0
+        }
+    }
+
+    /// A result row of a compiled `.rows` query as a store row.
+    private func decodeRow(_ row: Row, columns: [SQLiteResultColumn]) throws -> StoreRow {
+        var pk: Int64 = 0
+        var number: Int64 = 0
+        var version: Int64 = 0
+        for column in columns {
+            switch column.role {
+            case .primaryKey: pk = row[column.index] ?? 0
+            case .entityNumber: number = row[column.index] ?? 0
+            case .version: version = row[column.index] ?? 0
+            default: break
+            }
+        }
+        let entity = try self.entity(number: number)
+        let entityName = entity.name ?? ""
+        let attributes = entity.attributesByName
+        let relationships = entity.relationshipsByName
+        var keys: [String: Int64] = [:]
+        var entities: [String: Int64] = [:]
+        var values: [String: Any] = [:]
+        for column in columns where column.entities.isEmpty || column.entities.contains(entityName) {
+            let dbValue: DatabaseValue = row[column.index]
+            switch column.role {
+            case let .attribute(name, _):
+                guard let attribute = attributes[name],
+                      let value = SQLiteStoreValues.value(from: dbValue, attribute: attribute,
+                                                          coordinator: persistentStoreCoordinator) else { continue }
+                values[name] = value
+            case let .toOneKey(relationship):
+                if let key = Int64.fromDatabaseValue(dbValue) { keys[relationship] = key }
+            case let .toOneEntity(relationship):
+                if let key = Int64.fromDatabaseValue(dbValue) { entities[relationship] = key }
+            default:
+                break
+            }
+        }
+        for (name, key) in keys {
+            guard let relationship = relationships[name], let destination = relationship.destinationEntity else { continue }
+            let target = try entities[name].map { try self.entity(number: $0) } ?? destination
+            values[name] = NSManagedObjectID(entity: target, store: self, primaryKey: key)
+        }
+        return StoreRow(objectID: NSManagedObjectID(entity: entity, store: self, primaryKey: pk),
+                        version: version, values: values)
+    }
+
+    /// The row of one object read through the layout; `nil` when there is no such row.
+    func storeRow(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        guard let pk = objectID.primaryKey else { return nil }
+        let layout = try layout(of: objectID.entity)
+        let numbers = layout.numbersIncludingSubentities.map(String.init).joined(separator: ", ")
+        return try read { db in
+            let statement = try db.cachedStatement(sql: "SELECT * FROM \(layout.table) WHERE Z_PK = ? AND Z_ENT IN (\(numbers))")
+            guard let row = try Row.fetchOne(statement, arguments: [pk]) else { return nil }
+            return try decodeTableRow(row)
+        }
+    }
+
+    /// A whole row of an entity table (`SELECT *`) as a store row, read with the row's own entity layout.
+    func decodeTableRow(_ row: Row) throws -> StoreRow {
+        let pk: Int64 = row["Z_PK"] ?? 0
+        let number: Int64 = row["Z_ENT"] ?? 0
+        let version: Int64 = row["Z_OPT"] ?? 0
+        let entity = try self.entity(number: number)
+        let layout = try layout(of: entity)
+        var values: [String: Any] = [:]
+        for (name, attribute) in entity.attributesByName where !attribute.isTransient {
+            guard let column = layout.attributeColumns[name], let dbValue = row[column] as DatabaseValue?,
+                  let value = SQLiteStoreValues.value(from: dbValue, attribute: attribute,
+                                                      coordinator: persistentStoreCoordinator) else { continue }
+            values[name] = value
+        }
+        for (name, storage) in layout.relationships {
+            guard case let .foreignKey(column, entityColumn, _) = storage,
+                  let key = row[column] as Int64?,
+                  let destination = entity.relationshipsByName[name]?.destinationEntity else { continue }
+            let target = try (entityColumn.flatMap { row[$0] as Int64? }).map { try self.entity(number: $0) } ?? destination
+            values[name] = NSManagedObjectID(entity: target, store: self, primaryKey: key)
+        }
+        return StoreRow(objectID: NSManagedObjectID(entity: entity, store: self, primaryKey: pk), version: version, values: values)
+    }
+
+    /// The destinations of a relationship of one object: one query, ordered by the order column for
+    /// ordered relationships (then by `Z_PK`).
+    func storeRelatedObjectIDs(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        guard let pk = objectID.primaryKey, let destination = relationship.destinationEntity else { return [] }
+        let layout = try layout(of: objectID.entity)
+        guard let storage = layout.relationships[relationship.name] else { return [] }
+        let destinationLayout = try self.layout(of: destination)
+        let sql: String
+        switch storage {
+        case let .foreignKey(column, entityColumn, _):
+            sql = "SELECT \(column), \(entityColumn ?? "NULL") FROM \(layout.table) WHERE Z_PK = ? AND \(column) IS NOT NULL"
+        case let .inverseForeignKey(table, column, orderColumn):
+            let order = orderColumn.map { "\($0), Z_PK" } ?? "Z_PK"
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(order)"
+        case let .joinTable(table, sourceColumn, destinationColumn, orderColumn):
+            let order = orderColumn.map { "J.\($0), J.\(destinationColumn)" } ?? "J.\(destinationColumn)"
+            sql = "SELECT D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D ON D.Z_PK = J.\(destinationColumn) "
+                + "WHERE J.\(sourceColumn) = ? ORDER BY \(order)"
+        }
+        return try read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            return try Row.fetchAll(statement, arguments: [pk]).map { row in
+                let key: Int64 = row[0] ?? 0
+                let number: Int64? = row[1]
+                let entity = try number.map { try self.entity(number: $0) } ?? destination
+                return NSManagedObjectID(entity: entity, store: self, primaryKey: key)
+            }
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import GRDB
+
+/// Writing a save to a SQLite store: one `BEGIN IMMEDIATE` transaction holding the optimistic-locking
+/// checks, the primary-key allocation, every insert, update and delete, the relationship rows and the
+/// metadata; any failure rolls all of it back.
+///
+/// Rules (see `Docs/StoreFormat.md`): a new row gets `Z_OPT` 1 and each update adds 1; keys come from the
+/// root entity's `Z_PRIMARYKEY.Z_MAX`; a to-many relationship whose inverse is to-one is written as the
+/// destinations' foreign key (their `Z_OPT` is not changed by that); many-to-many and inverse-less
+/// to-many relationships as join-table rows; ordered relationships keep each destination's position in
+/// the `Z_FOK_` column as (index + 1) × 1024, leaving room between neighbours; deleting a row also
+/// deletes the join-table rows that mention it.
+extension SQLiteStore {
+    /// The spacing of `Z_FOK_` order values.
+    static let orderSpacing: Int64 = 1024
+
+    /// Allocates `count` keys on the `Z_PRIMARYKEY` row of a root entity, inside the caller's transaction.
+    static func allocatePrimaryKeys(in db: Database, rootNumber: Int, count: Int) throws -> [Int64] {
+        guard count > 0 else { return [] }
+        let max = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"),
+                                     arguments: [rootNumber]) ?? 0
+        try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+            .execute(arguments: [max + Int64(count), rootNumber])
+        return (1...count).map { max + Int64($0) }
+    }
+
+    func saveChanges(_ changes: StoreSaveChanges) throws -> StoreSaveResult {
+        let database = try database()
+        let dirty = _lock.withLock { _metadataIsDirty }
+        let metadataToWrite = dirty ? SQLiteStoreMetadata(dictionary: metadata ?? [:]) : nil
+        let result = try SQLiteStoreFileAccess.run(fileURL) {
+            try database.writeWithoutTransaction { db -> StoreSaveResult in
+                var result = StoreSaveResult(permanentIDs: [:], versions: [:])
+                try db.inTransaction(.immediate) {
+                    result = try self.write(changes, in: db)
+                    if let metadataToWrite { try metadataToWrite.write(to: db) }
+                    return .commit
+                }
+                return result
+            }
+        }
+        if dirty { _lock.withLock { _metadataIsDirty = false } }
+        return result
+    }
+
+    private func write(_ changes: StoreSaveChanges, in db: Database) throws -> StoreSaveResult {
+        try checkVersions(changes, in: db)
+        let permanentIDs = try allocateKeys(for: changes.inserted, in: db)
+        let writer = RowWriter(store: self, db: db, permanentIDs: permanentIDs)
+        var versions: [NSManagedObjectID: Int64] = [:]
+        for insert in changes.inserted {
+            let id = permanentIDs[insert.objectID] ?? insert.objectID
+            try writer.insert(id, values: insert.values)
+            versions[id] = 1
+        }
+        for update in changes.updated {
+            try writer.update(update.objectID, changedValues: update.changedValues)
+            versions[update.objectID] = update.expectedVersion + 1
+        }
+        for insert in changes.inserted {
+            for (name, destinations) in insert.toMany.sorted(by: { $0.key < $1.key }) {
+                try writer.writeToMany(permanentIDs[insert.objectID] ?? insert.objectID, name, destinations)
+            }
+        }
+        for update in changes.updated {
+            for (name, destinations) in update.toMany.sorted(by: { $0.key < $1.key }) {
+                try writer.writeToMany(update.objectID, name, destinations)
+            }
+        }
+        for delete in changes.deleted {
+            try writer.delete(delete.objectID)
+        }
+        return StoreSaveResult(permanentIDs: permanentIDs.filter { $0.key.isTemporaryID }, versions: versions)
+    }
+
+    /// Optimistic locking: every updated or deleted row must still have the version the context read.
+    private func checkVersions(_ changes: StoreSaveChanges, in db: Database) throws {
+        var conflicts: [StoreSaveConflicts.Conflict] = []
+        let expected = changes.updated.map { ($0.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
+        for (id, version) in expected {
+            guard let pk = id.primaryKey else { continue }
+            let table = try layout(of: id.entity).table
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(table) WHERE Z_PK = ?"), arguments: [pk])
+            let current: Int64? = row?["Z_OPT"]
+            if current != version {
+                conflicts.append(.init(objectID: id, expectedVersion: version, storeRow: try row.map(decodeTableRow)))
+            }
+        }
+        if !conflicts.isEmpty { throw StoreSaveConflicts(conflicts: conflicts) }
+    }
+
+    /// Permanent IDs for the inserts that carry temporary IDs, allocated per root entity.
+    private func allocateKeys(for inserts: [StoreSaveChanges.Insert], in db: Database) throws -> [NSManagedObjectID: NSManagedObjectID] {
+        var byRoot: [Int: [NSManagedObjectID]] = [:]
+        for insert in inserts where insert.objectID.isTemporaryID {
+            byRoot[try layout(of: insert.objectID.entity).rootNumber, default: []].append(insert.objectID)
+        }
+        var result: [NSManagedObjectID: NSManagedObjectID] = [:]
+        for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let keys = try Self.allocatePrimaryKeys(in: db, rootNumber: root, count: ids.count)
+            for (id, key) in zip(ids, keys) {
+                result[id] = NSManagedObjectID(entity: id.entity, store: self, primaryKey: key)
+            }
+        }
+        return result
+    }
+}
+
+/// Writes the rows of one save inside its transaction.
+private struct RowWriter {
+    let store: SQLiteStore
+    let db: Database
+    let permanentIDs: [NSManagedObjectID: NSManagedObjectID]
+
+    /// The primary key of an object named in the save.
+    func key(_ value: Any, context: String) throws -> NSManagedObjectID {
+        let id: NSManagedObjectID
+        if let objectID = value as? NSManagedObjectID {
+            id = objectID
+        } else if let representable = value as? ObjectIDRepresentable {
+            id = representable.objectIDForStore
+        } else {
+            throw saveError("\(context) holds \(type(of: value)), not an object.")
+        }
+        let permanent = permanentIDs[id] ?? id
+        guard permanent.primaryKey != nil else {
+            throw saveError("\(context) refers to the unsaved object \(id.uriRepresentation().absoluteString), which is not part of this save.")
+        }
+        guard permanent.storeIdentifier == store.identifier else {
+            throw saveError("\(context) refers to \(id.uriRepresentation().absoluteString) in another store; relationships cannot cross stores.")
+        }
+        return permanent
+    }
+
+    func saveError(_ message: String) -> NSError {
+        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
+            NSLocalizedDescriptionKey: "Cannot save to the store at \(store.fileURL.path): \(message)",
+            NSAffectedStoresErrorKey: [store],
+        ])
+    }
+
+    /// Column assignments for attribute and to-one values of an entity.
+    func assignments(for entity: NSEntityDescription, layout: SQLiteEntityLayout,
+                     values: [String: Any?]) throws -> [(String, DatabaseValue)] {
+        var result: [(String, DatabaseValue)] = []
+        let attributes = entity.attributesByName
+        let relationships = entity.relationshipsByName
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            if let attribute = attributes[name] {
+                guard let column = layout.attributeColumns[name] else { continue }
+                result.append((column, SQLiteStoreValues.databaseValue(for: value ?? nil, attribute: attribute)))
+            } else if let relationship = relationships[name], !relationship.isToMany,
+                      case let .foreignKey(column, entityColumn, _)? = layout.relationships[name] {
+                let destination: NSManagedObjectID?
+                if let value = value ?? nil, !(value is NSNull) {
+                    destination = try key(value, context: "The relationship \(name) of \(entity.name ?? "")")
+                } else {
+                    destination = nil
+                }
+                result.append((column, destination?.primaryKey?.databaseValue ?? .null))
+                if let entityColumn {
+                    let number = try destination.map { try store.layout(of: $0.entity).number }
+                    result.append((entityColumn, number?.databaseValue ?? .null))
+                }
+            }
+        }
+        return result
+    }
+
+    func insert(_ id: NSManagedObjectID, values: [String: Any]) throws {
+        guard let pk = id.primaryKey else { return }
+        let layout = try store.layout(of: id.entity)
+        let columns = try assignments(for: id.entity, layout: layout, values: values.mapValues { Optional($0) })
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.0)
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let sql = "INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
+        let arguments = [pk.databaseValue, layout.number.databaseValue, 1.databaseValue] + columns.map(\.1)
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+    }
+
+    func update(_ id: NSManagedObjectID, changedValues: [String: Any?]) throws {
+        guard let pk = id.primaryKey else { return }
+        let layout = try store.layout(of: id.entity)
+        let columns = try assignments(for: id.entity, layout: layout, values: changedValues)
+        let sets = columns.map { "\($0.0) = ?" } + ["Z_OPT = Z_OPT + 1"]
+        let sql = "UPDATE \(layout.table) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(columns.map(\.1) + [pk.databaseValue]))
+    }
+
+    func delete(_ id: NSManagedObjectID) throws {
+        guard let pk = id.primaryKey else { return }
+        let schema = try store.schema()
+        let model = try store.model()
+        let layout = try store.layout(of: id.entity)
+        try db.cachedStatement(sql: "DELETE FROM \(layout.table) WHERE Z_PK = ?").execute(arguments: [pk])
+        for other in schema.entities {
+            guard let entity = model.entitiesByName[other.name] else { continue }
+            for (name, storage) in other.relationships {
+                guard case let .joinTable(table, sourceColumn, destinationColumn, _) = storage else { continue }
+                if other.name == layout.name {
+                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(sourceColumn) = ?").execute(arguments: [pk])
+                }
+                if let destination = entity.relationshipsByName[name]?.destinationEntity, id.entity.isKindOf(entity: destination) {
+                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(destinationColumn) = ?").execute(arguments: [pk])
+                }
+            }
+        }
+    }
+
+    /// Writes the full contents of a to-many relationship of one object.
+    func writeToMany(_ owner: NSManagedObjectID, _ name: String, _ destinations: [NSManagedObjectID]) throws {
+        guard let ownerKey = owner.primaryKey else { return }
+        let entity = owner.entity
+        let layout = try store.layout(of: entity)
+        guard let relationship = entity.relationshipsByName[name], relationship.isToMany,
+              let storage = layout.relationships[name] else {
+            throw saveError("\(entity.name ?? "") has no to-many relationship \(name).")
+        }
+        let keys = try destinations.map { try key($0, context: "The relationship \(name) of \(entity.name ?? "")").primaryKey ?? 0 }
+        switch storage {
+        case .foreignKey:
+            return
+        case let .inverseForeignKey(table, column, orderColumn):
+            var entityColumn: String?
+            if let inverse = relationship.inverseRelationship, let destination = relationship.destinationEntity,
+               case let .foreignKey(_, inverseEntityColumn, _)? = try store.layout(of: destination).relationships[inverse.name] {
+                entityColumn = inverseEntityColumn
+            }
+            var clear = ["\(column) = NULL"]
+            if let entityColumn { clear.append("\(entityColumn) = NULL") }
+            if let orderColumn { clear.append("\(orderColumn) = NULL") }
+            try db.cachedStatement(sql: "UPDATE \(table) SET \(clear.joined(separator: ", ")) WHERE \(column) = ?")
+                .execute(arguments: [ownerKey])
+            var sets = ["\(column) = ?"]
+            if entityColumn != nil { sets.append("\(entityColumn ?? "") = ?") }
+            if let orderColumn { sets.append("\(orderColumn) = ?") }
+            let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+            for (index, key) in keys.enumerated() {
+                var arguments: [DatabaseValue] = [ownerKey.databaseValue]
+                if entityColumn != nil { arguments.append(layout.number.databaseValue) }
+                if orderColumn != nil { arguments.append((Int64(index + 1) * SQLiteStore.orderSpacing).databaseValue) }
+                arguments.append(key.databaseValue)
+                try statement.execute(arguments: StatementArguments(arguments))
+            }
+        case let .joinTable(table, sourceColumn, destinationColumn, orderColumn):
+            let existing = try Int64.fetchAll(
+                db.cachedStatement(sql: "SELECT \(destinationColumn) FROM \(table) WHERE \(sourceColumn) = ?"), arguments: [ownerKey])
+            let wanted = Set(keys)
+            let remove = try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?")
+            for key in existing where !wanted.contains(key) {
+                try remove.execute(arguments: [ownerKey, key])
+            }
+            let add = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(sourceColumn), \(destinationColumn)) VALUES (?, ?)")
+            for key in keys {
+                try add.execute(arguments: [ownerKey, key])
+            }
+            if let orderColumn {
+                let order = try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?")
+                for (index, key) in keys.enumerated() {
+                    try order.execute(arguments: [Int64(index + 1) * SQLiteStore.orderSpacing, ownerKey, key])
+                }
+            }
+        }
+    }
+}

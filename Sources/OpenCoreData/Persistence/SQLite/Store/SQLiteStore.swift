@@ -1,0 +1,154 @@
+import GRDB
+
+/// The SQLite store (``NSSQLiteStoreType``): rows kept in a SQLite file laid out as Core Data lays it out
+/// (`Docs/StoreFormat.md`).
+///
+/// Connections: a GRDB `DatabasePool` under WAL (one writer, parallel readers), or a `DatabaseQueue`
+/// when the store is read-only or a pragma turns WAL off. Writes use cached prepared statements.
+// @unchecked Sendable: `_database`, `_schema`, `_compiler` and `_model` are set once by `_open` under the
+// coordinator's write lock before the store is published to other threads, and cleared by `_close`
+// under the same lock; GRDB's writers serialize writes and run reads in parallel themselves; the
+// metadata dirty flag is guarded by the base class's `_lock`.
+final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
+    var _database: (any DatabaseWriter)?
+    var _schema: SQLiteSchema?
+    var _compiler: SQLiteFetchCompiler?
+    weak var _model: NSManagedObjectModel?
+    var _metadataIsDirty = false
+
+    /// The store's type, ``NSSQLiteStoreType``.
+    override var type: String { NSSQLiteStoreType }
+
+    /// The store file; every store of this type has one.
+    var fileURL: URL {
+        url ?? URL(fileURLWithPath: "/dev/null")
+    }
+
+    override func _loadMetadata() throws -> [String: Any] {
+        try SQLiteStoreMetadata.read(fromStoreAt: fileURL).dictionary
+    }
+
+    override func _metadataDidChange() {
+        _lock.withLock { _metadataIsDirty = true }
+        // Written right away so that metadata set without a later save is kept; a failure here leaves
+        // the flag set and the next save writes it.
+        try? _writeMetadataIfDirty()
+    }
+
+    override func _open(model: NSManagedObjectModel) throws {
+        try openStore(model: model)
+    }
+
+    override func _fetchRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [StoreRow] {
+        try fetchStoreRows(request, entity: entity)
+    }
+
+    override func _fetchObjectIDs<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [NSManagedObjectID] {
+        try fetchStoreObjectIDs(request, entity: entity)
+    }
+
+    override func _count<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> Int {
+        try countStoreRows(request, entity: entity)
+    }
+
+    override func _row(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        try storeRow(for: objectID)
+    }
+
+    override func _allRows() throws -> [StoreRow] {
+        let schema = try schema()
+        return try read { db in
+            var rows: [StoreRow] = []
+            for layout in schema.entities {
+                let statement = try db.cachedStatement(sql: "SELECT * FROM \(layout.table) WHERE Z_ENT = ? ORDER BY Z_PK")
+                rows += try Row.fetchAll(statement, arguments: [layout.number]).map(decodeTableRow)
+            }
+            return rows
+        }
+    }
+
+    override func _relatedObjectIDs(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        try storeRelatedObjectIDs(for: relationship, of: objectID)
+    }
+
+    override func _allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        let layout = try layout(of: entity)
+        return try SQLiteStoreFileAccess.run(fileURL) {
+            try database().write { db in try Self.allocatePrimaryKeys(in: db, rootNumber: layout.rootNumber, count: count) }
+        }
+    }
+
+    override func _save(_ changes: StoreSaveChanges) throws -> StoreSaveResult {
+        try saveChanges(changes)
+    }
+
+    override func _close() {
+        _database = nil
+    }
+
+    /// The open connection, or an error naming the file when the store was removed.
+    func database() throws -> any DatabaseWriter {
+        guard let database = _database else {
+            throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, fileURL,
+                "The store at \(fileURL.path) is not open (it was removed from its coordinator).")
+        }
+        return database
+    }
+
+    /// The layout of the store's entities.
+    func schema() throws -> SQLiteSchema {
+        guard let schema = _schema else { throw _unsupported("use before opening") }
+        return schema
+    }
+
+    /// The coordinator's model.
+    func model() throws -> NSManagedObjectModel {
+        guard let model = _model else { throw _unsupported("use after its model was released") }
+        return model
+    }
+
+    /// The layout of an entity, or an error naming it.
+    func layout(of entity: NSEntityDescription) throws -> SQLiteEntityLayout {
+        guard let name = entity.name, let layout = try schema().entity(named: name) else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
+                NSLocalizedDescriptionKey: "The entity \(entity.name ?? "(unnamed)") is not stored in the store at \(fileURL.path).",
+            ])
+        }
+        return layout
+    }
+
+    /// The model entity with an entity number (`Z_ENT`) of this store.
+    func entity(number: Int64) throws -> NSEntityDescription {
+        let schema = try schema()
+        guard let layout = schema.entities.first(where: { Int64($0.number) == number }),
+              let entity = try model().entitiesByName[layout.name] else {
+            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, fileURL,
+                "The store file \(fileURL.path) has a row with the unknown entity number \(number).")
+        }
+        return entity
+    }
+
+    /// Writes the metadata when it changed since the last write.
+    func _writeMetadataIfDirty() throws {
+        guard _lock.withLock({ _metadataIsDirty }), let database = _database, !isReadOnly else { return }
+        let metadata = SQLiteStoreMetadata(dictionary: self.metadata ?? [:])
+        try SQLiteStoreFileAccess.run(fileURL) {
+            try database.write { db in try metadata.write(to: db) }
+        }
+        _lock.withLock { _metadataIsDirty = false }
+    }
+
+    /// Writes metadata into the store file at `url` (keeping its UUID unless the metadata names one).
+    static func writeMetadata(_ metadata: [String: Any], toStoreAt url: URL) throws {
+        let existing = try SQLiteStoreMetadata.read(fromStoreAt: url)
+        var dictionary = metadata
+        if dictionary[NSStoreUUIDKey] == nil { dictionary[NSStoreUUIDKey] = existing.uuid }
+        let updated = SQLiteStoreMetadata(dictionary: dictionary)
+        _ = try updated.encodedPlist()
+        try SQLiteStoreFileAccess.run(url) {
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { db in try updated.write(to: db) }
+            try queue.close()
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/// A persistent store: one file or in-memory collection of rows that a coordinator reads and writes.
+///
+/// You don't create stores directly; add them to a ``NSPersistentStoreCoordinator`` with
+/// ``NSPersistentStoreCoordinator/addPersistentStore(type:configuration:at:options:)``. A store knows its
+/// type, location, identifier, configuration, options and metadata.
+// @unchecked Sendable: the mutable state (identifier, metadata, read-only flag) is guarded by `_lock`;
+// the rest is fixed at creation. Subclasses guard their own state (see each subclass).
+open class NSPersistentStore: NSObject, @unchecked Sendable {
+    let _lock = NSLock()
+    private weak var _coordinator: NSPersistentStoreCoordinator?
+    private let _configurationName: String
+    private let _options: [AnyHashable: Any]?
+    private var _url: URL?
+    private var _identifier: String?
+    private var _metadata: [String: Any]?
+    private var _isReadOnly: Bool
+
+    /// Creates a store for a coordinator, with a configuration, a location and options.
+    ///
+    /// A `nil` configuration name means the model's default configuration (every entity).
+    public init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
+                at url: URL, options: [AnyHashable: Any]? = nil) {
+        _coordinator = root
+        _configurationName = name ?? "PF_DEFAULT_CONFIGURATION_NAME"
+        _options = options
+        _url = url
+        _isReadOnly = PersistentStoreOptions.bool(options?[NSReadOnlyPersistentStoreOption]) ?? false
+        super.init()
+    }
+
+    /// The type of the store, for example ``NSSQLiteStoreType``.
+    open var type: String {
+        NSSQLiteStoreType
+    }
+
+    /// The coordinator the store was added to.
+    open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
+        _coordinator
+    }
+
+    /// The name of the configuration whose entities the store holds; `"PF_DEFAULT_CONFIGURATION_NAME"`
+    /// for the default configuration.
+    open var configurationName: String {
+        _configurationName
+    }
+
+    /// The options the store was added with.
+    open var options: [AnyHashable: Any]? {
+        _options
+    }
+
+    /// The location of the store.
+    open var url: URL? {
+        get { _lock.withLock { _url } }
+        set { _lock.withLock { _url = newValue } }
+    }
+
+    /// The unique identifier of the store, the ``NSStoreUUIDKey`` value of its metadata.
+    open var identifier: String! {
+        get { _lock.withLock { _identifier } }
+        set { _lock.withLock { _identifier = newValue } }
+    }
+
+    /// A Boolean value that indicates whether the store refuses saves.
+    open var isReadOnly: Bool {
+        get { _lock.withLock { _isReadOnly } }
+        set { _lock.withLock { _isReadOnly = newValue } }
+    }
+
+    /// The store's metadata: its type, UUID, the model version hashes it was written with, and your own
+    /// keys. Changes are written at the next save that reaches the store.
+    open var metadata: [String: Any]! {
+        get { _lock.withLock { _metadata } }
+        set {
+            _lock.withLock {
+                _metadata = newValue
+                if let uuid = newValue?[NSStoreUUIDKey] as? String { _identifier = uuid }
+            }
+            _metadataDidChange()
+        }
+    }
+
+    /// Loads the store's metadata from its location.
+    open func loadMetadata() throws {
+        let loaded = try _loadMetadata()
+        _lock.withLock {
+            _metadata = loaded
+            _identifier = loaded[NSStoreUUIDKey] as? String
+        }
+    }
+
+    /// Returns the metadata of the store at a location.
+    open class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
+        try SQLiteStoreMetadata.read(fromStoreAt: url).dictionary
+    }
+
+    /// Writes metadata into the store at a location.
+    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreWith url: URL) throws {
+        try SQLiteStore.writeMetadata(metadata ?? [:], toStoreAt: url)
+    }
+
+    /// Called after the store has been added to a coordinator.
+    open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}
+
+    /// Called before the store is removed from a coordinator.
+    open func willRemove(from coordinator: NSPersistentStoreCoordinator?) {}
+
+    // MARK: Internal store API (overridden by the SQLite and in-memory stores)
+
+    /// Sets the identifier and metadata without notifying the subclass.
+    func _setLoadedMetadata(_ metadata: [String: Any]) {
+        _lock.withLock {
+            _metadata = metadata
+            _identifier = metadata[NSStoreUUIDKey] as? String
+        }
+    }
+
+    /// Reads the metadata from the store's location.
+    func _loadMetadata() throws -> [String: Any] {
+        throw _unsupported("reading metadata")
+    }
+
+    /// Called after `metadata` is set.
+    func _metadataDidChange() {}
+
+    /// Opens or creates the store for the coordinator's model; called once by the coordinator.
+    func _open(model: NSManagedObjectModel) throws {
+        throw _unsupported("opening")
+    }
+
+    /// Releases the store's resources; called when the store leaves its coordinator.
+    func _close() {}
+
+    /// The rows selected by a request for `entity`, in result order.
+    func _fetchRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [StoreRow] {
+        throw _unsupported("fetching")
+    }
+
+    /// The IDs selected by a request for `entity`, in result order.
+    func _fetchObjectIDs<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [NSManagedObjectID] {
+        throw _unsupported("fetching")
+    }
+
+    /// The number of objects a request for `entity` selects.
+    func _count<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> Int {
+        throw _unsupported("counting")
+    }
+
+    /// The stored row of one object, `nil` when it does not exist.
+    func _row(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        throw _unsupported("reading rows")
+    }
+
+    /// Every row of the store, in entity-number then key order (used to copy a store).
+    func _allRows() throws -> [StoreRow] {
+        throw _unsupported("reading all rows")
+    }
+
+    /// The destinations of a to-many relationship of one object, ordered when it is ordered.
+    func _relatedObjectIDs(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        throw _unsupported("reading relationships")
+    }
+
+    /// Allocates `count` new primary keys for rows of `entity`'s inheritance tree.
+    func _allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        throw _unsupported("allocating primary keys")
+    }
+
+    /// Writes the part of a save that belongs to this store in one transaction: permanent keys for the
+    /// temporary IDs of `changes`, optimistic locking on `Z_OPT`, the writes, commit. On any failure
+    /// nothing is written. Throws ``StoreSaveConflicts`` for locking failures.
+    func _save(_ changes: StoreSaveChanges) throws -> StoreSaveResult {
+        throw _unsupported("saving")
+    }
+
+    /// The error for an operation this kind of store does not support.
+    func _unsupported(_ operation: String) -> NSError {
+        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
+            NSLocalizedDescriptionKey: "The persistent store of type \(type) at \(url?.path ?? "(no location)") does not support \(operation).",
+        ])
+    }
+}

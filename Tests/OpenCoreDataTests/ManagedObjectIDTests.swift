@@ -1,0 +1,90 @@
+import Testing
+@testable import OpenCoreData
+
+/// Object IDs: temporary and permanent, their URIs, equality and hashing, and getting an ID back from
+/// its URI in a later "launch" (a new coordinator on the same file).
+@Suite("Managed object IDs")
+struct ManagedObjectIDTests {
+    @Test("a temporary ID has no store and a x-coredata:///Entity/t<UUID> URI")
+    func temporary() throws {
+        let model = StoreKit.blogModel()
+        let entity = try #require(model.entitiesByName["Author"])
+        let id = NSManagedObjectID(temporaryFor: entity)
+        #expect(id.isTemporaryID)
+        #expect(id.persistentStore == nil)
+        #expect(id.entity === entity)
+        let uri = id.uriRepresentation().absoluteString
+        #expect(uri.hasPrefix("x-coredata:///Author/t"))
+        let uuid = String(uri.dropFirst("x-coredata:///Author/t".count))
+        #expect(UUID(uuidString: uuid) != nil)
+        let other = NSManagedObjectID(temporaryFor: entity)
+        #expect(id != other)
+        #expect(id == id.copy() as? NSManagedObjectID)
+    }
+
+    @Test("a permanent ID names its store by UUID and its row by primary key")
+    func permanent() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Blog.sqlite")
+        let (coordinator, store) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
+        let id = try #require(StoreKit.insert(coordinator, "Author", [["name": "Ann"]]).first)
+        #expect(!id.isTemporaryID)
+        #expect(id.persistentStore === store)
+        let storeUUID = try #require(store.identifier)
+        #expect(UUID(uuidString: storeUUID) != nil)
+        #expect(id.uriRepresentation().absoluteString == "x-coredata://\(storeUUID)/Author/p1")
+        #expect(store.metadata[NSStoreUUIDKey] as? String == storeUUID)
+    }
+
+    @Test("IDs are equal and hash alike when they name the same row, even across coordinators")
+    func equality() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Blog.sqlite")
+        let model = StoreKit.blogModel()
+        let (first, store) = try StoreKit.sqliteCoordinator(model, at: url)
+        let ids = try StoreKit.insert(first, "Tag", [["label": "a"], ["label": "b"]])
+        let (second, _) = try StoreKit.sqliteCoordinator(model, at: url)
+        let again = try #require(second.managedObjectID(forURIRepresentation: ids[0].uriRepresentation()))
+        #expect(again == ids[0])
+        #expect(again.hash == ids[0].hash)
+        #expect(Set([ids[0], ids[1], again]).count == 2)
+        let entity = try #require(model.entitiesByName["Tag"])
+        #expect(NSManagedObjectID(entity: entity, store: store, primaryKey: 1) == ids[0])
+        #expect(NSManagedObjectID(entity: entity, store: store, primaryKey: 2) != ids[0])
+        #expect(ids[0] != NSManagedObjectID(temporaryFor: entity))
+    }
+
+    @Test("managedObjectID(forURIRepresentation:) gives the ID back in a later launch, nil for foreign URIs")
+    func uriRoundTrip() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Blog.sqlite")
+        let uri: URL
+        do {
+            let (coordinator, store) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
+            uri = try #require(StoreKit.insert(coordinator, "Author", [["name": "Ann"]]).first).uriRepresentation()
+            try coordinator.remove(store)
+        }
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
+        let id = try #require(coordinator.managedObjectID(forURIRepresentation: uri))
+        #expect(id.entity.name == "Author")
+        #expect(id.primaryKey == 1)
+        #expect(try coordinator.row(for: id)?.values["name"] as? String == "Ann")
+        let host = try #require(uri.host)
+        for bad in ["x-coredata://\(host)/Nope/p1", "x-coredata://\(host)/Author/t1", "x-coredata://\(host)/Author/pX",
+                    "x-coredata://00000000-0000-0000-0000-000000000000/Author/p1", "https://\(host)/Author/p1",
+                    "x-coredata:///Author/t\(UUID().uuidString)"] {
+            #expect(coordinator.managedObjectID(forURIRepresentation: try #require(URL(string: bad))) == nil, "\(bad)")
+        }
+    }
+
+    @Test("IDs are Sendable and usable from other tasks")
+    func sendable() async throws {
+        let model = StoreKit.blogModel()
+        let id = NSManagedObjectID(temporaryFor: try #require(model.entitiesByName["Tag"]))
+        let uri = await Task.detached { id.uriRepresentation() }.value
+        #expect(uri == id.uriRepresentation())
+    }
+}
