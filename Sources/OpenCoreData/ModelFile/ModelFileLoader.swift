@@ -7,6 +7,9 @@ enum ModelFileLoader {
     static func load(_ url: URL, into model: NSManagedObjectModel) throws {
         let contents = try ModelBundleLayout.contentsURL(for: url)
         try loadContents(contents, into: model)
+        if let localization = try ModelLocalization.dictionary(forModelAt: url) {
+            model.localizationDictionary = localization
+        }
     }
 
     /// Fills `model` from one `contents` XML file.
