@@ -484,4 +484,21 @@ struct ModelFileErrorTests {
             """)
         expectContentError(error, mentions: ["entity 'A'", "property 'x'"])
     }
+
+    @Test("a device or a link to one is refused without reading it")
+    func deviceFiles() throws {
+        let zero = URL(fileURLWithPath: "/dev/zero")
+        guard FileManager.default.fileExists(atPath: zero.path) else { return }
+        expectContentError(try ModelFileKit.loadError(at: zero), mentions: ["/dev/zero", "not a regular file"])
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("Device.xcdatamodel", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("contents"), withDestinationURL: zero)
+        expectContentError(try ModelFileKit.loadError(at: folder), mentions: ["Device.xcdatamodel/contents", "not a regular file"])
+        let bundle = directory.appendingPathComponent("Device.xcdatamodeld", isDirectory: true)
+        try ModelFileKit.writeVersion(ModelFileKit.contents(""), in: bundle)
+        try FileManager.default.createSymbolicLink(at: bundle.appendingPathComponent(".xccurrentversion"), withDestinationURL: zero)
+        expectContentError(try ModelFileKit.loadError(at: bundle), mentions: [".xccurrentversion", "not a regular file"])
+    }
 }
