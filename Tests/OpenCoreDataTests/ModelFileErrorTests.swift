@@ -456,4 +456,49 @@ struct ModelFileErrorTests {
         try bom.write(to: third.appendingPathComponent("contents"))
         #expect(try NSManagedObjectModel.load(from: third).entitiesByName["Ünï"] != nil)
     }
+
+    @Test("a composite that contains itself is an error, not endless recursion")
+    func selfContainingComposite() throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A">
+                <attribute name="place" optional="YES" attributeType="Composite" composite="Loop"/>
+            </entity>
+            <composite name="Loop">
+                <attribute name="inner" optional="YES" attributeType="Composite" composite="Loop"/>
+            </composite>
+            """)
+        expectContentError(error, mentions: ["Loop", "contains itself"])
+    }
+
+    @Test("garbage in validation rules and derivation expressions is an error naming the property", arguments: [
+        #"attributeType="Integer 32" minValueString="abc""#,
+        #"attributeType="String" maxValueString="-3""#,
+        #"attributeType="String" regularExpressionString="([""#,
+        #"attributeType="Integer 64" derived="YES" derivationExpression="((""#,
+    ])
+    func garbageRules(attributes: String) throws {
+        let error = try ModelFileKit.loadError("""
+            <entity name="A">
+                <attribute name="x" optional="YES" \(attributes)/>
+            </entity>
+            """)
+        expectContentError(error, mentions: ["entity 'A'", "property 'x'"])
+    }
+
+    @Test("a device or a link to one is refused without reading it")
+    func deviceFiles() throws {
+        let zero = URL(fileURLWithPath: "/dev/zero")
+        guard FileManager.default.fileExists(atPath: zero.path) else { return }
+        expectContentError(try ModelFileKit.loadError(at: zero), mentions: ["/dev/zero", "not a regular file"])
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("Device.xcdatamodel", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("contents"), withDestinationURL: zero)
+        expectContentError(try ModelFileKit.loadError(at: folder), mentions: ["Device.xcdatamodel/contents", "not a regular file"])
+        let bundle = directory.appendingPathComponent("Device.xcdatamodeld", isDirectory: true)
+        try ModelFileKit.writeVersion(ModelFileKit.contents(""), in: bundle)
+        try FileManager.default.createSymbolicLink(at: bundle.appendingPathComponent(".xccurrentversion"), withDestinationURL: zero)
+        expectContentError(try ModelFileKit.loadError(at: bundle), mentions: [".xccurrentversion", "not a regular file"])
+    }
 }

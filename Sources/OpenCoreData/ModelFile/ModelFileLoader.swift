@@ -7,10 +7,14 @@ enum ModelFileLoader {
     static func load(_ url: URL, into model: NSManagedObjectModel) throws {
         let contents = try ModelBundleLayout.contentsURL(for: url)
         try loadContents(contents, into: model)
+        if let localization = try ModelLocalization.dictionary(forModelAt: url) {
+            model.localizationDictionary = localization
+        }
     }
 
     /// Fills `model` from one `contents` XML file.
     static func loadContents(_ contents: URL, into model: NSManagedObjectModel) throws {
+        try checkReadable(contents)
         let data: Data
         do {
             data = try Data(contentsOf: contents)
@@ -19,5 +23,26 @@ enum ModelFileLoader {
         }
         let root = try ModelXMLReader.read(data, file: contents)
         try ModelContentsMapper(file: contents, root: root).populate(model)
+    }
+
+    /// The largest `contents` file read. Xcode's largest real models are a few megabytes.
+    static let maximumContentsSize = 256 * 1024 * 1024
+
+    /// Refuses what is not a regular file of a sensible size (a device such as `/dev/zero`, a pipe, a
+    /// socket, possibly behind a symbolic link), so reading it cannot block or exhaust memory.
+    static func checkReadable(_ contents: URL) throws {
+        let resolved = contents.resolvingSymlinksInPath()
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: resolved.path)
+        } catch {
+            throw ModelFileError.invalid("cannot read the file (\(error.localizedDescription))", file: contents)
+        }
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+            throw ModelFileError.invalid("not a regular file (\(type.rawValue)); a model's contents is an XML file", file: contents)
+        }
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumContentsSize {
+            throw ModelFileError.invalid("the file is \(size) bytes, larger than any model file (limit \(maximumContentsSize))", file: contents)
+        }
     }
 }

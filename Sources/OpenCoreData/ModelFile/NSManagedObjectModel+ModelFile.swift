@@ -8,6 +8,9 @@ extension NSManagedObjectModel {
     /// folder. Returns `nil` when the path does not exist or the file cannot be read as a model; use
     /// ``load(from:)`` to learn why.
     ///
+    /// A strings file named `<ModelName>Model.strings` beside the model (or in a `Base.lproj` or
+    /// `en.lproj` folder beside it) becomes the model's ``localizationDictionary``.
+    ///
     /// On Apple platforms this initializer reads a compiled `.mom`/`.momd`; OpenCoreData reads the model
     /// source Xcode writes, so no model compiler is needed.
     public convenience init?(contentsOf url: URL) {

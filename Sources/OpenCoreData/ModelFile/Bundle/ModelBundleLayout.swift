@@ -79,6 +79,7 @@ enum ModelBundleLayout {
     /// property list, a property list that is not a dictionary, or a key whose value is not a non-empty
     /// string is an error.
     static func currentVersionName(in marker: URL) throws -> String? {
+        try ModelFileLoader.checkReadable(marker)
         let data: Data
         do {
             data = try Data(contentsOf: marker)

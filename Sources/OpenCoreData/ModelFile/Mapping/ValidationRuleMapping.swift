@@ -59,6 +59,11 @@ struct ValidationRuleMapping {
                 rules.append((compare(.length, .lessThanOrEqualTo, try length(max, "maxValueString")), Self.stringTooLong))
             }
             if let pattern = element["regularExpressionString"], !pattern.isEmpty {
+                do {
+                    _ = try NSRegularExpression(pattern: pattern)
+                } catch {
+                    throw ModelFileError.invalid("regularExpressionString: '\(pattern)' is not a valid regular expression", at: location)
+                }
                 rules.append((compare(.evaluatedObject, .matches, pattern), Self.stringPatternMatching))
             }
         default:
