@@ -244,4 +244,33 @@ struct SQLiteStoreTests {
                                            options: [NSReadOnlyPersistentStoreOption: true])
         }
     }
+
+    @Test("a to-one set in a save wins over an inverse to-many list of the same save that does not mention it")
+    func explicitToOneKept() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for kind in [NSSQLiteStoreType, NSInMemoryStoreType] {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: StoreKit.blogModel())
+            try coordinator.addPersistentStore(ofType: kind, configurationName: nil, at: directory.appendingPathComponent("\(kind).sqlite"))
+            let author = NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Author"))
+            let post = NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Post"))
+            let other = try #require(StoreKit.insert(coordinator, "Post", [["title": "old"]]).first)
+            var changes = StoreSaveChanges()
+            changes.inserted = [
+                .init(objectID: author, values: ["name": "Ann"], toMany: ["posts": []]),
+                .init(objectID: post, values: ["title": "p", "author": author], toMany: [:]),
+            ]
+            let result = try coordinator.save(changes)
+            let authorID = try #require(result.permanentIDs[author])
+            let postID = try #require(result.permanentIDs[post])
+            #expect(try coordinator.row(for: postID)?.values["author"] as? NSManagedObjectID == authorID, "\(kind)")
+            var move = StoreSaveChanges()
+            move.updated = [
+                .init(objectID: authorID, expectedVersion: 1, changedValues: [:], toMany: ["posts": [other]]),
+            ]
+            _ = try coordinator.save(move)
+            let posts = try #require(StoreKit.entity(coordinator, "Author").relationshipsByName["posts"])
+            #expect(try coordinator.relatedObjectIDs(for: posts, of: authorID) == [other], "\(kind)")
+            #expect(try coordinator.row(for: postID)?.values["author"] == nil, "\(kind)")
+        }
+    }
 }

@@ -84,6 +84,7 @@ extension InMemoryStore {
             _state.rows[update.objectID] = StoreRow(objectID: update.objectID, version: old.version + 1, values: values)
             versions[update.objectID] = old.version + 1
         }
+        let explicit = SQLiteStore.explicitToOne(changes, permanentIDs: permanentIDs)
         let toMany = changes.inserted.map { (permanentIDs[$0.objectID] ?? $0.objectID, $0.toMany) }
             + changes.updated.map { ($0.objectID, $0.toMany) }
         for (owner, lists) in toMany {
@@ -93,7 +94,8 @@ extension InMemoryStore {
                     throw saveError("\(owner.entity.name ?? "") has no to-many relationship \(name).")
                 }
                 let ids = try destinations.map { try resolve($0, "The relationship \(name) of \(owner.entity.name ?? "")") }
-                writeToMany(owner, relationship, ids, storage: layout.relationships[name])
+                writeToMany(owner, relationship, ids, storage: layout.relationships[name],
+                            explicit: explicit[relationship.inverseRelationship?.name ?? ""] ?? [])
             }
         }
         for delete in changes.deleted {
@@ -107,11 +109,15 @@ extension InMemoryStore {
     }
 
     private func writeToMany(_ owner: NSManagedObjectID, _ relationship: NSRelationshipDescription,
-                             _ destinations: [NSManagedObjectID], storage: SQLiteRelationshipStorage?) {
+                             _ destinations: [NSManagedObjectID], storage: SQLiteRelationshipStorage?,
+                             explicit: Set<NSManagedObjectID>) {
         switch storage {
         case let .inverseForeignKey(_, _, orderColumn)?:
-            guard let inverse = relationship.inverseRelationship?.name else { return }
-            for (id, row) in _state.rows where (row.values[inverse] as? NSManagedObjectID) == owner {
+            guard let inverse = relationship.inverseRelationship?.name, let destination = relationship.destinationEntity else { return }
+            let wanted = Set(destinations)
+            for (id, row) in _state.rows where row.objectID.entity.isKindOf(entity: destination)
+                && (row.values[inverse] as? NSManagedObjectID) == owner
+                && !wanted.contains(id) && !explicit.contains(id) {
                 var values = row.values
                 values.removeValue(forKey: inverse)
                 _state.rows[id] = StoreRow(objectID: id, version: row.version, values: values)

@@ -112,7 +112,10 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         switch storage {
         case let .inverseForeignKey(_, _, orderColumn)?:
             guard let inverse = relationship.inverseRelationship?.name else { return [] }
-            let matches = _state.rows.values.filter { ($0.values[inverse] as? NSManagedObjectID) == owner }.map(\.objectID)
+            guard let destination = relationship.destinationEntity else { return [] }
+            let matches = _state.rows.values.filter {
+                $0.objectID.entity.isKindOf(entity: destination) && ($0.values[inverse] as? NSManagedObjectID) == owner
+            }.map(\.objectID)
             return matches.sorted { a, b in
                 if orderColumn != nil {
                     let x = _state.orderKeys[a]?[inverse] ?? 0, y = _state.orderKeys[b]?[inverse] ?? 0

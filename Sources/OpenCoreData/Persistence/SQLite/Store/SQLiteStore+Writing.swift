@@ -46,7 +46,8 @@ extension SQLiteStore {
     private func write(_ changes: StoreSaveChanges, in db: Database) throws -> StoreSaveResult {
         try checkVersions(changes, in: db)
         let permanentIDs = try allocateKeys(for: changes.inserted, in: db)
-        let writer = RowWriter(store: self, db: db, permanentIDs: permanentIDs)
+        let writer = RowWriter(store: self, db: db, permanentIDs: permanentIDs,
+                               explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs))
         var versions: [NSManagedObjectID: Int64] = [:]
         for insert in changes.inserted {
             let id = permanentIDs[insert.objectID] ?? insert.objectID
@@ -71,6 +72,21 @@ extension SQLiteStore {
             try writer.delete(delete.objectID)
         }
         return StoreSaveResult(permanentIDs: permanentIDs.filter { $0.key.isTemporaryID }, versions: versions)
+    }
+
+    /// The objects whose to-one relationships this save sets itself, by relationship name: a to-many
+    /// change of the inverse does not clear them (their own value is written as given).
+    static func explicitToOne(_ changes: StoreSaveChanges,
+                              permanentIDs: [NSManagedObjectID: NSManagedObjectID]) -> [String: Set<NSManagedObjectID>] {
+        var result: [String: Set<NSManagedObjectID>] = [:]
+        let assigned = changes.inserted.map { ($0.objectID, Set($0.values.keys)) } + changes.updated.map { ($0.objectID, Set($0.changedValues.keys)) }
+        for (id, keys) in assigned {
+            let relationships = id.entity.relationshipsByName
+            for key in keys where relationships[key].map({ !$0.isToMany }) ?? false {
+                result[key, default: []].insert(permanentIDs[id] ?? id)
+            }
+        }
+        return result
     }
 
     /// Optimistic locking: every updated or deleted row must still have the version the context read.
@@ -111,6 +127,8 @@ private struct RowWriter {
     let store: SQLiteStore
     let db: Database
     let permanentIDs: [NSManagedObjectID: NSManagedObjectID]
+    /// Objects whose to-one relationships the save sets itself (see `SQLiteStore.explicitToOne`).
+    let explicitToOne: [String: Set<NSManagedObjectID>]
 
     /// The primary key of an object named in the save.
     func key(_ value: Any, context: String) throws -> NSManagedObjectID {
@@ -226,11 +244,19 @@ private struct RowWriter {
                case let .foreignKey(_, inverseEntityColumn, _)? = try store.layout(of: destination).relationships[inverse.name] {
                 entityColumn = inverseEntityColumn
             }
+            // Rows that pointed to the owner and are no longer listed lose the key, unless the save sets
+            // their to-one relationship itself.
+            let inverseName = relationship.inverseRelationship?.name ?? ""
+            let explicit = Set((explicitToOne[inverseName] ?? []).compactMap(\.primaryKey))
+            let wanted = Set(keys)
             var clear = ["\(column) = NULL"]
             if let entityColumn { clear.append("\(entityColumn) = NULL") }
             if let orderColumn { clear.append("\(orderColumn) = NULL") }
-            try db.cachedStatement(sql: "UPDATE \(table) SET \(clear.joined(separator: ", ")) WHERE \(column) = ?")
-                .execute(arguments: [ownerKey])
+            let current = try Int64.fetchAll(db.cachedStatement(sql: "SELECT Z_PK FROM \(table) WHERE \(column) = ?"), arguments: [ownerKey])
+            let clearStatement = try db.cachedStatement(sql: "UPDATE \(table) SET \(clear.joined(separator: ", ")) WHERE Z_PK = ?")
+            for key in current where !wanted.contains(key) && !explicit.contains(key) {
+                try clearStatement.execute(arguments: [key])
+            }
             var sets = ["\(column) = ?"]
             if entityColumn != nil { sets.append("\(entityColumn ?? "") = ?") }
             if let orderColumn { sets.append("\(orderColumn) = ?") }
