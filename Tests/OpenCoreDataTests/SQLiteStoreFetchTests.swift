@@ -62,4 +62,31 @@ struct SQLiteStoreFetchTests {
         let missing = try #require(throws: NSError.self) { try coordinator.fetchRows(unknown) }
         #expect(missing.localizedDescription.contains("Nope"))
     }
+
+    @Test("many tasks read in parallel while saves go on, through one coordinator")
+    func parallelReads() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: directory.appendingPathComponent("Blog.sqlite"))
+        try StoreKit.insert(coordinator, "Tag", (0..<50).map { ["label": "tag \($0)"] })
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for reader in 0..<8 {
+                group.addTask {
+                    if reader == 0 {
+                        try StoreKit.insert(coordinator, "Tag", [["label": "late"]])
+                        return -1
+                    }
+                    var seen = 0
+                    for _ in 0..<10 {
+                        seen = try coordinator.count(StoreKit.request("Tag", "label BEGINSWITH 'tag'"))
+                    }
+                    return seen
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts.filter { $0 >= 0 }.allSatisfy { $0 == 50 })
+        #expect(counts.count == 8)
+        #expect(try coordinator.count(StoreKit.request("Tag")) == 51)
+    }
 }

@@ -24,10 +24,18 @@ extension NSManagedObjectContext {
                 throw unsupportedDictionaryFetch(entity, "the property \(property)")
             }
         }
-        guard let objectRequest = request.copy() as? NSFetchRequest<T> else { return [] }
-        objectRequest._resultType = .managedObjectResultType
+        let objectRequest = NSFetchRequest<NSManagedObject>()
+        objectRequest._affectedStores = request._affectedStores
+        objectRequest._entity = entity
+        objectRequest._entityName = entity.name
+        objectRequest._predicate = request.predicate
+        objectRequest._sortDescriptors = request.sortDescriptors
+        objectRequest._fetchLimit = request.fetchLimit
+        objectRequest._fetchOffset = request.fetchOffset
+        objectRequest._includesSubentities = request.includesSubentities
+        objectRequest._includesPendingChanges = request.includesPendingChanges
         objectRequest._returnsObjectsAsFaults = false
-        let objects = try fetch(objectRequest).compactMap { $0 as? NSManagedObject }
+        let objects = try fetch(objectRequest)
         var results: [NSDictionary] = []
         var seen: [NSDictionary] = []
         for object in objects {

@@ -66,6 +66,8 @@ extension NSManagedObjectContext {
             for property in object.entity.properties where !property.isTransient {
                 if let relationship = property as? NSRelationshipDescription {
                     if relationship.isToMany {
+                        // Only relationships set on the new object: the other side may hold the link.
+                        guard object.changedKeys.contains(relationship.name) else { continue }
                         toMany[relationship.name] = try destinationIDs(object.toMany[relationship.name] ?? [], of: object, relationship)
                     } else if let destination = object.storage[relationship.name] as? NSManagedObject {
                         values[relationship.name] = try destinationIDs([destination], of: object, relationship)[0]
@@ -89,10 +91,11 @@ extension NSManagedObjectContext {
                         if committed != ids { toMany[key] = ids }
                     } else if !PropertyValueEquality.equal(current, object.snapshot[key]) {
                         let destination = object.storage[key] as? NSManagedObject
-                        changed[key] = try destination.map { try destinationIDs([$0], of: object, relationship)[0] }
+                        let id = try destination.map { try destinationIDs([$0], of: object, relationship)[0] }
+                        changed.updateValue(id, forKey: key)
                     }
                 } else if !PropertyValueEquality.equal(current, object.snapshot[key]) {
-                    changed[key] = current
+                    changed.updateValue(current, forKey: key)
                 }
             }
             if changed.isEmpty && toMany.isEmpty { continue }

@@ -92,8 +92,8 @@ enum ManagedValueConversion {
         return current
     }
 
-    /// The value a non-optional property reads when the stored value is `nil`: zero, `false`, or
-    /// nothing for other types.
+    /// The value a non-optional property reads when the stored value is `nil`: zero, `false`, an empty
+    /// string, empty data or an empty collection; `nil` (a trap) for dates, UUIDs, URLs and objects.
     private static func zeroValue(of type: Any.Type) -> Any? {
         switch type {
         case is Bool.Type: return false
@@ -102,6 +102,8 @@ enum ManagedValueConversion {
             return 0
         case is Double.Type, is Float.Type: return 0.0
         case is Decimal.Type: return Decimal(0)
+        case is String.Type: return ""
+        case is Data.Type: return Data()
         case is NSSet.Type: return NSSet()
         case is NSOrderedSet.Type: return NSOrderedSet()
         default:

@@ -1,6 +1,11 @@
 /// Managed objects are read by predicates, expressions and sort descriptors through Key-Value Coding.
 extension NSManagedObject: KeyValueCoding {}
 
+/// A managed object used as a predicate constant (`author == %@`) stands for its object ID in the store.
+extension NSManagedObject: ObjectIDRepresentable {
+    var objectIDForStore: NSManagedObjectID { objectID }
+}
+
 extension NSManagedObject {
     /// Implements `value(forKey:)`: access notifications around the primitive value.
     func _value(forKey key: String) -> Any? {

@@ -5,7 +5,9 @@ extension NSManagedObject {
     /// to integers of any width, `Double`, `Float`, `Bool`, `Decimal`, `Date`, `Data`, `String`, `UUID`,
     /// `URL` and their optionals (a non-optional number reads `nil` as zero, a non-optional `Bool` as
     /// `false`); to-one relationships to the destination class or its optional; to-many relationships
-    /// to `Set<Destination>`, `NSSet` or `NSOrderedSet` (optional or not).
+    /// to `Set<Destination>`, `NSSet` or `NSOrderedSet` (optional or not). A non-optional `String` or
+    /// `Data` reads `nil` as empty. Reading `nil` as a non-optional `Date`, `UUID`, `URL` or object, or a
+    /// value as a type it cannot be converted to, stops the program naming entity, key and type.
     public func managedValue<Value>(forKey key: String) -> Value {
         ManagedValueConversion.swiftValue(value(forKey: key), as: Value.self, object: self, key: key)
     }

@@ -38,6 +38,7 @@ extension SQLiteStore {
             _setLoadedMetadata(metadata.dictionary)
         }
         _database = try connect(url: url, pragmas: pragmas)
+        prepareLookups(schema: schema, model: model)
         _schema = schema
         _compiler = SQLiteFetchCompiler(schema: schema, model: model)
         _model = model

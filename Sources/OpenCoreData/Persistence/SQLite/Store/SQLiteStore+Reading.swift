@@ -75,8 +75,8 @@ extension SQLiteStore {
         }
         let entity = try self.entity(number: number)
         let entityName = entity.name ?? ""
-        let attributes = entity.attributesByName
-        let relationships = entity.relationshipsByName
+        let attributes = self.attributes(of: entity)
+        let relationships = self.relationships(of: entity)
         var keys: [String: Int64] = [:]
         var entities: [String: Int64] = [:]
         var values: [String: Any] = [:]
@@ -125,7 +125,7 @@ extension SQLiteStore {
         let entity = try self.entity(number: number)
         let layout = try layout(of: entity)
         var values: [String: Any] = [:]
-        for (name, attribute) in entity.attributesByName where !attribute.isTransient {
+        for (name, attribute) in attributes(of: entity) where !attribute.isTransient {
             guard let column = layout.attributeColumns[name], let dbValue = row[column] as DatabaseValue?,
                   let value = SQLiteStoreValues.value(from: dbValue, attribute: attribute,
                                                       coordinator: persistentStoreCoordinator) else { continue }
@@ -134,7 +134,7 @@ extension SQLiteStore {
         for (name, storage) in layout.relationships {
             guard case let .foreignKey(column, entityColumn, _) = storage,
                   let key = row[column] as Int64?,
-                  let destination = entity.relationshipsByName[name]?.destinationEntity else { continue }
+                  let destination = relationships(of: entity)[name]?.destinationEntity else { continue }
             let target = try (entityColumn.flatMap { row[$0] as Int64? }).map { try self.entity(number: $0) } ?? destination
             values[name] = NSManagedObjectID(entity: target, store: self, primaryKey: key)
         }

@@ -161,8 +161,8 @@ private struct RowWriter {
     func assignments(for entity: NSEntityDescription, layout: SQLiteEntityLayout,
                      values: [String: Any?]) throws -> [(String, DatabaseValue)] {
         var result: [(String, DatabaseValue)] = []
-        let attributes = entity.attributesByName
-        let relationships = entity.relationshipsByName
+        let attributes = store.attributes(of: entity)
+        let relationships = store.relationships(of: entity)
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             if let attribute = attributes[name] {
                 guard let column = layout.attributeColumns[name] else { continue }

@@ -5,7 +5,7 @@ import GRDB
 ///
 /// Connections: a GRDB `DatabasePool` under WAL (one writer, parallel readers), or a `DatabaseQueue`
 /// when the store is read-only or a pragma turns WAL off. Writes use cached prepared statements.
-// @unchecked Sendable: `_database`, `_schema`, `_compiler` and `_model` are set once by `_open` under the
+// @unchecked Sendable: `_database`, `_schema`, `_compiler`, `_model` and the lookups are set once by `_open` under the
 // coordinator's write lock before the store is published to other threads, and cleared by `_close`
 // under the same lock; GRDB's writers serialize writes and run reads in parallel themselves; the
 // metadata dirty flag is guarded by the base class's `_lock`.
@@ -15,6 +15,12 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     var _compiler: SQLiteFetchCompiler?
     weak var _model: NSManagedObjectModel?
     var _metadataIsDirty = false
+    /// Lookups computed once at opening: entities by number, layouts by entity name, and each
+    /// entity's attributes and relationships by name.
+    var _entitiesByNumber: [Int64: NSEntityDescription] = [:]
+    var _layoutsByName: [String: SQLiteEntityLayout] = [:]
+    var _attributesByEntity: [String: [String: NSAttributeDescription]] = [:]
+    var _relationshipsByEntity: [String: [String: NSRelationshipDescription]] = [:]
 
     /// The store's type, ``NSSQLiteStoreType``.
     override var type: String { NSSQLiteStoreType }
@@ -109,7 +115,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     /// The layout of an entity, or an error naming it.
     func layout(of entity: NSEntityDescription) throws -> SQLiteEntityLayout {
-        guard let name = entity.name, let layout = try schema().entity(named: name) else {
+        guard let name = entity.name, let layout = _layoutsByName[name] else {
             throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
                 NSLocalizedDescriptionKey: "The entity \(entity.name ?? "(unnamed)") is not stored in the store at \(fileURL.path).",
             ])
@@ -119,13 +125,33 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     /// The model entity with an entity number (`Z_ENT`) of this store.
     func entity(number: Int64) throws -> NSEntityDescription {
-        let schema = try schema()
-        guard let layout = schema.entities.first(where: { Int64($0.number) == number }),
-              let entity = try model().entitiesByName[layout.name] else {
+        guard let entity = _entitiesByNumber[number] else {
             throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, fileURL,
                 "The store file \(fileURL.path) has a row with the unknown entity number \(number).")
         }
         return entity
+    }
+
+    /// The attributes of an entity by name (inherited ones included).
+    func attributes(of entity: NSEntityDescription) -> [String: NSAttributeDescription] {
+        _attributesByEntity[entity.name ?? ""] ?? entity.attributesByName
+    }
+
+    /// The relationships of an entity by name (inherited ones included).
+    func relationships(of entity: NSEntityDescription) -> [String: NSRelationshipDescription] {
+        _relationshipsByEntity[entity.name ?? ""] ?? entity.relationshipsByName
+    }
+
+    /// Computes the lookups for a layout of a model.
+    func prepareLookups(schema: SQLiteSchema, model: NSManagedObjectModel) {
+        let entities = model.entitiesByName
+        for layout in schema.entities {
+            _layoutsByName[layout.name] = layout
+            guard let entity = entities[layout.name] else { continue }
+            _entitiesByNumber[Int64(layout.number)] = entity
+            _attributesByEntity[layout.name] = entity.attributesByName
+            _relationshipsByEntity[layout.name] = entity.relationshipsByName
+        }
     }
 
     /// Writes the metadata when it changed since the last write.
