@@ -42,7 +42,7 @@ enum ManagedMacroMessage: DiagnosticMessage {
         case .disallowedModifier(let name, let modifier):
             return "'@Managed' property '\(name)' cannot be '\(modifier)'"
         case .missingType(let name):
-            return "'@Managed' property '\(name)' must declare its type, as in 'var \(name): String'"
+            return "'@Managed' property '\(name)' needs a type annotation: its declared type says how the stored value is read"
         case .initialValue(let name):
             return "'@Managed' property '\(name)' cannot have an initial value; give the attribute a default value in the data model instead"
         case .computed(let name):

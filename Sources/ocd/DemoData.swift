@@ -1,33 +1,50 @@
 import OpenCoreData
 
-/// Deterministic sample rows for the demo: users with posts, as key-value dictionaries.
+/// The demo's rows: users with posts, inserted as managed objects.
 enum DemoData {
     static let firstNames = ["Ann", "Bo", "Chloé", "Dmitri", "Élodie", "Farid", "Grace", "Hiro", "Inés", "Jonas"]
     static let lastNames = ["Smith", "Müller", "Wang", "García", "Okafor", "Rossi", "Kim", "Novak"]
 
-    /// `count` users; user `i` has `i % 10` posts, an age between 18 and 67, and an email unless `i % 7 == 0`.
-    static func generate(users count: Int) -> [[String: Any]] {
+    /// Deletes every post and user, then saves.
+    static func deleteAll(in context: NSManagedObjectContext) throws {
+        for entityName in ["Post", "User"] {
+            let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
+            request.includesPropertyValues = false
+            for object in try context.fetch(request) { context.delete(object) }
+        }
+        try context.save()
+    }
+
+    /// Inserts `count` users; user `i` has `i % 10` posts, an age between 18 and 67, and an email unless
+    /// `i % 7 == 0`. One save.
+    static func insert(users count: Int, into context: NSManagedObjectContext) throws -> (users: Int, posts: Int) {
         let start = Date(timeIntervalSinceReferenceDate: 700_000_000)
         var generator = SplitMix64(seed: 2009)
-        return (0..<count).map { i in
+        var posts = 0
+        for i in 0..<count {
             let name = "\(firstNames[i % firstNames.count]) \(lastNames[(i / firstNames.count) % lastNames.count]) \(i)"
-            var user: [String: Any] = [
-                "name": name,
-                "age": 18 + Int(generator.next() % 50),
-                "createdAt": start.addingTimeInterval(Double(i) * 3600),
-            ]
-            if i % 7 != 0 { user["email"] = "user\(i)@example.com" }
-            user["posts"] = (0..<(i % 10)).map { p -> [String: Any] in
-                var post: [String: Any] = ["title": "Post \(p) by \(name)", "content": "Lorem ipsum \(p)"]
-                if p % 3 != 0 { post["publishedAt"] = start.addingTimeInterval(Double(i * 100 + p) * 60) }
-                return post
+            let user = NSEntityDescription.insertNewObject(forEntityName: "User", into: context)
+            user.setValue(name, forKey: "name")
+            user.setValue(18 + Int(generator.next() % 50), forKey: "age")
+            user.setValue(start.addingTimeInterval(Double(i) * 3600), forKey: "createdAt")
+            if i % 7 != 0 { user.setValue("user\(i)@example.com", forKey: "email") }
+            let userPosts = user.mutableSetValue(forKey: "posts")
+            for p in 0..<(i % 10) {
+                let post = NSEntityDescription.insertNewObject(forEntityName: "Post", into: context)
+                post.setValue("Post \(p) by \(name)", forKey: "title")
+                post.setValue("Lorem ipsum \(p)", forKey: "content")
+                if p % 3 != 0 { post.setValue(start.addingTimeInterval(Double(i * 100 + p) * 60), forKey: "publishedAt") }
+                post.setValue(user, forKey: "author")
+                userPosts.add(post)
+                posts += 1
             }
-            return user
         }
+        try context.save()
+        return (count, posts)
     }
 }
 
-/// A small deterministic pseudo-random generator, so every run of the demo prints the same rows.
+/// A small deterministic pseudo-random generator, so every run of the demo writes the same rows.
 struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }

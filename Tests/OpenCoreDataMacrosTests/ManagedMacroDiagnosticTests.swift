@@ -191,7 +191,7 @@ struct ManagedMacroDiagnosticTests {
             """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Managed' property 'title' must declare its type, as in 'var title: String'",
+                    message: "'@Managed' property 'title' needs a type annotation: its declared type says how the stored value is read",
                     line: 2, column: 18,
                     fixIts: [FixItSpec(message: "add a type annotation")]
                 ),
@@ -219,7 +219,7 @@ struct ManagedMacroDiagnosticTests {
             """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Managed' property 'count' must declare its type, as in 'var count: String'",
+                    message: "'@Managed' property 'count' needs a type annotation: its declared type says how the stored value is read",
                     line: 2, column: 18
                 ),
                 DiagnosticSpec(

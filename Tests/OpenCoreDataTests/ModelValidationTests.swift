@@ -168,6 +168,16 @@ struct ModelValidationTests {
         #expect(error?.localizedDescription.contains("minimum count (5) above its maximum count (3)") == true)
     }
 
+    @Test("A negative count is reported")
+    func negativeCounts() {
+        let tag = ModelKit.entity("Tag")
+        let tags = ModelKit.relationship("tags", to: tag, toMany: true)
+        tags.minCount = -1
+        let error = problem(in: model([ModelKit.entity("Note", [tags]), tag]))
+        #expect(error?.userInfo[ModelValidation.propertyKey] as? String == "tags")
+        #expect(error?.localizedDescription.contains("negative count") == true)
+    }
+
     @Test("A uniqueness constraint naming a missing property is reported")
     func constraintOnMissingProperty() {
         let note = ModelKit.entity("Note", [ModelKit.attribute("title", .stringAttributeType)])

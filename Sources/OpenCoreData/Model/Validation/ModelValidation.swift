@@ -147,6 +147,10 @@ enum ModelValidation {
                                           named name: String, in model: NSManagedObjectModel,
                                           report: (String, String?, String?) -> Void) {
         let property = relationship._name
+        if relationship._minCount < 0 || relationship._maxCount < 0 {
+            report("The relationship \(property) of the entity \(name) has a negative count (minimum \(relationship._minCount), maximum \(relationship._maxCount)).",
+                   name, property)
+        }
         if relationship._maxCount > 0 && relationship._minCount > relationship._maxCount {
             report("The relationship \(property) of the entity \(name) has a minimum count (\(relationship._minCount)) above its maximum count (\(relationship._maxCount)).",
                    name, property)
