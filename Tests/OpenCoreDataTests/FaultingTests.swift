@@ -105,4 +105,22 @@ struct FaultingTests {
         #expect(fault.value(forKey: "name") == nil)
         #expect(fault.isDeleted)
     }
+
+    @Test("stalenessInterval 0 fulfills faults from the store, not the row cache")
+    func staleness() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let ann = context.make("Author", ["name": "Ann"])
+        try context.save()
+        let otherCoordinator = try stack.secondCoordinator()
+        let reader = stack.context(otherCoordinator)
+        let cached = try reader.existingObject(with: ann.objectID)
+        ann.setValue("Anne", forKey: "name")
+        try context.save()
+        reader.refresh(cached, mergeChanges: false)
+        #expect(cached.value(forKey: "name") as? String == "Ann")
+        reader.refresh(cached, mergeChanges: false)
+        reader.stalenessInterval = 0
+        #expect(cached.value(forKey: "name") as? String == "Anne")
+    }
 }

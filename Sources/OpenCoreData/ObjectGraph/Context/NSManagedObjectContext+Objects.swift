@@ -91,7 +91,9 @@ extension NSManagedObjectContext {
         object._isFault = false
         let row: StoreRow?
         do {
-            row = try _coordinatorRow(for: object._objectID, fresh: false)
+            // A non-negative staleness interval reads the store itself, so no cached row older than
+            // allowed is used (the row cache keeps no ages; a fresh read is never too old).
+            row = try _coordinatorRow(for: object._objectID, fresh: stalenessInterval >= 0)
         } catch {
             object._isFault = true
             preconditionFailure("Core Data could not fulfill a fault for \(object._objectID.uriRepresentation().absoluteString): \(error)")

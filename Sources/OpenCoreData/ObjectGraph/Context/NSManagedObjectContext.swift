@@ -88,7 +88,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// The longest time, in seconds, a cached row may be used to fulfill a fault; a negative value
-    /// (the default) means no limit.
+    /// (the default) means no limit. With 0 or more, faults are fulfilled from the store itself.
     open var stalenessInterval: TimeInterval {
         get { _stalenessInterval }
         set { _stalenessInterval = newValue }
