@@ -210,4 +210,23 @@ struct PersistentStoreCoordinatorTests {
         #expect(coordinator._rowCache.row(for: id) == nil)
         #expect(try coordinator.row(for: id) == nil)
     }
+
+    @Test("perform and performAndWait run blocks on the coordinator's queue; performAndWait is re-entrant")
+    func performBlocks() async throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: StoreKit.blogModel())
+        try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
+        var ran = 0
+        coordinator.performAndWait {
+            ran += 1
+            coordinator.performAndWait { ran += 1 }
+        }
+        #expect(ran == 2)
+        let count = await withCheckedContinuation { continuation in
+            coordinator.perform {
+                let stores = coordinator.persistentStores.count
+                continuation.resume(returning: stores)
+            }
+        }
+        #expect(count == 1)
+    }
 }

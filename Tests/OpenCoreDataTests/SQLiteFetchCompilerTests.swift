@@ -316,4 +316,19 @@ struct SQLiteFetchCompilerShapeTests {
         let everyone = try compiler.compile(NSFetchRequest<NSManagedObject>(entityName: "Person"), selection: .objectIDs)
         #expect(!everyone.sql.contains("Z_ENT ="), "a root fetch with subentities needs no entity test")
     }
+
+    @Test("an object of another store matches no row, whatever its primary key")
+    func otherStoreObjects() throws {
+        let fixture = try #require(SQLiteFetchFixture.shared)
+        let id = try fixture.objectID("Person", 1)
+        let own = try #require(id.storeIdentifier)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
+        request.predicate = NSPredicate(format: "author == %@", id)
+        let same = SQLiteFetchCompiler(schema: fixture.schema, model: fixture.model, storeIdentifier: own)
+        #expect(try fixture.primaryKeys(same.compile(request, selection: .objectIDs)).sorted() == [1, 2])
+        let other = SQLiteFetchCompiler(schema: fixture.schema, model: fixture.model, storeIdentifier: own + "-other")
+        #expect(try fixture.primaryKeys(other.compile(request, selection: .objectIDs)).isEmpty)
+        request.predicate = NSPredicate(format: "author != %@", id)
+        #expect(try fixture.primaryKeys(other.compile(request, selection: .count)) == [SQLiteFetchFixture.postRows.count])
+    }
 }

@@ -104,6 +104,7 @@ final class SQLiteFetchFixture: @unchecked Sendable {
         configuration.prepareDatabase { db in SQLiteFunctions.register(in: db) }
         queue = try DatabaseQueue(path: url.path, configuration: configuration)
         store = NSPersistentStore(persistentStoreCoordinator: nil, configurationName: nil, at: url, options: nil)
+        store.identifier = "6F1E4C2A-0000-4000-8000-0000000000F1"
 
         func layout(_ name: String) throws -> SQLiteEntityLayout {
             try #require(schema.entity(named: name))

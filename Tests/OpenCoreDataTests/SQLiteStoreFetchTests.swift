@@ -89,4 +89,19 @@ struct SQLiteStoreFetchTests {
         #expect(counts.count == 8)
         #expect(try coordinator.count(StoreKit.request("Tag")) == 51)
     }
+
+    @Test("an object of another store as a predicate constant matches nothing, whatever its primary key")
+    func otherStoreConstant() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = StoreKit.blogModel()
+        let (first, _) = try StoreKit.sqliteCoordinator(model, at: directory.appendingPathComponent("A.sqlite"))
+        let (second, _) = try StoreKit.sqliteCoordinator(model, at: directory.appendingPathComponent("B.sqlite"))
+        let own = try #require(StoreKit.insert(first, "Author", [["name": "Ann"]]).first)
+        let foreign = try #require(StoreKit.insert(second, "Author", [["name": "Zed"]]).first)
+        #expect(own.primaryKey == foreign.primaryKey)
+        try StoreKit.insert(first, "Post", [["title": "p", "author": own]])
+        #expect(try first.count(StoreKit.request("Post", "author == %@", [own])) == 1)
+        #expect(try first.count(StoreKit.request("Post", "author == %@", [foreign])) == 0)
+    }
 }

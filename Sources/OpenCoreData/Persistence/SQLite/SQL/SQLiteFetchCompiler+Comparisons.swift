@@ -237,10 +237,11 @@ extension SQLiteFetchCompiler {
     // MARK: - Objects
 
     /// The primary key an object constant has in the table of `entity`, `nil` when it names no row
-    /// there (a temporary ID, an object of another table).
+    /// there (a temporary ID, an object of another table or of another store).
     private func primaryKey(of value: Any, comparableWith entity: NSEntityDescription) throws -> Int64?? {
         guard let representable = value as? ObjectIDRepresentable else { return .none }
         let id = representable.objectIDForStore
+        if let storeIdentifier, let other = id.storeIdentifier, other != storeIdentifier { return .some(nil) }
         guard let key = id.primaryKey, let table = try? layout(of: id.entity).table,
               table == (try layout(of: entity)).table else { return .some(nil) }
         return .some(key)

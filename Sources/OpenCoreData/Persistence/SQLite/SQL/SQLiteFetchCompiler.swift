@@ -17,11 +17,16 @@ struct SQLiteFetchCompiler: Sendable {
     let schema: SQLiteSchema
     /// The model the layout was computed from.
     let model: NSManagedObjectModel
+    /// The identifier (UUID) of the store the statements run against, when known: an object constant
+    /// whose ID belongs to another store then matches no row, whatever its primary key.
+    let storeIdentifier: String?
 
-    /// Creates a compiler for a store laid out as `schema` for `model`.
-    init(schema: SQLiteSchema, model: NSManagedObjectModel) {
+    /// Creates a compiler for a store laid out as `schema` for `model`; pass the store's identifier so
+    /// that objects of other stores never match.
+    init(schema: SQLiteSchema, model: NSManagedObjectModel, storeIdentifier: String? = nil) {
         self.schema = schema
         self.model = model
+        self.storeIdentifier = storeIdentifier
     }
 }
 

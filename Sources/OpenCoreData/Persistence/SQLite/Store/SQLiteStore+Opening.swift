@@ -40,7 +40,7 @@ extension SQLiteStore {
         _database = try connect(url: url, pragmas: pragmas)
         prepareLookups(schema: schema, model: model)
         _schema = schema
-        _compiler = SQLiteFetchCompiler(schema: schema, model: model)
+        _compiler = SQLiteFetchCompiler(schema: schema, model: model, storeIdentifier: identifier)
         _model = model
         if !isReadOnly, let database = _database {
             if PersistentStoreOptions.bool(options?[NSSQLiteAnalyzeOption]) == true {

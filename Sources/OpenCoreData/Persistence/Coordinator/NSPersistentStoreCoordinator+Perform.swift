@@ -1,0 +1,55 @@
+import Dispatch
+
+/// Running work on the coordinator's own serial queue.
+extension NSPersistentStoreCoordinator {
+    /// The coordinator's serial queue, shared by every coordinator method that takes a block.
+    private static let _queues = CoordinatorQueues()
+
+    private var _queue: DispatchQueue {
+        Self._queues.queue(for: self)
+    }
+
+    /// Runs a block on the coordinator's queue, asynchronously.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        _queue.async(execute: block)
+    }
+
+    /// Runs a block on the coordinator's queue and waits for it to finish. Calls made from a block
+    /// already running on that queue run at once.
+    public func performAndWait(_ block: () -> Void) {
+        let queue = _queue
+        if DispatchQueue.getSpecific(key: CoordinatorQueues.key) == ObjectIdentifier(self) {
+            block()
+            return
+        }
+        withoutActuallyEscaping(block) { escapable in
+            let work = UncheckedSendableBox(escapable)
+            queue.sync { work.value() }
+        }
+    }
+}
+
+/// One serial queue per coordinator, created on first use.
+// @unchecked Sendable: the table is only touched while holding `lock`; the queues are thread-safe.
+private final class CoordinatorQueues: @unchecked Sendable {
+    static let key = DispatchSpecificKey<ObjectIdentifier>()
+    private let lock = NSLock()
+    private var queues: [ObjectIdentifier: (coordinator: Weak, queue: DispatchQueue)] = [:]
+
+    /// A weak reference to a coordinator, so that the table never keeps one alive.
+    struct Weak {
+        weak var value: NSPersistentStoreCoordinator?
+    }
+
+    func queue(for coordinator: NSPersistentStoreCoordinator) -> DispatchQueue {
+        lock.withLock {
+            queues = queues.filter { $0.value.coordinator.value != nil }
+            let id = ObjectIdentifier(coordinator)
+            if let entry = queues[id], entry.coordinator.value === coordinator { return entry.queue }
+            let queue = DispatchQueue(label: "OpenCoreData.NSPersistentStoreCoordinator")
+            queue.setSpecific(key: Self.key, value: id)
+            queues[id] = (Weak(value: coordinator), queue)
+            return queue
+        }
+    }
+}
