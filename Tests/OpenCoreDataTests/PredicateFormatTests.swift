@@ -196,7 +196,13 @@ struct PredicateFormatTests {
         for (format, argument) in arguments {
             let parsed = try FormatTest.predicate(format, argument)
             let again = try NSPredicate(validatingFormat: parsed.predicateFormat)
-            #expect(again == parsed, "\(format) with \(String(describing: argument)) printed as \(parsed.predicateFormat)")
+            // A `%@` array is one constant while its printed `{…}` reads back as an aggregate, as on Apple
+            // platforms: the two print and evaluate alike without being equal objects.
+            if argument is [Any] {
+                #expect(again.predicateFormat == parsed.predicateFormat)
+            } else {
+                #expect(again == parsed, "\(format) with \(String(describing: argument)) printed as \(parsed.predicateFormat)")
+            }
             let sample: [String: Any] = ["a": argument ?? 0]
             #expect(again.evaluate(with: sample) == parsed.evaluate(with: sample))
         }

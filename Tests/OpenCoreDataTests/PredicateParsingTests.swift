@@ -153,16 +153,20 @@ struct PredicateParsingTests {
         }
     }
 
-    @Test("{…} of constants is one constant array; with other expressions it is an aggregate")
+    @Test("{…} is an aggregate of one expression per element, as on Apple platforms, even of constants")
     func aggregates() throws {
-        let constant = try FormatTest.comparison("a IN {1, 'two', 3.5, nil}").rightExpression
-        #expect(constant.expressionType == .constantValue)
-        let values = try #require(constant.constantValue as? [Any?])
-        #expect(values.count == 4)
-        #expect(values[0] as? Int == 1 && values[1] as? String == "two" && values[2] as? Double == 3.5)
-        #expect(values[3] == nil)
+        let literal = try FormatTest.comparison("a IN {1, 'two', 3.5, nil}").rightExpression
+        #expect(literal.expressionType == .aggregate)
+        let elements = try #require(literal.collection as? [NSExpression])
+        #expect(elements.count == 4)
+        #expect(elements.allSatisfy { $0.expressionType == .constantValue })
+        #expect(elements[0].constantValue as? Int == 1 && elements[1].constantValue as? String == "two")
+        #expect(elements[2].constantValue as? Double == 3.5 && elements[3].constantValue == nil)
         let empty = try FormatTest.comparison("a IN {}").rightExpression
-        #expect((empty.constantValue as? [Any?])?.isEmpty == true)
+        #expect(empty.expressionType == .aggregate)
+        #expect((empty.collection as? [NSExpression])?.isEmpty == true)
+        let argument = try FormatTest.comparison("a IN %@", [1, 2]).rightExpression
+        #expect(argument.expressionType == .constantValue)
         let aggregate = try FormatTest.comparison("a IN {b, 2, $x}").rightExpression
         #expect(aggregate.expressionType == .aggregate)
         #expect((aggregate.collection as? [NSExpression])?.count == 3)

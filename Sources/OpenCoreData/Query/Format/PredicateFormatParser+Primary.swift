@@ -105,8 +105,8 @@ extension PredicateFormatSyntax {
 
     // MARK: Aggregates
 
-    /// `{a, b, …}`. An aggregate of constants is folded into one constant array, as a `%@` array
-    /// argument is, so that both print and compare alike.
+    /// `{a, b, …}`: an aggregate expression whose collection holds one expression per element, as on
+    /// Apple platforms (a `%@` array argument, by contrast, is one constant expression).
     private mutating func parseAggregate() throws(PredicateFormatFailure) -> NSExpression {
         let open = advance()
         try enter()
@@ -124,9 +124,6 @@ extension PredicateFormatSyntax {
                                          offset: current.offset)
         }
         advance()
-        if elements.allSatisfy({ $0.expressionType == .constantValue }) {
-            return NSExpression(forConstantValue: elements.map { $0.constantValue as Any })
-        }
         return NSExpression(forAggregate: elements)
     }
 
