@@ -75,7 +75,9 @@ extension NSManagedObjectContext {
         case .privateQueueConcurrencyType:
             return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
         case .mainQueueConcurrencyType:
-            return Thread.isMainThread
+            // On Linux the main queue may be drained by a worker thread (after `dispatchMain()` the main
+            // thread parks), so the queue is recognized by a queue-specific mark, not by the thread.
+            return Thread.isMainThread || DispatchQueue.getSpecific(key: MainQueueMark.key) != nil
         default:
             return true
         }
@@ -95,4 +97,14 @@ final class ResultBox<T>: @unchecked Sendable {
 struct QueueWork<Block>: @unchecked Sendable {
     let value: Block
     init(_ value: Block) { self.value = value }
+}
+
+/// Marks the main queue so that work running on it is recognized on any thread.
+enum MainQueueMark {
+    /// The key set on the main queue; reading it installs the mark once.
+    static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
 }

@@ -54,6 +54,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         super.init()
         if concurrencyType == .privateQueueConcurrencyType {
             queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        } else if concurrencyType == .mainQueueConcurrencyType {
+            _ = MainQueueMark.key
         }
     }
 
