@@ -182,6 +182,19 @@ struct QueryAPIConformanceTests {
         #expect(mode.compactMap { $0 as? Int } == [4])
     }
 
+    @Test("Functions in format text take a literal aggregate: sum:({1, 2, 3}) evaluates to 6")
+    func functionsOfLiteralAggregates() throws {
+        let sum = NSExpression(format: "sum:({1, 2, 3})")
+        #expect(sum.expressionType == .function)
+        #expect(sum.function == "sum:")
+        let argument = try #require(sum.arguments?.first)
+        #expect(argument.expressionType == .aggregate)
+        #expect((sum.expressionValue(with: nil, context: nil) as? NSNumber)?.intValue == 6)
+        let maximum = NSExpression(format: "max:({age, 40})")
+        #expect((maximum.expressionValue(with: people[2], context: nil) as? NSNumber)?.intValue == 45)
+        #expect((maximum.expressionValue(with: people[0], context: nil) as? NSNumber)?.intValue == 40)
+    }
+
     @Test("Arithmetic functions take expressions and return numbers")
     func arithmeticFunctions() {
         let sum = NSExpression(forFunction: "add:to:", arguments: [NSExpression(forConstantValue: 2),
