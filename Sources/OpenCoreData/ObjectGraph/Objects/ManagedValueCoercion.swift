@@ -6,7 +6,7 @@ enum ManagedValueCoercion {
     static func attributeValue(_ value: Any?, attribute: NSAttributeDescription, object: NSManagedObject) -> Any? {
         guard let value = unwrap(value) else { return nil }
         if let converted = canonical(value, for: attribute.attributeType) { return converted }
-        fail(object, attribute.name, desired: describe(attribute.attributeType), value: value)
+        fail(object, attribute.name, desired: NSAttributeDescription._defaultValueClassName(for: attribute.attributeType) ?? "id", value: value)
     }
 
     /// The canonical value for an attribute type, or `nil` when `value` does not fit it.
@@ -128,21 +128,6 @@ enum ManagedValueCoercion {
         case let v as Float: return Double(v)
         case let v as NSNumber: return v.doubleValue
         default: return integer(value).map(Double.init)
-        }
-    }
-
-    private static func describe(_ type: NSAttributeType) -> String {
-        switch type {
-        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
-             .doubleAttributeType, .floatAttributeType, .booleanAttributeType: return "NSNumber"
-        case .decimalAttributeType: return "NSDecimalNumber"
-        case .stringAttributeType: return "NSString"
-        case .dateAttributeType: return "NSDate"
-        case .binaryDataAttributeType: return "NSData"
-        case .UUIDAttributeType: return "NSUUID"
-        case .URIAttributeType: return "NSURL"
-        case .objectIDAttributeType: return "NSManagedObjectID"
-        default: return "id"
         }
     }
 

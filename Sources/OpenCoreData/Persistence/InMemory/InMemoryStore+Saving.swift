@@ -38,12 +38,7 @@ extension InMemoryStore {
             permanentIDs[insert.objectID] = NSManagedObjectID(entity: insert.objectID.entity, store: self, primaryKey: key)
         }
         func resolve(_ value: Any, _ context: String) throws -> NSManagedObjectID {
-            let id: NSManagedObjectID
-            if let objectID = value as? NSManagedObjectID {
-                id = objectID
-            } else if let representable = value as? ObjectIDRepresentable {
-                id = representable.objectIDForStore
-            } else {
+            guard let id = (value as? ObjectIDRepresentable)?.objectIDForStore else {
                 throw saveError("\(context) holds \(Swift.type(of: value)), not an object.")
             }
             let permanent = permanentIDs[id] ?? id

@@ -132,12 +132,7 @@ private struct RowWriter {
 
     /// The primary key of an object named in the save.
     func key(_ value: Any, context: String) throws -> NSManagedObjectID {
-        let id: NSManagedObjectID
-        if let objectID = value as? NSManagedObjectID {
-            id = objectID
-        } else if let representable = value as? ObjectIDRepresentable {
-            id = representable.objectIDForStore
-        } else {
+        guard let id = (value as? ObjectIDRepresentable)?.objectIDForStore else {
             throw saveError("\(context) holds \(type(of: value)), not an object.")
         }
         let permanent = permanentIDs[id] ?? id
