@@ -85,7 +85,7 @@ extension SQLiteStore {
             switch column.role {
             case let .attribute(name, _):
                 guard let attribute = attributes[name],
-                      let value = SQLiteStoreValues.value(from: dbValue, attribute: attribute,
+                      let value = try readValue(from: dbValue, attribute: attribute,
                                                           coordinator: persistentStoreCoordinator) else { continue }
                 values[name] = value
             case let .toOneKey(relationship):
@@ -127,7 +127,7 @@ extension SQLiteStore {
         var values: [String: Any] = [:]
         for (name, attribute) in attributes(of: entity) where !attribute.isTransient {
             guard let column = layout.attributeColumns[name], let dbValue = row[column] as DatabaseValue?,
-                  let value = SQLiteStoreValues.value(from: dbValue, attribute: attribute,
+                  let value = try readValue(from: dbValue, attribute: attribute,
                                                       coordinator: persistentStoreCoordinator) else { continue }
             values[name] = value
         }
@@ -168,6 +168,18 @@ extension SQLiteStore {
                 let entity = try number.map { try self.entity(number: $0) } ?? destination
                 return NSManagedObjectID(entity: entity, store: self, primaryKey: key)
             }
+        }
+    }
+
+    /// An attribute's value read from its column; a transformable value that cannot be restored is an
+    /// ``NSPersistentStoreOperationError`` naming the attribute and the store.
+    func readValue(from databaseValue: DatabaseValue, attribute: NSAttributeDescription,
+                   coordinator: NSPersistentStoreCoordinator?) throws -> Any? {
+        do {
+            return try SQLiteStoreValues.value(from: databaseValue, attribute: attribute, coordinator: coordinator)
+        } catch let failure as TransformableStorage.Failure {
+            throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, fileURL,
+                                                  "Cannot read from the store at \(fileURL.path): \(failure.message)")
         }
     }
 }

@@ -161,7 +161,11 @@ private struct RowWriter {
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             if let attribute = attributes[name] {
                 guard let column = layout.attributeColumns[name] else { continue }
-                result.append((column, SQLiteStoreValues.databaseValue(for: value ?? nil, attribute: attribute)))
+                do {
+                    result.append((column, try SQLiteStoreValues.databaseValue(for: value ?? nil, attribute: attribute)))
+                } catch let error as TransformableStorage.Failure {
+                    throw saveError(error.message)
+                }
             } else if let relationship = relationships[name], !relationship.isToMany,
                       case let .foreignKey(column, entityColumn, _)? = layout.relationships[name] {
                 let destination: NSManagedObjectID?

@@ -1,0 +1,70 @@
+import Foundation
+
+/// How a store turns a transformable attribute's value into the bytes it keeps, and back.
+///
+/// With a `valueTransformerName`, the transformer registered under that name does the work: its forward
+/// transformation produces the data and its reverse transformation restores the value — except for the
+/// unarchiving transformers (``NSSecureUnarchiveFromDataTransformer`` and its subclasses,
+/// `NSKeyedUnarchiveFromData`, `NSUnarchiveFromData`), whose forward direction turns data into an object, so
+/// they archive with the reverse transformation and restore with the forward one. Without a name, `Data` is
+/// kept as it is and other values (strings, numbers, dates, URLs, UUIDs, arrays, sets and dictionaries of those,
+/// and other `NSCoding` objects) as a keyed archive.
+enum TransformableStorage {
+    /// Why a transformable value could not be stored or restored.
+    struct Failure: Error {
+        let message: String
+    }
+
+    /// The bytes to store for `value`, or `nil` when the transformer maps it to `nil`.
+    static func data(for value: Any, attribute: NSAttributeDescription) throws -> Data? {
+        guard let transformer = try transformer(for: attribute) else {
+            if let data = value as? Data { return data }
+            guard let data = KeyedArchiving.archive(value, secure: false) else {
+                throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(type(of: value)), "
+                    + "which is neither Data nor an NSCoding object that can be archived; name a value transformer "
+                    + "in its valueTransformerName.")
+            }
+            return data
+        }
+        let output = transformer is UnarchivingValueTransformer
+            ? transformer.reverseTransformedValue(value) : transformer.transformedValue(value)
+        guard let output, !(output is NSNull) else {
+            throw Failure(message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
+                + "attribute \(describe(attribute)) could not transform a \(type(of: value)) into Data.")
+        }
+        guard let data = output as? Data else {
+            throw Failure(message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
+                + "attribute \(describe(attribute)) returned a \(type(of: output)), not Data.")
+        }
+        return data
+    }
+
+    /// The value restored from stored bytes.
+    static func value(from data: Data, attribute: NSAttributeDescription) throws -> Any? {
+        guard let transformer = try transformer(for: attribute) else {
+            return KeyedArchiving.unarchive(data) ?? data
+        }
+        if transformer is UnarchivingValueTransformer { return transformer.transformedValue(data) }
+        guard type(of: transformer).allowsReverseTransformation() else {
+            throw Failure(message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
+                + "attribute \(describe(attribute)) does not allow reverse transformation, so its stored data cannot "
+                + "be read back.")
+        }
+        return transformer.reverseTransformedValue(data)
+    }
+
+    /// The transformer registered under the attribute's `valueTransformerName`; `nil` when it names none.
+    private static func transformer(for attribute: NSAttributeDescription) throws -> ValueTransformer? {
+        guard let name = attribute.valueTransformerName, !name.isEmpty else { return nil }
+        guard let transformer = ValueTransformer(forName: NSValueTransformerName(name)) else {
+            throw Failure(message: "The transformable attribute \(describe(attribute)) uses the value transformer "
+                + "\(name), which is not registered; register it with ValueTransformer.setValueTransformer(_:forName:) "
+                + "before using the store.")
+        }
+        return transformer
+    }
+
+    private static func describe(_ attribute: NSAttributeDescription) -> String {
+        "\(attribute._entity?.name ?? "").\(attribute.name)"
+    }
+}

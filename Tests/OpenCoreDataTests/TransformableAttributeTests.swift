@@ -1,0 +1,172 @@
+import Testing
+import OpenCoreData
+
+/// A color that is no `NSCoding` object: only a value transformer can store it.
+struct SwatchColor: Equatable {
+    var red: UInt8
+    var green: UInt8
+    var blue: UInt8
+}
+
+/// Stores a ``SwatchColor`` as three bytes.
+final class SwatchColorTransformer: ValueTransformer {
+    static let name = NSValueTransformerName("TransformableAttributeTests.SwatchColor")
+
+    override class func transformedValueClass() -> AnyClass { NSData.self }
+    override class func allowsReverseTransformation() -> Bool { true }
+
+    override func transformedValue(_ value: Any?) -> Any? {
+        guard let color = value as? SwatchColor else { return nil }
+        return Data([color.red, color.green, color.blue])
+    }
+
+    override func reverseTransformedValue(_ value: Any?) -> Any? {
+        guard let data = value as? Data, data.count == 3 else { return nil }
+        let bytes = Array(data)
+        return SwatchColor(red: bytes[0], green: bytes[1], blue: bytes[2])
+    }
+}
+
+/// Stores strings reversed, and cannot read them back.
+final class OneWayTransformer: ValueTransformer {
+    static let name = NSValueTransformerName("TransformableAttributeTests.OneWay")
+    override class func allowsReverseTransformation() -> Bool { false }
+    override func transformedValue(_ value: Any?) -> Any? { (value as? String).map { Data($0.utf8.reversed()) } }
+}
+
+@Suite("Transformable attributes")
+struct TransformableAttributeTests {
+    static func model() -> NSManagedObjectModel {
+        func transformable(_ name: String, _ transformer: String?) -> NSAttributeDescription {
+            let attribute = ModelKit.attribute(name, .transformableAttributeType)
+            attribute.valueTransformerName = transformer
+            return attribute
+        }
+        let swatch = ModelKit.entity("Swatch", [
+            ModelKit.attribute("name", .stringAttributeType),
+            transformable("color", SwatchColorTransformer.name.rawValue),
+            transformable("settings", nil),
+            transformable("tags", NSValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue),
+            transformable("lost", "TransformableAttributeTests.NeverRegistered"),
+            transformable("oneWay", OneWayTransformer.name.rawValue),
+        ])
+        let model = NSManagedObjectModel()
+        model.entities = [swatch]
+        return model
+    }
+
+    static func register() {
+        ValueTransformer.setValueTransformer(SwatchColorTransformer(), forName: SwatchColorTransformer.name)
+        ValueTransformer.setValueTransformer(OneWayTransformer(), forName: OneWayTransformer.name)
+    }
+
+    /// Fetches the only swatch's values through a new coordinator on the same file.
+    static func reread(_ stack: GraphStack, _ key: String) throws -> Any? {
+        let context = stack.context(try stack.secondCoordinator())
+        let swatches = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Swatch"))
+        #expect(swatches.count == 1)
+        return try #require(swatches.first).value(forKey: key)
+    }
+
+    @Test("a value goes through the transformer named by valueTransformerName into SQLite and back")
+    func customTransformer() throws {
+        Self.register()
+        let stack = try GraphStack(model: Self.model())
+        let context = stack.context()
+        context.make("Swatch", ["name": "teal", "color": SwatchColor(red: 0, green: 128, blue: 128)])
+        try context.save()
+        #expect(try Self.reread(stack, "color") as? SwatchColor == SwatchColor(red: 0, green: 128, blue: 128))
+        #expect(try Self.reread(stack, "name") as? String == "teal")
+    }
+
+    @Test("without a transformer name, Data is kept and strings, numbers, arrays and dictionaries are archived")
+    func defaultStorage() throws {
+        let stack = try GraphStack(model: Self.model())
+        let bytes = Data([0, 1, 2, 255])
+        let values: [Any] = [bytes, "text", 42, 2.5, ["a", "b"], ["k": 1, "j": "v"] as [String: Any]]
+        let context = stack.context()
+        for (index, value) in values.enumerated() { context.make("Swatch", ["name": "\(index)", "settings": value]) }
+        try context.save()
+        let other = stack.context(try stack.secondCoordinator())
+        for (index, value) in values.enumerated() {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Swatch")
+            request.predicate = NSPredicate(format: "name == %@", "\(index)")
+            let stored = try #require(try other.fetch(request).first).value(forKey: "settings")
+            switch value {
+            case let data as Data: #expect(stored as? Data == data)
+            case let text as String: #expect(stored as? String == text)
+            case let number as Int: #expect(stored as? Int == number)
+            case let number as Double: #expect(stored as? Double == number)
+            case let list as [String]: #expect(stored as? [String] == list)
+            default:
+                let dictionary = try #require(stored as? [String: Any])
+                #expect(dictionary["k"] as? Int == 1 && dictionary["j"] as? String == "v")
+            }
+        }
+    }
+
+    @Test("NSSecureUnarchiveFromData stores an array of strings and reads it back")
+    func secureUnarchiveName() throws {
+        let stack = try GraphStack(model: Self.model())
+        let context = stack.context()
+        context.make("Swatch", ["tags": ["warm", "bright"]])
+        try context.save()
+        #expect(try Self.reread(stack, "tags") as? [String] == ["warm", "bright"])
+    }
+
+    @Test("a transformer name that is not registered fails the save with an error naming it")
+    func unregisteredTransformer() throws {
+        let stack = try GraphStack(model: Self.model())
+        let context = stack.context()
+        context.make("Swatch", ["lost": "anything"])
+        #expect {
+            try context.save()
+        } throws: { error in
+            let error = error as NSError
+            let message = error.localizedDescription
+            return error.domain == NSCocoaErrorDomain && error.code == NSPersistentStoreSaveError
+                && message.contains("Swatch.lost") && message.contains("TransformableAttributeTests.NeverRegistered")
+        }
+        #expect(context.hasChanges)
+    }
+
+    @Test("a value the default storage cannot archive fails the save with an error naming the attribute")
+    func unarchivableDefault() throws {
+        let stack = try GraphStack(model: Self.model())
+        let context = stack.context()
+        context.make("Swatch", ["settings": SwatchColor(red: 1, green: 2, blue: 3)])
+        #expect {
+            try context.save()
+        } throws: { error in
+            let error = error as NSError
+            return error.code == NSPersistentStoreSaveError && error.localizedDescription.contains("Swatch.settings")
+        }
+    }
+
+    @Test("a transformer that returns no data fails the save; one that cannot reverse fails the read")
+    func transformerFailures() throws {
+        Self.register()
+        let stack = try GraphStack(model: Self.model())
+        let context = stack.context()
+        let wrong = context.make("Swatch", ["color": "not a color"])
+        #expect {
+            try context.save()
+        } throws: { error in
+            let error = error as NSError
+            return error.code == NSPersistentStoreSaveError && error.localizedDescription.contains("Swatch.color")
+                && error.localizedDescription.contains(SwatchColorTransformer.name.rawValue)
+        }
+        context.delete(wrong)
+        context.make("Swatch", ["oneWay": "forward"])
+        try context.save()
+        let other = stack.context(try stack.secondCoordinator())
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Swatch")
+        request.returnsObjectsAsFaults = false
+        #expect {
+            _ = try other.fetch(request)
+        } throws: { error in
+            let error = error as NSError
+            return error.domain == NSCocoaErrorDomain && error.localizedDescription.contains("Swatch.oneWay")
+        }
+    }
+}
