@@ -151,4 +151,12 @@ struct ManagedObjectTests {
         let inMemory = try context.all("Post").filter { NSPredicate(format: "author == %@", ann).evaluate(with: $0) }
         #expect(inMemory.count == 1)
     }
+
+    @Test("NSEntityDescription.entity(forEntityName:in:) finds an entity through a context, as Apple's API does")
+    func entityThroughContext() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        #expect(NSEntityDescription.entity(forEntityName: "Post", in: context)?.name == "Post")
+        #expect(NSEntityDescription.entity(forEntityName: "Nope", in: context) == nil)
+    }
 }

@@ -14,3 +14,16 @@ extension NSEntityDescription {
         return type.init(entity: entity, insertInto: context)
     }
 }
+
+extension NSEntityDescription {
+    /// Returns the entity with the given name from the model of the context's persistent store
+    /// coordinator, or `nil` when the model has no such entity.
+    ///
+    /// A context without a persistent store coordinator is a programmer error, as on Apple platforms.
+    public class func entity(forEntityName entityName: String, in context: NSManagedObjectContext) -> NSEntityDescription? {
+        guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
+            preconditionFailure("+entity(forEntityName: \"\(entityName)\", in:) needs a context with a persistent store coordinator.")
+        }
+        return model.entitiesByName[entityName]
+    }
+}

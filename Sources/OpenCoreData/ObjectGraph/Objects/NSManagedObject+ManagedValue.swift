@@ -9,7 +9,10 @@ extension NSManagedObject {
     /// `Data` reads `nil` as empty. Reading `nil` as a non-optional `Date`, `UUID`, `URL` or object, or a
     /// value as a type it cannot be converted to, stops the program naming entity, key and type.
     public func managedValue<Value>(forKey key: String) -> Value {
-        ManagedValueConversion.swiftValue(value(forKey: key), as: Value.self, object: self, key: key)
+        if let keyPathRecorder {
+            return keyPathRecorder.record(key, as: Value.self, object: self)
+        }
+        return ManagedValueConversion.swiftValue(value(forKey: key), as: Value.self, object: self, key: key)
     }
 
     /// Sets the value of a persistent property from the Swift type a subclass declares for it.

@@ -38,6 +38,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     var preparedForDeletion = false
     /// Whether the object was inserted into its context and has not been saved yet.
     var isNewlyInserted = false
+    /// Set only on the probes that name Swift key paths (`ManagedKeyPathNaming`): reading a property
+    /// through ``managedValue(forKey:)`` records its key here instead of reading a value.
+    var keyPathRecorder: ManagedKeyPathRecorder?
 
     /// Initializes a managed object of the given entity and, when a context is given, inserts it into
     /// that context.
@@ -51,6 +54,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         if let context {
             context.insert(self)
         }
+    }
+
+    /// Names a Swift key path to properties declared with `@Managed` (`\Item.timestamp` → `"timestamp"`,
+    /// `\Post.author?.name` → `"author.name"`), so `NSSortDescriptor(keyPath:ascending:)` and
+    /// `NSExpression(forKeyPath:)` work with subclasses as on Apple platforms. Returns `nil` for key paths
+    /// that read no managed property.
+    open class func kvcKeyPathString(for keyPath: AnyKeyPath) -> String? {
+        ManagedKeyPathNaming.name(of: keyPath)
     }
 
     /// The entity of the object.
