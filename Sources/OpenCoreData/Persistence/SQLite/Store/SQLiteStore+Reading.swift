@@ -83,6 +83,15 @@ extension SQLiteStore {
         for column in columns where column.entities.isEmpty || column.entities.contains(entityName) {
             let dbValue: DatabaseValue = row[column.index]
             switch column.role {
+            case let .attribute(name, _) where name.contains("."):
+                let components = name.split(separator: ".")
+                guard let composite = attributes[String(components[0])] as? NSCompositeAttributeDescription,
+                      let element = SQLiteCompositeValues.element(at: components.dropFirst(), in: composite),
+                      let value = try readValue(from: dbValue, attribute: element,
+                                                coordinator: persistentStoreCoordinator) else { continue }
+                var dictionary = values[String(components[0])] as? [String: Any] ?? [:]
+                SQLiteCompositeValues.insert(value, at: components.dropFirst(), into: &dictionary)
+                values[String(components[0])] = dictionary
             case let .attribute(name, _):
                 guard let attribute = attributes[name],
                       let value = try readValue(from: dbValue, attribute: attribute,
@@ -126,6 +135,17 @@ extension SQLiteStore {
         let layout = try layout(of: entity)
         var values: [String: Any] = [:]
         for (name, attribute) in attributes(of: entity) where !attribute.isTransient {
+            if let composite = attribute as? NSCompositeAttributeDescription {
+                var dictionary: [String: Any] = [:]
+                for (path, element) in SQLiteCompositeValues.leaves(of: composite, path: name) {
+                    guard let column = layout.attributeColumns[path], let dbValue = row[column] as DatabaseValue?,
+                          let value = try readValue(from: dbValue, attribute: element,
+                                                    coordinator: persistentStoreCoordinator) else { continue }
+                    SQLiteCompositeValues.insert(value, at: path.split(separator: ".").dropFirst(), into: &dictionary)
+                }
+                if !dictionary.isEmpty { values[name] = dictionary }
+                continue
+            }
             guard let column = layout.attributeColumns[name], let dbValue = row[column] as DatabaseValue?,
                   let value = try readValue(from: dbValue, attribute: attribute,
                                                       coordinator: persistentStoreCoordinator) else { continue }

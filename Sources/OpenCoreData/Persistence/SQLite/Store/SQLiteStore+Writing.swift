@@ -159,7 +159,18 @@ private struct RowWriter {
         let attributes = store.attributes(of: entity)
         let relationships = store.relationships(of: entity)
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            if let attribute = attributes[name] {
+            if let composite = attributes[name] as? NSCompositeAttributeDescription {
+                do {
+                    let elements = try SQLiteCompositeValues.elementValues(of: value ?? nil, composite: composite, path: name)
+                    for (path, element) in SQLiteCompositeValues.leaves(of: composite, path: name) {
+                        guard let column = layout.attributeColumns[path] else { continue }
+                        let elementValue = elements[path] ?? nil
+                        result.append((column, try SQLiteStoreValues.databaseValue(for: elementValue, attribute: element)))
+                    }
+                } catch let error as TransformableStorage.Failure {
+                    throw saveError(error.message)
+                }
+            } else if let attribute = attributes[name] {
                 guard let column = layout.attributeColumns[name] else { continue }
                 do {
                     result.append((column, try SQLiteStoreValues.databaseValue(for: value ?? nil, attribute: attribute)))

@@ -10,7 +10,7 @@ import Foundation
 /// kept as it is and other values (strings, numbers, dates, URLs, UUIDs, arrays, sets and dictionaries of those,
 /// and other `NSCoding` objects) as a keyed archive.
 enum TransformableStorage {
-    /// Why a transformable value could not be stored or restored.
+    /// Why a transformable (or composite, see ``SQLiteCompositeValues``) value could not be stored or restored.
     struct Failure: Error {
         let message: String
     }
