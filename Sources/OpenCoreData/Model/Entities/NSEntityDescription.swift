@@ -161,38 +161,25 @@ open class NSEntityDescription: NSObject, NSCopying {
 
     /// The entity's properties, including inherited ones, keyed by name.
     open var propertiesByName: [String: NSPropertyDescription] {
-        if let frozen = _frozen { return frozen.propertiesByName }
-        var result: [String: NSPropertyDescription] = [:]
-        for property in _allProperties {
-            result[property._name] = property
-        }
-        return result
+        _frozen?.propertiesByName ?? _propertiesByName(of: NSPropertyDescription.self)
     }
 
     /// The entity's attributes, including inherited ones, keyed by name.
     open var attributesByName: [String: NSAttributeDescription] {
-        if let frozen = _frozen { return frozen.attributesByName }
-        var result: [String: NSAttributeDescription] = [:]
-        for property in _allProperties {
-            if let attribute = property as? NSAttributeDescription {
-                result[attribute._name] = attribute
-            } else {
-                result[property._name] = nil
-            }
-        }
-        return result
+        _frozen?.attributesByName ?? _propertiesByName(of: NSAttributeDescription.self)
     }
 
     /// The entity's relationships, including inherited ones, keyed by name.
     open var relationshipsByName: [String: NSRelationshipDescription] {
-        if let frozen = _frozen { return frozen.relationshipsByName }
-        var result: [String: NSRelationshipDescription] = [:]
+        _frozen?.relationshipsByName ?? _propertiesByName(of: NSRelationshipDescription.self)
+    }
+
+    /// The properties of one kind along the inheritance chain, keyed by name; a later property of another
+    /// kind with the same name removes an earlier one.
+    private func _propertiesByName<Kind: NSPropertyDescription>(of kind: Kind.Type) -> [String: Kind] {
+        var result: [String: Kind] = [:]
         for property in _allProperties {
-            if let relationship = property as? NSRelationshipDescription {
-                result[relationship._name] = relationship
-            } else {
-                result[property._name] = nil
-            }
+            result[property._name] = property as? Kind
         }
         return result
     }
