@@ -90,11 +90,14 @@ extension SQLiteStore {
         return result
     }
 
-    /// The key of a stored row of the entity's family with the same values on one of the constraints.
+    /// The key of a stored row of the entity's family with the same values on one of the constraints
+    /// (values that are all present: a constraint with a nil value matches no row).
     private func matchingRow(_ values: [DatabaseValue], constraints: [(columns: [(String, Int)], family: [Int])], table: String,
                              in db: Database) throws -> Int64? {
         for (constraint, family) in constraints {
-            let conditions = constraint.map { "\($0.0) IS ?" }.joined(separator: " AND ")
+            // As with SQL UNIQUE, a missing value matches nothing.
+            if constraint.contains(where: { values[$0.1].isNull }) { continue }
+            let conditions = constraint.map { "\($0.0) = ?" }.joined(separator: " AND ")
             let entities = family.map(String.init).joined(separator: ", ")
             let sql = "SELECT Z_PK FROM \(table) WHERE Z_ENT IN (\(entities)) AND \(conditions) LIMIT 1"
             if let key = try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(constraint.map { values[$0.1] })) {
