@@ -142,7 +142,7 @@ extension NSManagedObjectContext {
                     object.snapshot[property.name] = object.currentValueForSnapshot(property.name)
                 }
             }
-            object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion + 1
+            object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion
             object.changedKeys = []
             object.valuesAtLastEvent = [:]
             object.isNewlyInserted = false
