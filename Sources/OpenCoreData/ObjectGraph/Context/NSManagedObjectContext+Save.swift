@@ -17,6 +17,7 @@ extension NSManagedObjectContext {
         processPendingChanges()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
         let coordinator = try requireCoordinator()
+        _postWillSave()
         try validatePendingObjects()
         for object in pendingObjectsInSaveOrder() { object.willSave() }
         processPendingChanges()
@@ -25,6 +26,7 @@ extension NSManagedObjectContext {
             try self.storeChanges(inserted: $0, updated: $1, deleted: $2, coordinator: coordinator)
         }
         adopt(result, inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
+        _postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
     }
 
     /// Validates every object the save would write; throws the collected errors.
