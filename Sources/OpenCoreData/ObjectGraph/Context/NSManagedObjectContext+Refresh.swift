@@ -46,6 +46,7 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
+        _undoManager?.removeAllActions()
     }
 
     /// Forgets every registered object: they no longer belong to the context, and unsaved changes are lost.
@@ -60,6 +61,7 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
+        _undoManager?.removeAllActions()
     }
 
     /// Gives the objects permanent IDs now, before they are saved.
