@@ -14,6 +14,8 @@ extension NSManagedObjectContext {
         while !pending.isEmpty {
             for object in pending where !object.preparedForDeletion {
                 object.preparedForDeletion = true
+                // The delete rules need the object's values: a fault fires before prepareForDeletion().
+                object.willAccessValue(forKey: nil)
                 object.prepareForDeletion()
                 applyDeleteRules(of: object)
             }
