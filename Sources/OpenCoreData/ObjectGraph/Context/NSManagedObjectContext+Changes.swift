@@ -85,10 +85,12 @@ extension NSManagedObjectContext {
             _deleted[key] = nil
             unregister(object)
         }
+        let changes = _collectObjectsDidChange()
         for object in registry.values {
             object.valuesAtLastEvent = [:]
         }
         _undoManager?.endEventGroupIfOpen()
+        _postObjectsDidChange(changes)
     }
 
     /// Called by an object when one of its properties changed.
