@@ -28,7 +28,7 @@ extension SQLiteStore {
         let database = try database()
         let dirty = _lock.withLock { _metadataIsDirty }
         let metadataToWrite = dirty ? SQLiteStoreMetadata(dictionary: metadata ?? [:]) : nil
-        let result = try SQLiteStoreFileAccess.run(fileURL) {
+        let result = try loggedSave(changes) { try SQLiteStoreFileAccess.run(fileURL) {
             try database.writeWithoutTransaction { db -> StoreSaveResult in
                 var result = StoreSaveResult(permanentIDs: [:], versions: [:])
                 try db.inTransaction(.immediate) {
@@ -38,7 +38,7 @@ extension SQLiteStore {
                 }
                 return result
             }
-        }
+        } }
         if dirty { _lock.withLock { _metadataIsDirty = false } }
         return result
     }
