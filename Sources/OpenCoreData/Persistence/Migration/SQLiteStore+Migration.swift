@@ -11,6 +11,7 @@ extension SQLiteStore {
     ///   is unchanged whenever an error is thrown.
     func migrateOnOpenIfAsked(metadata: SQLiteStoreMetadata, model: NSManagedObjectModel,
                               configuration: String?) throws -> Bool {
+        if try migrateThroughStagesIfAsked(metadata: metadata, model: model) { return true }
         guard PersistentStoreOptions.bool(options?[NSMigratePersistentStoresAutomaticallyOption]) == true else { return false }
         let url = fileURL
         guard !isReadOnly else {
