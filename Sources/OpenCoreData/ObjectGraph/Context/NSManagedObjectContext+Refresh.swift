@@ -22,6 +22,7 @@ extension NSManagedObjectContext {
         object.valuesAtLastEvent = [:]
         object._isFault = true
         _updated[ObjectIdentifier(object)] = nil
+        _noteRefreshed(object)
         object.didTurnIntoFault()
     }
 
@@ -46,10 +47,13 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
+        _undoManager?.removeAllActions()
     }
 
     /// Forgets every registered object: they no longer belong to the context, and unsaved changes are lost.
     public func reset() {
+        let invalidated = registeredObjects.union(_inserted.values)
+        defer { _postInvalidatedAll(invalidated) }
         for object in registry.values {
             object._context = nil
         }
@@ -60,6 +64,7 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
+        _undoManager?.removeAllActions()
     }
 
     /// Gives the objects permanent IDs now, before they are saved.
