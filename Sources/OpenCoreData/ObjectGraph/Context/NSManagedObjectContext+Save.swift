@@ -16,6 +16,7 @@ extension NSManagedObjectContext {
         let coordinator = try requireCoordinator()
         try validatePendingObjects()
         for object in pendingObjectsInSaveOrder() { object.willSave() }
+        _recomputeDerivedAttributes()
         processPendingChanges()
 
         let inserted = Array(_inserted.values)
@@ -63,7 +64,7 @@ extension NSManagedObjectContext {
         for object in inserted {
             var values: [String: Any] = [:]
             var toMany: [String: [NSManagedObjectID]] = [:]
-            for property in object.entity.properties where !property.isTransient {
+            for property in object.entity._allProperties where !property.isTransient {
                 if let relationship = property as? NSRelationshipDescription {
                     if relationship.isToMany {
                         // Only relationships set on the new object: the other side may hold the link.
@@ -133,7 +134,7 @@ extension NSManagedObjectContext {
             if let permanent = result.permanentIDs[object.objectID] { changeID(of: object, to: permanent) }
         }
         for object in inserted + updated {
-            for property in object.entity.properties where !property.isTransient {
+            for property in object.entity._allProperties where !property.isTransient {
                 if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
                     if let objects = object.toMany[property.name] {
                         object.snapshot[property.name] = objects.map(\.objectID)

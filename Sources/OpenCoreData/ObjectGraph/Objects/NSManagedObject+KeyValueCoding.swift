@@ -30,6 +30,7 @@ extension NSManagedObject {
         guard let property = _entity.propertiesByName[key] else {
             return builtInValue(forKey: key)
         }
+        if let fetched = property as? NSFetchedPropertyDescription { return _fetchedPropertyValue(fetched) }
         _fireFaultIfNeeded()
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
             let objects = loadedToMany(relationship)
