@@ -30,7 +30,7 @@ extension SQLiteStore {
         let metadataToWrite = dirty ? SQLiteStoreMetadata(dictionary: metadata ?? [:]) : nil
         let journal = ExternalDataJournal()
         defer { journal.rollback() }
-        let result = try SQLiteStoreFileAccess.run(fileURL) {
+        let result = try loggedSave(changes) { try SQLiteStoreFileAccess.run(fileURL) {
             try database.writeWithoutTransaction { db -> StoreSaveResult in
                 var result = StoreSaveResult(permanentIDs: [:], versions: [:])
                 try db.inTransaction(.immediate) {
@@ -40,7 +40,7 @@ extension SQLiteStore {
                 }
                 return result
             }
-        }
+        } }
         journal.commit()
         if dirty { _lock.withLock { _metadataIsDirty = false } }
         return result
