@@ -101,3 +101,68 @@ struct PrefetchingTests {
         #expect(error.localizedDescription.contains("nonsense"))
     }
 }
+
+@Suite("Relationship prefetching: a fixed number of SQL statements however many objects")
+struct PrefetchingStatementCountTests {
+    /// A context on a new coordinator of the stack's store whose SQL statements `recorder` captures.
+    func recordedContext(_ stack: GraphStack, _ recorder: SQLDebugLogRecorder) throws -> NSManagedObjectContext {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: stack.model)
+        coordinator.sqlDebugLog = recorder.log(level: 1)
+        try coordinator.addPersistentStore(type: .sqlite, at: stack.storeURL)
+        return stack.context(coordinator)
+    }
+
+    /// Reads every post title and tag name of the authors, as the seed's N+1 loop does.
+    func touchEverything(_ authors: [NSManagedObject]) -> Int {
+        var count = 0
+        for author in authors {
+            for case let post as NSManagedObject in (author.value(forKey: "posts") as? NSSet)?.allObjects ?? [] {
+                if post.value(forKey: "title") is String { count += 1 }
+                for case let tag as NSManagedObject in (post.value(forKey: "tags") as? NSSet)?.allObjects ?? [] {
+                    _ = tag.value(forKey: "name")
+                }
+            }
+        }
+        return count
+    }
+
+    @Test("the seed's N+1 loop issues 5 statements with posts.tags prefetched, for 8 or 40 authors", arguments: [8, 40])
+    func boundedStatements(_ authors: Int) throws {
+        let stack = try GraphStack()
+        try PrefetchFixture.fill(stack, authors: authors, postsEach: 3)
+        let recorder = SQLDebugLogRecorder()
+        let context = try recordedContext(stack, recorder)
+        recorder.removeAll()
+        let fetched = try PrefetchFixture.authors(context, prefetching: ["posts", "posts.tags"])
+        #expect(touchEverything(fetched) == authors * 3)
+        // Authors; posts of all authors and their rows; tags of all posts and their rows.
+        #expect(recorder.statements.count == 5, "\(recorder.statements)")
+    }
+
+    @Test("without prefetching the same loop issues a statement per relationship fault")
+    func unboundedWithout() throws {
+        let stack = try GraphStack()
+        try PrefetchFixture.fill(stack, authors: 8, postsEach: 3)
+        let recorder = SQLDebugLogRecorder()
+        let context = try recordedContext(stack, recorder)
+        recorder.removeAll()
+        let fetched = try PrefetchFixture.authors(context, prefetching: nil)
+        #expect(touchEverything(fetched) == 24)
+        #expect(recorder.statements.count > 8 + 24)
+    }
+
+    @Test("a prefetched to-one relationship costs one statement for all destinations")
+    func toOne() throws {
+        let stack = try GraphStack()
+        try PrefetchFixture.fill(stack, authors: 10, postsEach: 2)
+        let recorder = SQLDebugLogRecorder()
+        let context = try recordedContext(stack, recorder)
+        recorder.removeAll()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
+        request.relationshipKeyPathsForPrefetching = ["author"]
+        let posts = try context.fetch(request)
+        let names = Set(posts.compactMap { ($0.value(forKey: "author") as? NSManagedObject)?.value(forKey: "name") as? String })
+        #expect(names.count == 10)
+        #expect(recorder.statements.count == 2, "\(recorder.statements)")
+    }
+}
