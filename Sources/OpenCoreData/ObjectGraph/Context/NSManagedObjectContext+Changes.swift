@@ -84,9 +84,11 @@ extension NSManagedObjectContext {
             _deleted[key] = nil
             unregister(object)
         }
+        let changes = _collectObjectsDidChange()
         for object in registry.values {
             object.valuesAtLastEvent = [:]
         }
+        _postObjectsDidChange(changes)
     }
 
     /// Called by an object when one of its properties changed.

@@ -14,6 +14,7 @@ extension NSManagedObjectContext {
         processPendingChanges()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
         let coordinator = try requireCoordinator()
+        _postWillSave()
         try validatePendingObjects()
         for object in pendingObjectsInSaveOrder() { object.willSave() }
         _recomputeDerivedAttributes()
@@ -30,6 +31,7 @@ extension NSManagedObjectContext {
             throw mergeError(for: conflicts)
         }
         adopt(result, inserted: inserted, updated: updated, deleted: deleted)
+        _postDidSave(inserted: inserted, updated: updated, deleted: deleted)
     }
 
     /// Validates every object the save would write; throws the collected errors.

@@ -41,6 +41,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var _stalenessInterval: TimeInterval = -1
     var _mergePolicy: Any = NSErrorMergePolicy
     var _userInfo = NSMutableDictionary()
+    /// What changed since the last event, for `NSManagedObjectContextObjectsDidChange` (ObjectGraph/Notifications).
+    let _changeEvents = ContextChangeEvents()
 
     /// Creates a context with the given concurrency type.
     public init(concurrencyType: ConcurrencyType) {
