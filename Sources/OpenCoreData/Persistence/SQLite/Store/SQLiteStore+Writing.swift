@@ -234,6 +234,7 @@ struct RowWriter {
     func deleteRow(_ id: NSManagedObjectID) throws {
         guard let pk = id.primaryKey else { return }
         let layout = try store.layout(of: id.entity)
+        try noteObsoleteExternalData(of: id, layout: layout, names: nil)
         try db.cachedStatement(sql: "DELETE FROM \(layout.table) WHERE Z_PK = ?").execute(arguments: [pk])
     }
 
