@@ -43,6 +43,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var _userInfo = NSMutableDictionary()
     /// What changed since the last event, for `NSManagedObjectContextObjectsDidChange` (ObjectGraph/Notifications).
     let _changeEvents = ContextChangeEvents()
+    /// Parent, children, automatic merging and query generation (ObjectGraph/MultiContext).
+    let _links = ContextLinks()
 
     /// Creates a context with the given concurrency type.
     public init(concurrencyType: ConcurrencyType) {
@@ -65,6 +67,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
         get { _coordinator }
         set {
+            _requireNoParentForCoordinator()
             _coordinator = newValue
             if let model = newValue?.managedObjectModel { ManagedObjectClasses.remember(model) }
         }
