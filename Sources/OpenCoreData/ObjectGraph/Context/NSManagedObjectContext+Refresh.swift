@@ -48,6 +48,7 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
+        _undoManager?.removeAllActions()
     }
 
     /// Forgets every registered object: they no longer belong to the context, and unsaved changes are lost.
@@ -64,6 +65,7 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
+        _undoManager?.removeAllActions()
     }
 
     /// Gives the objects permanent IDs now, before they are saved.
