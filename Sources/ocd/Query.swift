@@ -27,7 +27,7 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: "A predicate in Core Data's format syntax, e.g. \"age > 30 AND name BEGINSWITH 'A'\".")
     var predicate: String?
 
-    @Option(name: .long, help: "Sort keys separated by commas; a leading - sorts descending: name,-age.")
+    @Option(name: .long, help: "Sort keys separated by commas; a leading - sorts descending: name,-age (write --sort=-age when the first key is descending).")
     var sort: String?
 
     @Option(name: .long, help: "The maximum number of results.")
@@ -88,8 +88,17 @@ struct QueryCommand: ParsableCommand {
         } else if !groups.isEmpty {
             keys = groups + ["count"]
         } else {
-            keys = description.properties.compactMap { property in
-                (property as? NSAttributeDescription).flatMap { $0.isTransient ? nil : $0.name }
+            var chain: [NSEntityDescription] = []
+            var current: NSEntityDescription? = description
+            while let next = current {
+                chain.insert(next, at: 0)
+                current = next.superentity
+            }
+            keys = []
+            for property in chain.flatMap(\.properties) {
+                guard let attribute = property as? NSAttributeDescription, !attribute.isTransient,
+                      !keys.contains(attribute.name) else { continue }
+                keys.append(attribute.name)
             }
         }
         request.propertiesToFetch = try keys.map { key -> Any in

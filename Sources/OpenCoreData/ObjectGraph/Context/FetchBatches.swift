@@ -64,12 +64,8 @@ extension NSManagedObjectContext {
         guard let batch = _fetchBatches.take(object._objectID), let coordinator = _coordinator else { return false }
         let waiting = batch.objectIDs.filter { registry[$0]?._isFault == true || $0 == object._objectID }
         guard !waiting.isEmpty else { return false }
-        let request = NSFetchRequest<NSManagedObject>()
-        request._entity = batch.entity
-        request._entityName = batch.entity.name
-        request._affectedStores = batch.affectedStores
-        request._predicate = NSPredicate(format: "SELF IN %@", argumentArray: [waiting])
-        guard let rows = try? coordinator.fetchRows(request) else { return false }
+        guard let rows = try? coordinator.fetchRows(for: waiting, entity: batch.entity,
+                                                    affectedStores: batch.affectedStores) else { return false }
         var filled = false
         for row in rows {
             if row.objectID == object._objectID {

@@ -17,8 +17,7 @@ struct InMemoryDictionaryFetch<ResultType> {
 
     /// Runs the fetch against the store's objects (pending changes ignored).
     func run(in context: NSManagedObjectContext) throws -> [[String: Any]] {
-        let requested: [Any] = request.propertiesToFetch
-            ?? entity.properties.filter { ($0 as? NSAttributeDescription)?.isTransient == false }.map { $0 as Any }
+        let requested: [Any] = request.propertiesToFetch ?? SQLiteFetchCompiler.storedAttributes(of: entity)
         let terms = try requested.map(term)
         let groups = try (request.propertiesToGroupBy ?? []).map(term)
         if !groups.isEmpty {

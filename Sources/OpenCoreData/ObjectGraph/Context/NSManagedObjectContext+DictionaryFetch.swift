@@ -14,7 +14,12 @@ extension NSManagedObjectContext {
         if let computed = try coordinator.fetchDictionaries(request) {
             rows = computed
         } else {
-            rows = try InMemoryDictionaryFetch(request: request, entity: entity).run(in: self)
+            // Objects are read in a context of their own, so that none is registered in this one.
+            let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            reader.persistentStoreCoordinator = coordinator
+            rows = try reader.performAndWait {
+                try InMemoryDictionaryFetch(request: request, entity: entity).run(in: reader)
+            }
         }
         return rows.map { row in
             let dictionary = NSMutableDictionary()

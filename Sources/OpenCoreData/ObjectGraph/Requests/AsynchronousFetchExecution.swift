@@ -61,6 +61,7 @@ extension NSManagedObjectContext {
     /// fetches with pending changes to take into account, are read in one step.
     func fetchInChunks<T>(_ request: NSFetchRequest<T>, chunkSize: Int,
                           step: (_ done: Int, _ total: Int) throws -> Void) throws -> [Any] {
+        if let type = T.self as? NSManagedObject.Type { ManagedObjectClasses.remember(type) }
         let coordinator = try requireCoordinator()
         let entity = try coordinator._entity(of: request)
         guard request.resultType == .managedObjectResultType,
@@ -85,13 +86,7 @@ extension NSManagedObjectContext {
         var start = 0
         while start < ids.count {
             let chunk = Array(ids[start..<min(start + max(chunkSize, 1), ids.count)])
-            let rowRequest = NSFetchRequest<NSManagedObject>()
-            rowRequest._entity = entity
-            rowRequest._entityName = entity.name
-            rowRequest._affectedStores = request._affectedStores
-            rowRequest._includesSubentities = true
-            rowRequest._predicate = NSPredicate(format: "SELF IN %@", argumentArray: [chunk])
-            let rows = try coordinator.fetchRows(rowRequest)
+            let rows = try coordinator.fetchRows(for: chunk, entity: entity, affectedStores: request._affectedStores)
             var byID: [NSManagedObjectID: StoreRow] = [:]
             for row in rows { byID[row.objectID] = row }
             for id in chunk {

@@ -38,8 +38,7 @@ extension SQLiteFetchCompiler {
         let layout = try self.layout(of: entity)
         let scope = SQLiteQueryScope(entity: entity, layout: layout, parent: nil, binding: nil,
                                      counter: SQLiteQueryScope.AliasCounter())
-        let requested: [Any] = request.propertiesToFetch
-            ?? entity.properties.filter { ($0 as? NSAttributeDescription)?.isTransient == false }.map { $0 as Any }
+        let requested: [Any] = request.propertiesToFetch ?? Self.storedAttributes(of: entity)
         guard !requested.isEmpty else { throw Self.unsupported("propertiesToFetch is empty") }
         let terms = try requested.map { try dictionaryTerm($0, entity: entity, in: scope) }
         let groups = try (request.propertiesToGroupBy ?? []).map { try dictionaryTerm($0, entity: entity, in: scope) }
@@ -114,6 +113,23 @@ extension SQLiteFetchCompiler {
         // The FROM clause is read after every term compiled: joins added by key paths are in it.
         return SQLiteDictionaryQuery(sql: statement.sql, arguments: StatementArguments(statement.arguments),
                                      columns: columns)
+    }
+
+    /// The stored attributes of an entity, inherited ones first: what a dictionary fetch without
+    /// `propertiesToFetch` returns.
+    static func storedAttributes(of entity: NSEntityDescription) -> [NSAttributeDescription] {
+        var chain: [NSEntityDescription] = []
+        var current: NSEntityDescription? = entity
+        while let next = current {
+            chain.append(next)
+            current = next.superentity
+        }
+        var seen = Set<String>()
+        return chain.reversed().flatMap(\.properties).compactMap { property in
+            guard let attribute = property as? NSAttributeDescription, !attribute.isTransient,
+                  seen.insert(attribute.name).inserted else { return nil }
+            return attribute
+        }
     }
 
     /// Compiles one entry of `propertiesToFetch` or `propertiesToGroupBy`: a property description, an
