@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // 603 matches the Swift 6.3 compiler's plug-in protocol (602's plug-ins print a spurious
         // "Internal Error: ... Corrupted JSON" when 6.3 closes the connection).
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
@@ -22,6 +23,7 @@ let package = Package(
             dependencies: [
                 "OpenCoreDataMacros",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.linux]))]
         ),

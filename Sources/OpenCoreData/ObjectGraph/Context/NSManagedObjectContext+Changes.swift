@@ -4,6 +4,7 @@ extension NSManagedObjectContext {
     /// Inserting an object calls its `awakeFromInsert()`. Inserting an object that belongs to another
     /// context stops the program.
     public func insert(_ object: NSManagedObject) {
+        _checkQueue("insert(_:)")
         if let owner = object._context, owner !== self {
             preconditionFailure("An NSManagedObject of entity \(object.entity.name ?? "?") may not be inserted into a second context.")
         }
@@ -27,6 +28,7 @@ extension NSManagedObjectContext {
     /// Marks an object to be deleted from the store when the context saves. An object inserted and not
     /// yet saved is simply removed from the context.
     public func delete(_ object: NSManagedObject) {
+        _checkQueue("delete(_:)")
         guard object._context === self else {
             if object._context == nil { return }
             preconditionFailure("An NSManagedObject of entity \(object.entity.name ?? "?") may not be deleted by a context it does not belong to.")
@@ -84,9 +86,11 @@ extension NSManagedObjectContext {
             _deleted[key] = nil
             unregister(object)
         }
+        let changes = _collectObjectsDidChange()
         for object in registry.values {
             object.valuesAtLastEvent = [:]
         }
+        _postObjectsDidChange(changes)
     }
 
     /// Called by an object when one of its properties changed.

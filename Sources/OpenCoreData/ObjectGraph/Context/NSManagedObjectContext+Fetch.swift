@@ -7,6 +7,7 @@ extension NSManagedObjectContext {
     /// and not yet saved are taken into account: the predicate and sort descriptors are evaluated in
     /// memory for them.
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+        _checkQueue("fetch(_:)")
         if let type = T.self as? NSManagedObject.Type { ManagedObjectClasses.remember(type) }
         let coordinator = try requireCoordinator()
         let entity = try coordinator._entity(of: request)

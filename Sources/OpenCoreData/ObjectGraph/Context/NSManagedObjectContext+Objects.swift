@@ -4,6 +4,7 @@ extension NSManagedObjectContext {
     /// The object is not read from the store until one of its properties is accessed; if it does not
     /// exist there, accessing it marks it deleted (see ``shouldDeleteInaccessibleFaults``).
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        _checkQueue("object(with:)")
         if let object = registry[objectID] { return object }
         let object = makeObject(for: objectID)
         object._isFault = true

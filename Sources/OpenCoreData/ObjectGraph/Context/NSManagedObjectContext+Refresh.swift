@@ -22,6 +22,7 @@ extension NSManagedObjectContext {
         object.valuesAtLastEvent = [:]
         object._isFault = true
         _updated[ObjectIdentifier(object)] = nil
+        _noteRefreshed(object)
         object.didTurnIntoFault()
     }
 
@@ -50,6 +51,8 @@ extension NSManagedObjectContext {
 
     /// Forgets every registered object: they no longer belong to the context, and unsaved changes are lost.
     public func reset() {
+        let invalidated = registeredObjects.union(_inserted.values)
+        defer { _postInvalidatedAll(invalidated) }
         for object in registry.values {
             object._context = nil
         }

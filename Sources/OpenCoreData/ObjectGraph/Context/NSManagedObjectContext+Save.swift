@@ -6,29 +6,27 @@ extension NSManagedObjectContext {
     /// `NSDetailedErrorsKey`), objects get `willSave()`, and the coordinator writes everything in one
     /// transaction. Inserted objects then get permanent IDs, and every saved object gets `didSave()`.
     ///
-    /// When another writer changed or deleted a row since the context read it, the save fails with
-    /// `NSManagedObjectMergeError` (133020) listing `NSMergeConflict`s under
+    /// When another writer changed or deleted a row since the context read it, or the save would break
+    /// a uniqueness constraint, the context's ``mergePolicy`` resolves the conflicts and the save is
+    /// tried again; with `NSErrorMergePolicy` (the default) it fails with `NSManagedObjectMergeError`
+    /// (133020) or `NSManagedObjectConstraintMergeError` (133021) listing the conflicts under
     /// `NSPersistentStoreSaveConflictsErrorKey`. A failed save writes nothing and leaves the context's
     /// changes in place.
     public func save() throws {
+        _checkQueue("save()")
         processPendingChanges()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
         let coordinator = try requireCoordinator()
+        _postWillSave()
         try validatePendingObjects()
         for object in pendingObjectsInSaveOrder() { object.willSave() }
         processPendingChanges()
 
-        let inserted = Array(_inserted.values)
-        let updated = Array(_updated.values)
-        let deleted = Array(_deleted.values)
-        let changes = try storeChanges(inserted: inserted, updated: updated, deleted: deleted, coordinator: coordinator)
-        let result: StoreSaveResult
-        do {
-            result = try coordinator.save(changes)
-        } catch let conflicts as StoreSaveConflicts {
-            throw mergeError(for: conflicts)
+        let (result, saved) = try _writeResolvingConflicts(coordinator) {
+            try self.storeChanges(inserted: $0, updated: $1, deleted: $2, coordinator: coordinator)
         }
-        adopt(result, inserted: inserted, updated: updated, deleted: deleted)
+        adopt(result, inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
+        _postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
     }
 
     /// Validates every object the save would write; throws the collected errors.
@@ -63,7 +61,7 @@ extension NSManagedObjectContext {
         for object in inserted {
             var values: [String: Any] = [:]
             var toMany: [String: [NSManagedObjectID]] = [:]
-            for property in object.entity.properties where !property.isTransient {
+            for property in object.entity.propertiesByName.values where !property.isTransient {
                 if let relationship = property as? NSRelationshipDescription {
                     if relationship.isToMany {
                         // Only relationships set on the new object: the other side may hold the link.
@@ -142,7 +140,7 @@ extension NSManagedObjectContext {
                     object.snapshot[property.name] = object.currentValueForSnapshot(property.name)
                 }
             }
-            object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion + 1
+            object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion
             object.changedKeys = []
             object.valuesAtLastEvent = [:]
             object.isNewlyInserted = false
@@ -162,21 +160,5 @@ extension NSManagedObjectContext {
         if registry[object._objectID] === object { registry[object._objectID] = nil }
         object._objectID = newID
         registry[newID] = object
-    }
-
-    /// The error a save with optimistic-locking conflicts throws.
-    private func mergeError(for failure: StoreSaveConflicts) -> NSError {
-        let conflicts = failure.conflicts.map { conflict in
-            NSMergeConflict(source: registry[conflict.objectID] ?? object(with: conflict.objectID),
-                            newVersion: Int(conflict.storeRow?.version ?? 0),
-                            oldVersion: Int(conflict.expectedVersion),
-                            cachedSnapshot: nil,
-                            persistedSnapshot: conflict.storeRow?.values)
-        }
-        let names = failure.conflicts.map { $0.objectID.uriRepresentation().absoluteString }.joined(separator: ", ")
-        return NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectMergeError, userInfo: [
-            NSPersistentStoreSaveConflictsErrorKey: conflicts,
-            NSLocalizedDescriptionKey: "Could not merge changes: another writer changed or deleted \(names) since the context read \(conflicts.count == 1 ? "it" : "them").",
-        ])
     }
 }

@@ -43,6 +43,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var _userInfo = NSMutableDictionary()
     /// The pending batches of batched fetches (see `FetchBatches.swift`).
     let _fetchBatches = FetchBatchRegistry()
+    /// What changed since the last event, for `NSManagedObjectContextObjectsDidChange` (ObjectGraph/Notifications).
+    let _changeEvents = ContextChangeEvents()
 
     /// Creates a context with the given concurrency type.
     public init(concurrencyType: ConcurrencyType) {

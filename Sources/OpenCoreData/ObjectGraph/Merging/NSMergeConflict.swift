@@ -42,7 +42,7 @@ extension NSManagedObject {
     /// relationships as object IDs).
     func conflictSnapshot() -> [String: Any] {
         var result: [String: Any] = [:]
-        for property in _entity.properties where !property.isTransient {
+        for property in _entity.propertiesByName.values where !property.isTransient {
             if let relationship = property as? NSRelationshipDescription, relationship.isToMany { continue }
             result[property.name] = currentValueForSnapshot(property.name) ?? NSNull()
         }

@@ -30,6 +30,7 @@ extension NSManagedObject {
         guard let property = _entity.propertiesByName[key] else {
             return builtInValue(forKey: key)
         }
+        _context?._checkQueue("reading \(_entity.name ?? "?").\(key)")
         _fireFaultIfNeeded()
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
             let objects = loadedToMany(relationship)
@@ -44,6 +45,7 @@ extension NSManagedObject {
         guard let property = _entity.propertiesByName[key] else {
             undefinedKey(key, value: value)
         }
+        _context?._checkQueue("setting \(_entity.name ?? "?").\(key)")
         _fireFaultIfNeeded()
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
             let objects = ManagedValueCoercion.toManyObjects(value, relationship: relationship, object: self)

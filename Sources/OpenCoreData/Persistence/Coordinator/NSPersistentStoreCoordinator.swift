@@ -17,6 +17,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     let _modelError: Error?
     var _stores: [NSPersistentStore] = []
     var _name: String?
+    var _sqlDebugLog: SQLDebugLog?
     /// Snapshots of rows by object ID, carrying `Z_OPT`.
     let _rowCache = StoreRowCache()
 

@@ -18,6 +18,7 @@ extension InMemoryStore {
                 }
             }
             if !conflicts.isEmpty { throw StoreSaveConflicts(conflicts: conflicts) }
+            try checkUniquenessConstraints(changes)
             // Work on a copy so that an error part-way leaves the state as it was.
             let saved = (_state.rows, _state.orderKeys, _state.joins, _state.maxKeys)
             do {

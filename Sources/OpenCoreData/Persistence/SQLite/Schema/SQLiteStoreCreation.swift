@@ -12,7 +12,8 @@ enum SQLiteStoreCreation {
     ///   SQLite fails (nothing is left behind then).
     @discardableResult
     static func createStore(at url: URL, model: NSManagedObjectModel, configurationName: String? = nil,
-                            metadata userMetadata: [String: Any] = [:], uuid: String? = nil) throws -> SQLiteStoreMetadata {
+                            metadata userMetadata: [String: Any] = [:], uuid: String? = nil,
+                            sqlDebugLog: SQLDebugLog? = nil) throws -> SQLiteStoreMetadata {
         let schema = try SQLiteSchema(model: model, configurationName: configurationName)
         let metadata = SQLiteStoreMetadata(newStoreFor: model, configurationName: configurationName,
                                            uuid: uuid, userMetadata: userMetadata)
@@ -25,6 +26,7 @@ enum SQLiteStoreCreation {
             try SQLiteStoreFileAccess.run(url) {
                 var configuration = Configuration()
                 configuration.label = "OpenCoreData.SQLiteStore(create)"
+                configuration.prepareDatabase { db in sqlDebugLog?.trace(db) }
                 let queue = try DatabaseQueue(path: url.path, configuration: configuration)
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA auto_vacuum = \(SQLiteStoreMetadataKeys.incrementalAutoVacuum)")

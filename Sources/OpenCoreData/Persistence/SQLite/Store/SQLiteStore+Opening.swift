@@ -9,6 +9,8 @@ extension SQLiteStore {
         let configuration = configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : configurationName
         let schema = try SQLiteSchema(model: model, configurationName: configuration)
         let pragmas = try Self.pragmas(from: options, url: url)
+        _sqlDebugLog = resolvedSQLDebugLog()
+        _sqlDebugLog?.write(.annotation, "CoreData: annotation: Connecting to sqlite database file at \"\(url.path)\"")
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             if isDirectory.boolValue {
@@ -34,7 +36,8 @@ extension SQLiteStore {
                 throw SQLiteStoreFileAccess.fileError(NSFileWriteNoPermissionError, url,
                     "Cannot create the directory \(directory.path) for the store file \(url.path).")
             }
-            let metadata = try SQLiteStoreCreation.createStore(at: url, model: model, configurationName: configuration)
+            let metadata = try SQLiteStoreCreation.createStore(at: url, model: model, configurationName: configuration,
+                                                                        sqlDebugLog: _sqlDebugLog)
             _setLoadedMetadata(metadata.dictionary)
         }
         _database = try connect(url: url, pragmas: pragmas)
@@ -94,7 +97,9 @@ extension SQLiteStore {
         configuration.busyMode = .timeout(timeout)
         let perConnection = pragmas.filter { $0.0.lowercased() != "journal_mode" }
         let journalMode = pragmas.first { $0.0.lowercased() == "journal_mode" }?.1.uppercased() ?? "WAL"
+        let sqlDebugLog = _sqlDebugLog
         configuration.prepareDatabase { db in
+            sqlDebugLog?.trace(db)
             SQLiteFunctions.register(in: db)
             for (name, value) in perConnection {
                 try db.execute(sql: "PRAGMA \(name) = \(value)")

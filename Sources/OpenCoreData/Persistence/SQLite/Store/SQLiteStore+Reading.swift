@@ -26,16 +26,16 @@ extension SQLiteStore {
 
     func fetchStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [StoreRow] {
         let query = try compiler().compile(resolved(request, entity: entity), selection: .rows)
-        return try read { db in
+        return try read { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: \.count) {
             let statement = try db.cachedStatement(sql: query.sql)
             let rows = try Row.fetchAll(statement, arguments: query.arguments)
             return try rows.map { try decodeRow($0, columns: query.columns) }
-        }
+        } }
     }
 
     func fetchStoreObjectIDs<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [NSManagedObjectID] {
         let query = try compiler().compile(resolved(request, entity: entity), selection: .objectIDs)
-        return try read { db in
+        return try read { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: \.count) {
             let statement = try db.cachedStatement(sql: query.sql)
             return try Row.fetchAll(statement, arguments: query.arguments).map { row in
                 var pk: Int64 = 0
@@ -49,15 +49,15 @@ extension SQLiteStore {
                 }
                 return NSManagedObjectID(entity: try self.entity(number: number), store: self, primaryKey: pk)
             }
-        }
+        } }
     }
 
     func countStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> Int {
         let query = try compiler().compile(resolved(request, entity: entity), selection: .count)
-        return try read { db in
+        return try read { db in try loggedCount(query.sql, arguments: query.arguments, in: db) {
             let statement = try db.cachedStatement(sql: query.sql)
             return try Int.fetchOne(statement, arguments: query.arguments) ?? 0
-        }
+        } }
     }
 
     /// A result row of a compiled `.rows` query as a store row.
@@ -119,11 +119,13 @@ extension SQLiteStore {
         guard let pk = objectID.primaryKey else { return nil }
         let layout = try layout(of: objectID.entity)
         let numbers = layout.numbersIncludingSubentities.map(String.init).joined(separator: ", ")
-        return try read { db in
+        let row = try read { db in
             let statement = try db.cachedStatement(sql: "SELECT * FROM \(layout.table) WHERE Z_PK = ? AND Z_ENT IN (\(numbers))")
-            guard let row = try Row.fetchOne(statement, arguments: [pk]) else { return nil }
+            guard let row = try Row.fetchOne(statement, arguments: [pk]) else { return nil as StoreRow? }
             return try decodeTableRow(row)
         }
+        logFaultFulfilled(objectID, found: row != nil)
+        return row
     }
 
     /// A whole row of an entity table (`SELECT *`) as a store row, read with the row's own entity layout.
@@ -180,7 +182,7 @@ extension SQLiteStore {
             sql = "SELECT D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D ON D.Z_PK = J.\(destinationColumn) "
                 + "WHERE J.\(sourceColumn) = ? ORDER BY \(order)"
         }
-        return try read { db in
+        let destinations = try read { db in
             let statement = try db.cachedStatement(sql: sql)
             return try Row.fetchAll(statement, arguments: [pk]).map { row in
                 let key: Int64 = row[0] ?? 0
@@ -189,6 +191,8 @@ extension SQLiteStore {
                 return NSManagedObjectID(entity: entity, store: self, primaryKey: key)
             }
         }
+        logRelationshipFault(relationship, of: objectID, rows: destinations.count)
+        return destinations
     }
 
     /// An attribute's value read from its column; a transformable value that cannot be restored is an

@@ -28,7 +28,7 @@ extension SQLiteStore {
         let database = try database()
         let dirty = _lock.withLock { _metadataIsDirty }
         let metadataToWrite = dirty ? SQLiteStoreMetadata(dictionary: metadata ?? [:]) : nil
-        let result = try SQLiteStoreFileAccess.run(fileURL) {
+        let result = try loggedSave(changes) { try SQLiteStoreFileAccess.run(fileURL) {
             try database.writeWithoutTransaction { db -> StoreSaveResult in
                 var result = StoreSaveResult(permanentIDs: [:], versions: [:])
                 try db.inTransaction(.immediate) {
@@ -38,17 +38,20 @@ extension SQLiteStore {
                 }
                 return result
             }
-        }
+        } }
         if dirty { _lock.withLock { _metadataIsDirty = false } }
         return result
     }
 
     private func write(_ changes: StoreSaveChanges, in db: Database) throws -> StoreSaveResult {
         try checkVersions(changes, in: db)
+        try checkUniquenessConstraints(changes, in: db)
         let permanentIDs = try allocateKeys(for: changes.inserted, in: db)
         let writer = RowWriter(store: self, db: db, permanentIDs: permanentIDs,
                                explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs))
         var versions: [NSManagedObjectID: Int64] = [:]
+        // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
+        for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
         for insert in changes.inserted {
             let id = permanentIDs[insert.objectID] ?? insert.objectID
             try writer.insert(id, values: insert.values)
@@ -213,6 +216,13 @@ private struct RowWriter {
         let sets = columns.map { "\($0.0) = ?" } + ["Z_OPT = Z_OPT + 1"]
         let sql = "UPDATE \(layout.table) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?"
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(columns.map(\.1) + [pk.databaseValue]))
+    }
+
+    /// Deletes an object's row from its entity table (its join-table rows stay until `delete(_:)`).
+    func deleteRow(_ id: NSManagedObjectID) throws {
+        guard let pk = id.primaryKey else { return }
+        let layout = try store.layout(of: id.entity)
+        try db.cachedStatement(sql: "DELETE FROM \(layout.table) WHERE Z_PK = ?").execute(arguments: [pk])
     }
 
     func delete(_ id: NSManagedObjectID) throws {

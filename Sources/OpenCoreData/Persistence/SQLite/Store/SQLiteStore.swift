@@ -15,6 +15,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     var _compiler: SQLiteFetchCompiler?
     weak var _model: NSManagedObjectModel?
     var _metadataIsDirty = false
+    /// The SQL debug log, chosen when the store opens; `nil` when nothing is logged.
+    var _sqlDebugLog: SQLDebugLog?
     /// Lookups computed once at opening: entities by number, layouts by entity name, and each
     /// entity's attributes and relationships by name.
     var _entitiesByNumber: [Int64: NSEntityDescription] = [:]

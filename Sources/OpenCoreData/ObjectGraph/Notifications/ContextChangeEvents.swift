@@ -1,0 +1,138 @@
+/// What a context remembers between two `processPendingChanges()` calls to tell observers what changed.
+///
+/// Used only on the context's queue.
+final class ContextChangeEvents {
+    /// The inserted objects at the last event, so that the next event reports only new inserts.
+    var insertedAtLastEvent: [ObjectIdentifier: NSManagedObject] = [:]
+    /// The deleted objects at the last event.
+    var deletedAtLastEvent: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Objects refreshed since the last event (by `refresh(_:mergeChanges:)` or a merge).
+    var refreshed: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Objects invalidated since the last event (removed because another context deleted them).
+    var invalidated: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Objects a merge registered because another context inserted them.
+    var mergedInserted: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Objects a merge removed because another context deleted them.
+    var mergedDeleted: [ObjectIdentifier: NSManagedObject] = [:]
+}
+
+/// The `userInfo` of one `NSManagedObjectContextObjectsDidChange` notification, collected before the
+/// context clears its per-event state and posted after.
+struct ObjectsDidChangePayload {
+    var inserted: Set<NSManagedObject> = []
+    var updated: Set<NSManagedObject> = []
+    var deleted: Set<NSManagedObject> = []
+    var refreshed: Set<NSManagedObject> = []
+    var invalidated: Set<NSManagedObject> = []
+
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty
+    }
+
+    var userInfo: [AnyHashable: Any] {
+        var info: [AnyHashable: Any] = [:]
+        if !inserted.isEmpty { info[NSInsertedObjectsKey] = inserted }
+        if !updated.isEmpty { info[NSUpdatedObjectsKey] = updated }
+        if !deleted.isEmpty { info[NSDeletedObjectsKey] = deleted }
+        if !refreshed.isEmpty { info[NSRefreshedObjectsKey] = refreshed }
+        if !invalidated.isEmpty { info[NSInvalidatedObjectsKey] = invalidated }
+        return info
+    }
+}
+
+extension NSManagedObjectContext {
+    /// Collects what changed since the last event; called by `processPendingChanges()` before it clears
+    /// each object's per-event values.
+    func _collectObjectsDidChange() -> ObjectsDidChangePayload {
+        let events = _changeEvents
+        var payload = ObjectsDidChangePayload()
+        for (key, object) in _inserted where events.insertedAtLastEvent[key] == nil {
+            payload.inserted.insert(object)
+        }
+        for (key, object) in _deleted where events.deletedAtLastEvent[key] == nil && !object.isNewlyInserted {
+            payload.deleted.insert(object)
+        }
+        // An object inserted in an earlier event and deleted in this one left the context: report it deleted.
+        for (key, object) in events.insertedAtLastEvent where _inserted[key] == nil && object._isDeleted {
+            payload.deleted.insert(object)
+        }
+        for object in registry.values where !object.valuesAtLastEvent.isEmpty {
+            let key = ObjectIdentifier(object)
+            // New in this event: reported inserted. Inserted in an earlier event and changed now: updated.
+            if (_inserted[key] != nil && events.insertedAtLastEvent[key] == nil) || _deleted[key] != nil { continue }
+            payload.updated.insert(object)
+        }
+        payload.inserted.formUnion(events.mergedInserted.values)
+        payload.deleted.formUnion(events.mergedDeleted.values)
+        payload.refreshed.formUnion(events.refreshed.values)
+        payload.invalidated.formUnion(events.invalidated.values)
+        payload.updated.subtract(payload.refreshed)
+        events.insertedAtLastEvent = _inserted
+        events.deletedAtLastEvent = _deleted
+        events.refreshed = [:]
+        events.invalidated = [:]
+        events.mergedInserted = [:]
+        events.mergedDeleted = [:]
+        return payload
+    }
+
+    /// Posts `NSManagedObjectContextObjectsDidChange` when the payload has anything in it.
+    func _postObjectsDidChange(_ payload: ObjectsDidChangePayload) {
+        guard !payload.isEmpty else { return }
+        NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,
+                                        userInfo: payload.userInfo)
+    }
+
+    /// Records that an object was refreshed, for the next `NSManagedObjectContextObjectsDidChange`.
+    func _noteRefreshed(_ object: NSManagedObject) {
+        _changeEvents.refreshed[ObjectIdentifier(object)] = object
+    }
+
+    /// Posts `NSManagedObjectContextWillSave`.
+    func _postWillSave() {
+        NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self, userInfo: nil)
+    }
+
+    /// Posts `NSManagedObjectContextDidSave` and `NSManagedObjectContextDidSaveObjectIDs` for the objects
+    /// a save wrote (inserted objects already carry their permanent IDs).
+    func _postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
+        _changeEvents.insertedAtLastEvent = [:]
+        _changeEvents.deletedAtLastEvent = [:]
+        let deleted = deleted.filter { !$0.isNewlyInserted }
+        let insertedSet = Set(inserted), updatedSet = Set(updated), deletedSet = Set(deleted)
+        let insertedIDs = Set(inserted.map(\.objectID)), updatedIDs = Set(updated.map(\.objectID))
+        let deletedIDs = Set(deleted.map(\.objectID))
+        let objects: [AnyHashable: Any] = [
+            NSInsertedObjectsKey: insertedSet, NSUpdatedObjectsKey: updatedSet, NSDeletedObjectsKey: deletedSet,
+        ]
+        let ids: [AnyHashable: Any] = [
+            NSInsertedObjectIDsKey: insertedIDs, NSUpdatedObjectIDsKey: updatedIDs, NSDeletedObjectIDsKey: deletedIDs,
+        ]
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: objects)
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidSaveObjectIDs, object: self, userInfo: ids)
+    }
+}
+
+/// The IDs of the objects one save wrote; safe to hand to other contexts' queues.
+struct SavedObjectIDs: Sendable {
+    let inserted: Set<NSManagedObjectID>
+    let updated: Set<NSManagedObjectID>
+    let deleted: Set<NSManagedObjectID>
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+extension NSManagedObjectContext {
+    /// Posts `NSManagedObjectContextObjectsDidChange` with `NSInvalidatedAllObjectsKey` after `reset()`.
+    func _postInvalidatedAll(_ objects: Set<NSManagedObject>) {
+        let events = _changeEvents
+        events.insertedAtLastEvent = [:]
+        events.deletedAtLastEvent = [:]
+        events.refreshed = [:]
+        events.invalidated = [:]
+        events.mergedInserted = [:]
+        events.mergedDeleted = [:]
+        NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,
+                                        userInfo: [NSInvalidatedAllObjectsKey: objects])
+    }
+}

@@ -1,0 +1,160 @@
+import Testing
+import OpenCoreData
+
+@Suite("Context notifications")
+struct ContextNotificationTests {
+    private static let allNames: [Notification.Name] = [
+        .NSManagedObjectContextObjectsDidChange, .NSManagedObjectContextWillSave,
+        .NSManagedObjectContextDidSave, .NSManagedObjectContextDidSaveObjectIDs,
+    ]
+
+    @Test("processPendingChanges posts ObjectsDidChange with the inserted, updated and deleted objects, the context as object")
+    func objectsDidChange() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let ann = context.make("Author", ["name": "Ann"])
+        let bob = context.make("Author", ["name": "Bob"])
+        try context.save()
+        let recorder = NotificationRecorder([.NSManagedObjectContextObjectsDidChange], object: context)
+
+        let cid = context.make("Author", ["name": "Cid"])
+        ann.setValue("Anne", forKey: "name")
+        context.delete(bob)
+        context.processPendingChanges()
+
+        let notes = recorder.notifications
+        try #require(notes.count == 1)
+        #expect(notes[0].object as AnyObject === context)
+        #expect(notes[0].objects(NSInsertedObjectsKey) == [cid])
+        #expect(notes[0].objects(NSUpdatedObjectsKey) == [ann])
+        #expect(notes[0].objects(NSDeletedObjectsKey) == [bob])
+    }
+
+    @Test("an event with no change, or one that only fetched objects, posts nothing; the next event reports only its own changes")
+    func onlyNewChanges() throws {
+        let stack = try GraphStack()
+        let seed = stack.context()
+        seed.make("Author", ["name": "Ann"])
+        try seed.save()
+        let context = stack.context()
+        let recorder = NotificationRecorder([.NSManagedObjectContextObjectsDidChange], object: context)
+        let fetched = try context.all("Author")
+        context.processPendingChanges()
+        #expect(recorder.notifications.isEmpty)
+
+        let first = context.make("Author", ["name": "Bob"])
+        context.processPendingChanges()
+        let second = context.make("Author", ["name": "Cid"])
+        fetched[0].setValue(Int16(40), forKey: "age")
+        context.processPendingChanges()
+        context.processPendingChanges()
+
+        let notes = recorder.notifications
+        try #require(notes.count == 2)
+        #expect(notes[0].objects(NSInsertedObjectsKey) == [first])
+        #expect(notes[1].objects(NSInsertedObjectsKey) == [second])
+        #expect(notes[1].objects(NSUpdatedObjectsKey) == [fetched[0]])
+    }
+
+    @Test("an object inserted in one event and deleted in a later one is reported deleted; inserted and deleted in one event, not at all")
+    func insertedThenDeleted() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let recorder = NotificationRecorder([.NSManagedObjectContextObjectsDidChange], object: context)
+        let kept = context.make("Author", ["name": "Ann"])
+        context.processPendingChanges()
+        context.delete(kept)
+        let fleeting = context.make("Author", ["name": "Bob"])
+        context.delete(fleeting)
+        context.processPendingChanges()
+        let notes = recorder.notifications
+        try #require(notes.count == 2)
+        #expect(notes[1].objects(NSDeletedObjectsKey) == [kept])
+        #expect(notes[1].objects(NSInsertedObjectsKey).isEmpty)
+    }
+
+    @Test("save posts ObjectsDidChange (pending changes processed), then WillSave, then DidSave with the saved objects and DidSaveObjectIDs with permanent IDs")
+    func saveNotifications() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let old = context.make("Author", ["name": "Old"])
+        let gone = context.make("Author", ["name": "Gone"])
+        try context.save()
+        let recorder = NotificationRecorder(Self.allNames, object: context)
+
+        let new = context.make("Author", ["name": "New"])
+        old.setValue("Older", forKey: "name")
+        context.delete(gone)
+        let goneID = gone.objectID
+        try context.save()
+
+        let names = recorder.notifications.map(\.name)
+        #expect(names == [.NSManagedObjectContextObjectsDidChange, .NSManagedObjectContextWillSave,
+                          .NSManagedObjectContextDidSave, .NSManagedObjectContextDidSaveObjectIDs])
+        let didSave = try #require(recorder.named(.NSManagedObjectContextDidSave).first)
+        #expect(didSave.object as AnyObject === context)
+        #expect(didSave.objects(NSInsertedObjectsKey) == [new])
+        #expect(didSave.objects(NSUpdatedObjectsKey) == [old])
+        #expect(didSave.objects(NSDeletedObjectsKey) == [gone])
+        let ids = try #require(recorder.named(.NSManagedObjectContextDidSaveObjectIDs).first)
+        let inserted = ids.objectIDs(NSInsertedObjectIDsKey)
+        #expect(inserted == [new.objectID])
+        #expect(inserted.allSatisfy { !$0.isTemporaryID })
+        #expect(ids.objectIDs(NSUpdatedObjectIDsKey) == [old.objectID])
+        #expect(ids.objectIDs(NSDeletedObjectIDsKey) == [goneID])
+    }
+
+    @Test("a save with nothing to write posts no save notifications")
+    func emptySave() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let recorder = NotificationRecorder(Self.allNames, object: context)
+        try context.save()
+        #expect(recorder.notifications.isEmpty)
+    }
+
+    @Test("refreshing an object reports it under NSRefreshedObjectsKey; reset reports NSInvalidatedAllObjectsKey")
+    func refreshedAndInvalidatedAll() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let ann = context.make("Author", ["name": "Ann"])
+        try context.save()
+        let recorder = NotificationRecorder([.NSManagedObjectContextObjectsDidChange], object: context)
+        context.refresh(ann, mergeChanges: false)
+        context.processPendingChanges()
+        context.reset()
+        let notes = recorder.notifications
+        try #require(notes.count == 2)
+        #expect(notes[0].objects(NSRefreshedObjectsKey) == [ann])
+        #expect(notes[0].objects(NSUpdatedObjectsKey).isEmpty)
+        #expect(notes[1].objects(NSInvalidatedAllObjectsKey) == [ann])
+    }
+
+    @Test("the typed names and NotificationKey cases are the same names and keys")
+    func typedNames() throws {
+        #expect(NSManagedObjectContext.didChangeObjectsNotification == .NSManagedObjectContextObjectsDidChange)
+        #expect(NSManagedObjectContext.willSaveObjectsNotification == .NSManagedObjectContextWillSave)
+        #expect(NSManagedObjectContext.didSaveObjectsNotification == .NSManagedObjectContextDidSave)
+        #expect(NSManagedObjectContext.didSaveObjectIDsNotification == .NSManagedObjectContextDidSaveObjectIDs)
+        #expect(NSManagedObjectContext.didMergeChangesObjectIDsNotification == .NSManagedObjectContextDidMergeChangesObjectIDs)
+        #expect(NSManagedObjectContext.NotificationKey.insertedObjects.rawValue == NSInsertedObjectsKey)
+        #expect(NSManagedObjectContext.NotificationKey.updatedObjects.rawValue == NSUpdatedObjectsKey)
+        #expect(NSManagedObjectContext.NotificationKey.deletedObjects.rawValue == NSDeletedObjectsKey)
+        #expect(NSManagedObjectContext.NotificationKey.refreshedObjects.rawValue == NSRefreshedObjectsKey)
+        #expect(NSManagedObjectContext.NotificationKey.invalidatedObjects.rawValue == NSInvalidatedObjectsKey)
+        #expect(NSManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue == NSInvalidatedAllObjectsKey)
+        #expect(NSManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue == NSInsertedObjectIDsKey)
+        #expect(NSManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue == NSUpdatedObjectIDsKey)
+        #expect(NSManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue == NSDeletedObjectIDsKey)
+        #expect(NSManagedObjectContext.NotificationKey.queryGeneration.rawValue == NSManagedObjectContextQueryGenerationKey)
+
+        let stack = try GraphStack()
+        let context = stack.context()
+        let recorder = NotificationRecorder([NSManagedObjectContext.didSaveObjectsNotification], object: context)
+        let ann = context.make("Author", ["name": "Ann"])
+        try context.save()
+        let note = try #require(recorder.notifications.first)
+        let key = NSManagedObjectContext.NotificationKey.insertedObjects.rawValue
+        #expect(note.objects(key) == [ann])
+    }
+}
