@@ -5,7 +5,8 @@ extension NSAsynchronousFetchRequest: ContextExecutableRequest {
     /// The number of rows read between two progress updates when the request sets no batch size.
     static var defaultChunkSize: Int { 100 }
 
-    func _execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
+    /// Queues the fetch on the context's queue and returns its result at once.
+    func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
         _ = try context.requireCoordinator()
         let progress = Progress(totalUnitCount: Int64(max(estimatedResultCount, 0)))
         let result = NSAsynchronousFetchResult(fetchRequest: self, context: context, progress: progress)

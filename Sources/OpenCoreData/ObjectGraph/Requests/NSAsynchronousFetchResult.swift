@@ -1,6 +1,3 @@
-/// The result a context or coordinator returns for an executed request.
-open class NSPersistentStoreResult: NSObject {}
-
 /// The result of a request that runs asynchronously: its progress, its error, and a way to cancel it.
 // @unchecked Sendable: results are handed to completion blocks and read from other threads, as on
 // Apple platforms; the mutable state (`_operationError` and subclasses' results) is guarded by `_lock`,
