@@ -1,62 +1,30 @@
 extension NSManagedObjectContext {
-    /// Dictionaries of property values for a `.dictionaryResultType` fetch: one per matching object,
-    /// keyed by the names (or key paths) in `propertiesToFetch` (every attribute when it is `nil`);
-    /// to-one relationships give the destination's object ID, `nil` values are left out, and
-    /// `returnsDistinctResults` removes duplicate dictionaries.
+    /// Dictionaries of property values for a `.dictionaryResultType` fetch: one per matching row (or
+    /// per group with `propertiesToGroupBy`), keyed by the names or key paths in `propertiesToFetch`
+    /// (every stored attribute when it is `nil`) and by the names of its expression descriptions.
+    /// To-one relationships give the destination's object ID and `nil` values are left out.
     ///
-    /// Expression descriptions and `propertiesToGroupBy` are not supported yet; such a request throws
-    /// `NSPersistentStoreUnsupportedRequestTypeError`.
+    /// As in Core Data, the results reflect the persistent store only: changes pending in the context
+    /// are not taken into account (`includesPendingChanges` is ignored). A SQLite store computes
+    /// everything — aggregates, grouping, `havingPredicate`, distinct results — in SQL; other stores
+    /// compute the same results in memory from the stored objects.
     func fetchDictionaries<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
                               coordinator: NSPersistentStoreCoordinator) throws -> [NSDictionary] {
-        if let groupBy = request.propertiesToGroupBy, !groupBy.isEmpty {
-            throw unsupportedDictionaryFetch(entity, "propertiesToGroupBy")
-        }
-        var keys: [String] = []
-        for property in request.propertiesToFetch ?? entity._allProperties.filter({ $0 is NSAttributeDescription }) {
-            switch property {
-            case let expression as NSExpressionDescription:
-                throw unsupportedDictionaryFetch(entity, "the expression description \"\(expression.name)\"")
-            case let description as NSPropertyDescription:
-                keys.append(description.name)
-            case let name as String:
-                keys.append(name)
-            default:
-                throw unsupportedDictionaryFetch(entity, "the property \(property)")
+        let rows: [[String: Any]]
+        if let computed = try coordinator.fetchDictionaries(request) {
+            rows = computed
+        } else {
+            // Objects are read in a context of their own, so that none is registered in this one.
+            let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            reader.persistentStoreCoordinator = coordinator
+            rows = try reader.performAndWait {
+                try InMemoryDictionaryFetch(request: request, entity: entity).run(in: reader)
             }
         }
-        let objectRequest = NSFetchRequest<NSManagedObject>()
-        objectRequest._affectedStores = request._affectedStores
-        objectRequest._entity = entity
-        objectRequest._entityName = entity.name
-        objectRequest._predicate = request.predicate
-        objectRequest._sortDescriptors = request.sortDescriptors
-        objectRequest._fetchLimit = request.fetchLimit
-        objectRequest._fetchOffset = request.fetchOffset
-        objectRequest._includesSubentities = request.includesSubentities
-        objectRequest._includesPendingChanges = request.includesPendingChanges
-        objectRequest._returnsObjectsAsFaults = false
-        let objects = try fetch(objectRequest)
-        var results: [NSDictionary] = []
-        var seen: [NSDictionary] = []
-        for object in objects {
+        return rows.map { row in
             let dictionary = NSMutableDictionary()
-            for key in keys {
-                var value = object.value(forKeyPath: key)
-                if let destination = value as? NSManagedObject { value = destination.objectID }
-                if let value, !(value is NSNull) { dictionary[key] = value }
-            }
-            if request.returnsDistinctResults {
-                if seen.contains(where: { $0.isEqual(dictionary) }) { continue }
-                seen.append(dictionary)
-            }
-            results.append(dictionary)
+            for (key, value) in row { dictionary[key] = value }
+            return dictionary
         }
-        return results
-    }
-
-    private func unsupportedDictionaryFetch(_ entity: NSEntityDescription, _ what: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "A dictionary fetch of entity \(entity.name ?? "?") with \(what) is not supported yet.",
-        ])
     }
 }

@@ -71,6 +71,10 @@ extension NSManagedObjectContext {
         let pending = pendingObjects(matching: request, entity: entity)
         let storeRequest = pending.isEmpty ? request : unlimitedCopy(of: request)
         var objects: [NSManagedObject]
+        if request.fetchBatchSize > 0, pending.isEmpty {
+            return batchedObjects(try coordinator.fetchObjectIDs(request), batchSize: request.fetchBatchSize,
+                                  entity: entity, affectedStores: request._affectedStores)
+        }
         if request.includesPropertyValues {
             let rows = try coordinator.fetchRows(storeRequest)
             objects = rows.map {

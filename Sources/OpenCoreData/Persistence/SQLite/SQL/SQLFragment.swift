@@ -4,7 +4,7 @@ import GRDB
 ///
 /// Fragments are combined by concatenation, which keeps each value next to its placeholder: a value is
 /// never spliced into the text.
-struct SQLFragment {
+struct SQLFragment: Sendable {
     /// The SQL text.
     var sql: String
     /// The values of the text's `?` parameters, in order.

@@ -19,9 +19,13 @@ extension SQLiteFetchCompiler {
         case .evaluatedObject:
             return .object(SQLFragment("\(scope.alias).Z_PK"), entity: scope.entity)
         case .variable(let name):
+            if scope.parent == nil, let named = resultExpressions[name] { return .scalar(named.sql, category: named.category) }
             let bound = try variableScope(name, in: scope, expression: expression)
             return .object(SQLFragment("\(bound.alias).Z_PK"), entity: bound.entity)
         case .keyPath(let path, let base):
+            if scope.parent == nil, case .evaluatedObject = base.storage, let named = resultExpressions[path] {
+                return .scalar(named.sql, category: named.category)
+            }
             return try keyPathOperand(path, base: base, in: scope, expression: expression)
         case .subquery(let collection, let variable, let predicate):
             guard case .collection(var rows) = try operand(collection, in: scope, binding: variable),

@@ -20,6 +20,10 @@ struct SQLiteFetchCompiler: Sendable {
     /// The identifier (UUID) of the store the statements run against, when known: an object constant
     /// whose ID belongs to another store then matches no row, whatever its primary key.
     let storeIdentifier: String?
+    /// The result columns of a dictionary fetch by name (expression description names and fetched key
+    /// paths): in its `HAVING` clause and sort descriptors, a key path or `$variable` with one of these
+    /// names stands for the column's expression.
+    var resultExpressions: [String: (sql: SQLFragment, category: SQLiteValueCategory?)] = [:]
 
     /// Creates a compiler for a store laid out as `schema` for `model`; pass the store's identifier so
     /// that objects of other stores never match.
@@ -104,7 +108,7 @@ extension SQLiteFetchCompiler {
     }
 
     /// The entity a request fetches: its `entity`, or the model's entity named `entityName`.
-    private func fetchedEntity<Result>(of request: NSFetchRequest<Result>) throws -> NSEntityDescription {
+    func fetchedEntity<Result>(of request: NSFetchRequest<Result>) throws -> NSEntityDescription {
         if let entity = request.entity { return entity }
         guard let name = request.entityName else {
             throw Self.unsupported("the fetch request has no entity")
@@ -116,7 +120,7 @@ extension SQLiteFetchCompiler {
     }
 
     /// `t0.Z_ENT IN (…)` when the table holds rows of entities the request does not fetch.
-    private func entityRestriction(_ layout: SQLiteEntityLayout, includesSubentities: Bool, alias: String) -> SQLFragment? {
+    func entityRestriction(_ layout: SQLiteEntityLayout, includesSubentities: Bool, alias: String) -> SQLFragment? {
         let fetched = includesSubentities ? layout.numbersIncludingSubentities : [layout.number]
         let inTable = schema.entities.filter { $0.table == layout.table }.map(\.number)
         if Set(inTable).isSubset(of: Set(fetched)) { return nil }

@@ -1,0 +1,101 @@
+import Testing
+@testable import OpenCoreData
+
+@Suite("fetchBatchSize: IDs first, rows one batch at a time as results are touched")
+struct FetchBatchingTests {
+    static let users = 1000
+
+    @Test("a batched fetch reads no row until a result is touched, then exactly that result's batch")
+    func rowsLoadedPerBatch() throws {
+        let stack = try FetchingModel.stack(users: Self.users)
+        let context = try stack.freshContext()
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "User")
+            request.fetchBatchSize = 20
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            let users = try context.fetch(request)
+            #expect(users.count == Self.users)
+            #expect(users.allSatisfy { $0.isFault })
+            #expect(context.cachedRowCount == 0)
+
+            #expect(users[0].value(forKey: "name") as? String == FetchingModel.name(0))
+            #expect(context.cachedRowCount == 20)
+            #expect(!users[19].isFault)
+            #expect(users[20].isFault)
+
+            // Touching another result of the same batch reads nothing more.
+            #expect(users[7].value(forKey: "age") as? Int == FetchingModel.age(7))
+            #expect(context.cachedRowCount == 20)
+
+            #expect(users[25].value(forKey: "name") as? String == FetchingModel.name(25))
+            #expect(context.cachedRowCount == 40)
+            #expect(users[999].value(forKey: "name") as? String == FetchingModel.name(999))
+            #expect(context.cachedRowCount == 60)
+            #expect(users.filter { !$0.isFault }.count == 60)
+
+            // Every result reads its own values, batch after batch.
+            for (i, user) in users.enumerated() {
+                #expect(user.value(forKey: "name") as? String == FetchingModel.name(i))
+            }
+            #expect(context.cachedRowCount == Self.users)
+        }
+    }
+
+    @Test("a batched fetch keeps the predicate, sort, limit and offset, and subentity objects", arguments: TestStoreKind.allCases)
+    func batchedFetchMatchesPlainFetch(kind: TestStoreKind) throws {
+        let stack = try FetchingModel.stack(kind, users: 200, admins: true)
+        let context = stack.context()
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "User")
+            request.predicate = NSPredicate(format: "age >= 30 OR age == nil")
+            request.sortDescriptors = [NSSortDescriptor(key: "height", ascending: true), NSSortDescriptor(key: "name", ascending: true)]
+            request.fetchOffset = 3
+            request.fetchLimit = 50
+            let plain = try context.fetch(request).map { $0.value(forKey: "name") as? String }
+            context.reset()
+            request.fetchBatchSize = 7
+            let batched = try context.fetch(request)
+            #expect(batched.map { $0.value(forKey: "name") as? String } == plain)
+            #expect(batched.contains { $0.entity.name == "Admin" })
+        }
+    }
+
+    @Test("with unsaved changes a batched fetch still includes inserted objects and leaves out deleted ones")
+    func pendingChanges() throws {
+        let stack = try FetchingModel.stack(users: 50)
+        let context = stack.context()
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "User")
+            request.fetchBatchSize = 10
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            let first = try context.fetch(request)
+            context.delete(first[0])
+            context.make("User", ["name": "zzz unsaved"])
+            let names = try context.fetch(request).compactMap { $0.value(forKey: "name") as? String }
+            #expect(names.count == 50)
+            #expect(names.first == FetchingModel.name(1))
+            #expect(names.last == "zzz unsaved")
+        }
+    }
+
+    @Test("a batch whose rows were deleted by another coordinator turns the touched object into a deleted fault")
+    func rowsDeletedMeanwhile() throws {
+        let stack = try FetchingModel.stack(users: 30)
+        let context = try stack.freshContext()
+        let other = stack.context()
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "User")
+            request.fetchBatchSize = 10
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            let users = try context.fetch(request)
+            try other.performAndWait {
+                let victim = try other.fetch(NSFetchRequest<NSManagedObject>(entityName: "User")).first { $0.value(forKey: "name") as? String == FetchingModel.name(3) }
+                other.delete(try #require(victim))
+                try other.save()
+            }
+            #expect(users[2].value(forKey: "name") as? String == FetchingModel.name(2))
+            #expect(users[3].value(forKey: "name") == nil)
+            #expect(users[3].isDeleted)
+        }
+    }
+}
