@@ -58,7 +58,8 @@ extension NSManagedObjectContext {
         }
         for object in registry.values where !object.valuesAtLastEvent.isEmpty {
             let key = ObjectIdentifier(object)
-            if _inserted[key] != nil || _deleted[key] != nil { continue }
+            // New in this event: reported inserted. Inserted in an earlier event and changed now: updated.
+            if (_inserted[key] != nil && events.insertedAtLastEvent[key] == nil) || _deleted[key] != nil { continue }
             payload.updated.insert(object)
         }
         payload.inserted.formUnion(events.mergedInserted.values)

@@ -1,0 +1,68 @@
+/// The parts of a fetched results controller's fetch request the controller works with, read when it
+/// performs its fetch.
+struct FetchedResultsRequest {
+    let entity: NSEntityDescription
+    let predicate: NSPredicate?
+    let sortDescriptors: [NSSortDescriptor]
+    let includesSubentities: Bool
+    let fetchLimit: Int
+    let fetchOffset: Int
+    let resultType: NSFetchRequestResultType
+
+    init<ResultType>(_ request: NSFetchRequest<ResultType>, entity: NSEntityDescription) {
+        self.entity = entity
+        predicate = request.predicate
+        sortDescriptors = request.sortDescriptors ?? []
+        includesSubentities = request.includesSubentities
+        fetchLimit = request.fetchLimit
+        fetchOffset = request.fetchOffset
+        resultType = request.resultType
+    }
+
+    /// Whether an object is of the request's entity (or one of its subentities, when included).
+    func covers(_ object: NSManagedObject) -> Bool {
+        includesSubentities ? object.entity.isKindOf(entity: entity) : object.entity === entity
+    }
+
+    /// Whether the results are windowed, so that objects outside the window may enter it.
+    var isWindowed: Bool { fetchLimit > 0 || fetchOffset > 0 }
+
+    /// A description of everything that decides the results and their sections, for the cache.
+    func fingerprint(sectionNameKeyPath: String?) -> String {
+        let sorts = sortDescriptors.map { descriptor in
+            "\(descriptor.key ?? "self") \(descriptor.ascending ? "asc" : "desc") \(descriptor.selector ?? "comparator")"
+        }
+        let hash = entity.versionHash.base64EncodedString()
+        return [
+            "entity=\(entity.name ?? "")", "versionHash=\(hash)",
+            "predicate=\(predicate?.predicateFormat ?? "")", "sort=\(sorts.joined(separator: ","))",
+            "sectionNameKeyPath=\(sectionNameKeyPath ?? "")", "subentities=\(includesSubentities)",
+            "limit=\(fetchLimit)", "offset=\(fetchOffset)", "resultType=\(resultType.rawValue)",
+        ].joined(separator: "\n")
+    }
+}
+
+extension NSFetchRequest {
+    /// Gives the request every setting of another fetch request, whatever its result type.
+    func _adoptSettings<Other>(of other: NSFetchRequest<Other>) {
+        _affectedStores = other._affectedStores
+        _entityName = other._entityName
+        _entity = other._entity
+        _predicate = other._predicate
+        _sortDescriptors = other._sortDescriptors
+        _fetchLimit = other._fetchLimit
+        _fetchOffset = other._fetchOffset
+        _fetchBatchSize = other._fetchBatchSize
+        _resultType = other._resultType
+        _includesSubentities = other._includesSubentities
+        _includesPendingChanges = other._includesPendingChanges
+        _includesPropertyValues = other._includesPropertyValues
+        _returnsObjectsAsFaults = other._returnsObjectsAsFaults
+        _relationshipKeyPathsForPrefetching = other._relationshipKeyPathsForPrefetching
+        _propertiesToFetch = other._propertiesToFetch
+        _propertiesToGroupBy = other._propertiesToGroupBy
+        _havingPredicate = other._havingPredicate
+        _returnsDistinctResults = other._returnsDistinctResults
+        _shouldRefreshRefetchedObjects = other._shouldRefreshRefetchedObjects
+    }
+}
