@@ -1,6 +1,16 @@
 import Testing
 import OpenCoreData
 
+final class InversePlaylist: NSManagedObject {
+    @Managed var name: String?
+    @Managed var songs: NSOrderedSet
+}
+
+final class InverseSong: NSManagedObject {
+    @Managed var title: String?
+    @Managed var playlist: InversePlaylist?
+}
+
 @Suite("Inverse relationships")
 struct InverseRelationshipTests {
     @Test("setting a to-one adds the object to the owner's to-many at once, and moving it removes it from the old owner", arguments: TestStoreKind.allCases)
@@ -245,5 +255,32 @@ struct InverseRelationshipTests {
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("Unacceptable type of value"))
         #expect(message.contains("desired type = User"))
+    }
+
+    @Test("@Managed NSOrderedSet and to-one properties maintain the inverse", arguments: TestStoreKind.allCases)
+    func managedProperties(kind: TestStoreKind) throws {
+        let model = GraphRulesModel.make()
+        model.entitiesByName["Playlist"]?.managedObjectClassName = String(reflecting: InversePlaylist.self)
+        model.entitiesByName["Song"]?.managedObjectClassName = String(reflecting: InverseSong.self)
+        let stack = try GraphStack(kind, model: model, fileName: "Rules.sqlite")
+        let context = stack.context()
+        let mix = InversePlaylist(context: context)
+        mix.name = "Mix"
+        let songs = ["A", "B"].map { title in
+            let song = InverseSong(context: context)
+            song.title = title
+            return song
+        }
+        mix.songs = NSOrderedSet(array: [songs[1], songs[0]])
+        #expect(songs.allSatisfy { $0.playlist === mix })
+        let other = InversePlaylist(context: context)
+        other.name = "Other"
+        songs[0].playlist = other
+        #expect(mix.songs.array.map { ($0 as? InverseSong)?.title } == ["B"])
+        #expect(other.songs.count == 1)
+        try context.save()
+        let reader = stack.context()
+        let stored = try reader.fetch(NSFetchRequest<InversePlaylist>(entityName: "Playlist"))
+        #expect(stored.map { "\($0.name ?? ""):\($0.songs.count)" }.sorted() == ["Mix:1", "Other:1"])
     }
 }
