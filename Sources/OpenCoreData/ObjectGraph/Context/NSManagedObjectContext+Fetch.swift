@@ -78,6 +78,7 @@ extension NSManagedObjectContext {
                 registeredObject(for: $0, asFault: request.returnsObjectsAsFaults,
                                  refresh: request.shouldRefreshRefetchedObjects)
             }
+            try _prefetchRelationships(of: objects, rows: rows, for: request)
         } else {
             objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }
         }
