@@ -223,6 +223,23 @@ struct UniquenessConstraintTests {
         #expect(try storedTags(stack).compactMap { $0["name"] as? String } == ["b", "c"])
     }
 
+    @Test("two stored objects exchange their unique values in one save", arguments: TestStoreKind.allCases)
+    func exchangeValues(kind: TestStoreKind) throws {
+        let stack = try GraphStack(kind, model: ConstraintModel.make())
+        let setup = stack.context()
+        setup.make("Tag", ["name": "a", "color": "first"])
+        setup.make("Tag", ["name": "b", "color": "second"])
+        try setup.save()
+        let context = stack.context()
+        let tags = try context.all("Tag", sortedBy: "name")
+        tags[0].setValue("b", forKey: "name")
+        tags[1].setValue("a", forKey: "name")
+        try context.save()
+        let stored = try storedTags(stack)
+        #expect(stored.map { $0["name"] as? String } == ["a", "b"])
+        #expect(stored.map { $0["color"] as? String } == ["second", "first"])
+    }
+
     @Test("a subentity keeps its parent's constraint across the shared table", arguments: TestStoreKind.allCases)
     func inheritedConstraint(kind: TestStoreKind) throws {
         let stack = try GraphStack(kind, model: ConstraintModel.make())

@@ -33,6 +33,7 @@ extension NSManagedObjectContext {
 
     /// Returns the number of objects a fetch request would return.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        _checkQueue("count(for:)")
         let coordinator = try requireObjectSource()
         let entity = try coordinator._entity(of: request)
         return try count(resolvedCopy(of: request, entity: entity), entity: entity, coordinator: coordinator)

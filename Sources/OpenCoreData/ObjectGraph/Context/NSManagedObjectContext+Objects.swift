@@ -17,6 +17,7 @@ extension NSManagedObjectContext {
     /// Throws `NSManagedObjectReferentialIntegrityError` (133000) when the object does not exist in the
     /// store (it was deleted, or the ID is temporary and names no object of this context).
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
+        _checkQueue("existingObject(with:)")
         if let object = registry[objectID], !object._isFault { return object }
         guard let row = try _coordinatorRow(for: objectID, fresh: false) else {
             throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError, userInfo: [

@@ -16,6 +16,30 @@ extension SQLiteStore {
         })
     }
 
+    /// Clears the unique columns an update is about to change, so that updates exchanging unique values
+    /// within one save (a → b, b → a) never meet on the unique index half-way. Called inside the save's
+    /// transaction after the checks; each update then writes its new values.
+    func vacateUniqueColumns(_ changes: StoreSaveChanges, in db: Database) throws {
+        for update in changes.updated {
+            guard let pk = update.objectID.primaryKey else { continue }
+            let layout = try layout(of: update.objectID.entity)
+            var columns: Set<String> = []
+            for constraint in UniquenessConstraintCheck.constraints(of: update.objectID.entity)
+            where constraint.names.contains(where: { update.changedValues.keys.contains($0) }) {
+                for name in constraint.names where update.changedValues.keys.contains(name) {
+                    if let column = layout.attributeColumns[name] {
+                        columns.insert(column)
+                    } else if case let .foreignKey(column, _, _)? = layout.relationships[name] {
+                        columns.insert(column)
+                    }
+                }
+            }
+            guard !columns.isEmpty else { continue }
+            let sets = columns.sorted().map { "\($0) = NULL" }.joined(separator: ", ")
+            try db.cachedStatement(sql: "UPDATE \(layout.table) SET \(sets) WHERE Z_PK = ?").execute(arguments: [pk])
+        }
+    }
+
     /// The rows of an entity (subentities included) whose named properties hold the given values.
     private func rows(of entity: NSEntityDescription, matching names: [String], _ values: [Any],
                       in db: Database) throws -> [StoreRow] {

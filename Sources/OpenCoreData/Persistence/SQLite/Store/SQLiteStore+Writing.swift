@@ -55,6 +55,7 @@ extension SQLiteStore {
         var versions: [NSManagedObjectID: Int64] = [:]
         // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
         for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
+        try vacateUniqueColumns(changes, in: db)
         for insert in changes.inserted {
             let id = permanentIDs[insert.objectID] ?? insert.objectID
             try writer.insert(id, values: insert.values)
