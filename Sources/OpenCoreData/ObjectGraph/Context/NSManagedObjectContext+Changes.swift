@@ -12,12 +12,14 @@ extension NSManagedObjectContext {
         if object._context === self {
             // Inserting an object deleted before its first save puts it back.
             if object._isDeleted, _deleted[key] != nil, object.isNewlyInserted {
+                _registerUndoOfMembership(object)
                 _deleted[key] = nil
                 object._isDeleted = false
                 _inserted[key] = object
             }
             return
         }
+        _registerUndoOfMembership(object)
         object._context = self
         registry[object._objectID] = object
         _inserted[key] = object
@@ -35,6 +37,7 @@ extension NSManagedObjectContext {
         }
         let key = ObjectIdentifier(object)
         if object._isDeleted { return }
+        _registerUndoOfMembership(object)
         object._isDeleted = true
         if _inserted[key] != nil {
             _inserted[key] = nil
@@ -75,13 +78,11 @@ extension NSManagedObjectContext {
         registry[objectID]
     }
 
-    /// Ends the current event: deletes are prepared (`prepareForDeletion()`), objects inserted and
-    /// deleted before being saved are dropped, and each object's changes for the current event are cleared.
+    /// Ends the current event: deleted objects get `prepareForDeletion()` and their relationships' delete
+    /// rules are applied, objects inserted and deleted before being saved are dropped, each object's
+    /// changes for the current event are cleared, and the undo group of the event is closed.
     public func processPendingChanges() {
-        for object in _deleted.values where !object.preparedForDeletion {
-            object.preparedForDeletion = true
-            object.prepareForDeletion()
-        }
+        _propagatePendingDeletes()
         for (key, object) in _deleted where object.isNewlyInserted {
             _deleted[key] = nil
             unregister(object)
@@ -90,6 +91,7 @@ extension NSManagedObjectContext {
         for object in registry.values {
             object.valuesAtLastEvent = [:]
         }
+        _undoManager?.endEventGroupIfOpen()
         _postObjectsDidChange(changes)
     }
 

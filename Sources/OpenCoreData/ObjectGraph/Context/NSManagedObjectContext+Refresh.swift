@@ -47,6 +47,7 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
+        _undoManager?.removeAllActions()
     }
 
     /// Forgets every registered object: they no longer belong to the context, and unsaved changes are lost.
@@ -63,6 +64,7 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
+        _undoManager?.removeAllActions()
     }
 
     /// Gives the objects permanent IDs now, before they are saved.

@@ -41,6 +41,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var _stalenessInterval: TimeInterval = -1
     var _mergePolicy: Any = NSErrorMergePolicy
     var _userInfo = NSMutableDictionary()
+    var _undoManager: UndoManager?
     /// What changed since the last event, for `NSManagedObjectContextObjectsDidChange` (ObjectGraph/Notifications).
     let _changeEvents = ContextChangeEvents()
 

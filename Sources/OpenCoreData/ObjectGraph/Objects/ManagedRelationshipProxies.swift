@@ -30,9 +30,11 @@ extension NSManagedObject {
 
     /// Replaces a to-many relationship's contents with change notifications.
     func writeToMany(_ objects: [NSManagedObject], for relationship: NSRelationshipDescription) {
+        let inverse = InverseMaintenance(self, relationship: relationship, newObjects: objects)
         willChangeValue(forKey: relationship.name)
         setToMany(objects, for: relationship)
         didChangeValue(forKey: relationship.name)
+        inverse.apply()
     }
 }
 

@@ -20,9 +20,11 @@ extension NSManagedObject {
     /// Implements `setValue(_:forKey:)`: change notifications around the primitive setter.
     func _setValue(_ value: Any?, forKey key: String) {
         requireProperty(key, value: value)
+        let inverse = InverseMaintenance(self, key: key, newValue: value)
         willChangeValue(forKey: key)
         setPrimitiveValue(value, forKey: key)
         didChangeValue(forKey: key)
+        inverse?.apply()
     }
 
     /// Implements `primitiveValue(forKey:)`.
@@ -67,6 +69,7 @@ extension NSManagedObject {
 
     /// Keeps the old value of `key` for `changedValuesForCurrentEvent()` and marks the key changed.
     func recordChange(forKey key: String) {
+        _context?._registerUndoOfChange(of: self, key: key)
         if valuesAtLastEvent[key] == nil {
             valuesAtLastEvent[key] = currentValueForSnapshot(key) ?? NSNull()
         }

@@ -1,0 +1,46 @@
+extension NSManagedObjectContext {
+    /// Applies the delete rules of the objects deleted since the last event: each such object gets
+    /// `prepareForDeletion()` once, then, for each of its relationships,
+    /// - nullify (the default): the destinations no longer refer to it through the inverse relationship;
+    /// - cascade: the destinations are deleted too, and their own rules apply in turn (each object once,
+    ///   so cycles of cascades end);
+    /// - deny: nothing now; saving fails with `NSValidationRelationshipDeniedDeleteError` while the
+    ///   relationship still has destinations (see `validateForDelete()`);
+    /// - no action: nothing; the destinations keep referring to the deleted object.
+    ///
+    /// The deleted object keeps its own values, so they can still be read until the context saves.
+    func _propagatePendingDeletes() {
+        var pending = _deleted.values.filter { !$0.preparedForDeletion }
+        while !pending.isEmpty {
+            for object in pending where !object.preparedForDeletion {
+                object.preparedForDeletion = true
+                // The delete rules need the object's values: a fault fires before prepareForDeletion().
+                object.willAccessValue(forKey: nil)
+                object.prepareForDeletion()
+                applyDeleteRules(of: object)
+            }
+            pending = _deleted.values.filter { !$0.preparedForDeletion }
+        }
+    }
+
+    private func applyDeleteRules(of object: NSManagedObject) {
+        guard object._context === self else { return }
+        let relationships = object.entity.relationshipsByName.values.sorted { $0.name < $1.name }
+        for relationship in relationships {
+            switch relationship.deleteRule {
+            case .nullifyDeleteRule:
+                guard let inverse = relationship.inverseRelationship else { continue }
+                for destination in InverseMaintenance.destinations(of: object, relationship) where destination._context === self {
+                    InverseMaintenance.remove(object, from: destination, inverse)
+                }
+            case .cascadeDeleteRule:
+                for destination in InverseMaintenance.destinations(of: object, relationship)
+                    where destination._context === self && !destination._isDeleted {
+                    delete(destination)
+                }
+            case .denyDeleteRule, .noActionDeleteRule:
+                continue
+            }
+        }
+    }
+}
