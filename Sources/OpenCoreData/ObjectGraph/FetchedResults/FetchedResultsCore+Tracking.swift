@@ -3,91 +3,99 @@ extension FetchedResultsCore {
     /// Updates the results for the objects a context reported changed, and tells the delegate.
     func contextDidChange(_ changes: FetchedResultsContextChanges) {
         guard let request, let ordering, let old = sections, delegate != nil else { return }
-        let update: (sections: [FetchedSection], pinned: Set<ObjectIdentifier>, updated: Set<ObjectIdentifier>)?
+        let result: (sections: [FetchedSection], diff: FetchedResultsDiff)?
         if changes.invalidatedAll || request.isWindowed {
-            update = refetched(old: old, changes: changes, ordering: ordering)
+            result = refetched(old: old, changes: changes, ordering: ordering).map { update in
+                (update.sections, FetchedResultsDiff(old: old, new: update.sections, pinned: update.pinned, updated: update.updated))
+            }
+        } else if let classified = classify(changes, request: request, ordering: ordering) {
+            let inPlace = sectionNameKeyPath == nil || sectionNameKeyPath == request.sortDescriptors.first?.key
+            if inPlace, classified.changedCount <= 64 {
+                result = FetchedResultsInPlaceUpdate(old: old, classified, ordering: ordering, sectioned: sectionNameKeyPath != nil,
+                                                     keys: { self.keys(of: $0, ordering) }).result
+            } else {
+                let update = placed(old: old, classified, ordering: ordering)
+                result = (update.sections, FetchedResultsDiff(old: old, new: update.sections, pinned: update.pinned,
+                                                              updated: classified.updated))
+            }
         } else {
-            update = placed(old: old, changes: changes, request: request, ordering: ordering)
+            result = nil
         }
-        guard let update else { return }
-        let diff = FetchedResultsDiff(old: old, new: update.sections, pinned: update.pinned, updated: update.updated)
-        replaceSections(update.sections)
-        guard !diff.isEmpty else { return }
-        report(diff)
+        guard let result else { return }
+        replaceSections(result.sections)
+        guard !result.diff.isEmpty else { return }
+        report(result.diff)
     }
 
-    /// The new results computed from the old ones: objects that left are removed, objects whose keys
-    /// changed and new members are placed by the sort descriptors among the objects that stay.
-    private func placed(old: [FetchedSection], changes: FetchedResultsContextChanges, request: FetchedResultsRequest,
-                        ordering: FetchedResultsOrdering)
-        -> (sections: [FetchedSection], pinned: Set<ObjectIdentifier>, updated: Set<ObjectIdentifier>)? {
-        var members = Set<ObjectIdentifier>()
-        for section in old { for object in section.objects { members.insert(ObjectIdentifier(object)) } }
-
-        var removed = Set<ObjectIdentifier>()
-        var updated = Set<ObjectIdentifier>()
-        var movers: [NSManagedObject] = []
-        var moverIDs = Set<ObjectIdentifier>()
-        let deleted = Set(changes.deleted.filter(request.covers).map(ObjectIdentifier.init))
-        for id in deleted where members.contains(id) { removed.insert(id) }
-
-        var seen = deleted
+    /// Sorts the reported objects of the request's entity into those that leave the results, those
+    /// that keep their place and those to place anew; `nil` when none concerns the results.
+    private func classify(_ changes: FetchedResultsContextChanges, request: FetchedResultsRequest,
+                          ordering: FetchedResultsOrdering) -> FetchedResultsClassifiedChanges? {
+        var classified = FetchedResultsClassifiedChanges()
+        var seen = Set<ObjectIdentifier>()
+        for object in changes.deleted where request.covers(object) {
+            let id = ObjectIdentifier(object)
+            seen.insert(id)
+            if members.contains(id) {
+                classified.removed.append(object)
+                classified.oldKeys[id] = keys[id]
+            }
+        }
         let candidates = changes.inserted + changes.updated + changes.refreshed + changes.invalidated
         for object in candidates where request.covers(object) && seen.insert(ObjectIdentifier(object)).inserted {
             let id = ObjectIdentifier(object)
             let belongs = object.managedObjectContext === context && !object.isDeleted
                 && (request.predicate?.evaluate(with: object) ?? true)
-            let wasMember = members.contains(id)
-            switch (wasMember, belongs) {
+            switch (members.contains(id), belongs) {
             case (true, false):
-                removed.insert(id)
+                classified.removed.append(object)
+                classified.oldKeys[id] = keys[id]
             case (true, true):
-                updated.insert(id)
+                classified.updated.insert(id)
                 let newKeys = ordering.keys(of: object)
                 let oldKeys = keys[id]
                 keys[id] = newKeys
-                if let oldKeys, ordering.placesEqually(oldKeys, newKeys) { continue }
-                movers.append(object)
-                moverIDs.insert(id)
+                if let oldKeys, ordering.placesEqually(oldKeys, newKeys) {
+                    classified.inPlace.append(object)
+                } else {
+                    classified.movers.append(object)
+                    classified.moverWasMember.append(true)
+                    classified.oldKeys[id] = oldKeys
+                }
             case (false, true):
                 keys[id] = ordering.keys(of: object)
-                movers.append(object)
-                moverIDs.insert(id)
+                classified.movers.append(object)
+                classified.moverWasMember.append(false)
             case (false, false):
                 continue
             }
         }
-        if removed.isEmpty && updated.isEmpty && movers.isEmpty { return nil }
-        for id in removed { keys[id] = nil }
+        if classified.changedCount == 0 { return nil }
+        for object in classified.removed {
+            let id = ObjectIdentifier(object)
+            keys[id] = nil
+            members.remove(id)
+        }
+        for object in classified.movers { members.insert(ObjectIdentifier(object)) }
+        return classified
+    }
 
+    /// The new results computed from the whole list: objects that left are removed, the objects to
+    /// place are placed by the sort descriptors among the others, and the list is grouped again.
+    private func placed(old: [FetchedSection], _ classified: FetchedResultsClassifiedChanges, ordering: FetchedResultsOrdering)
+        -> (sections: [FetchedSection], pinned: Set<ObjectIdentifier>) {
+        let leaving = Set((classified.removed + classified.movers.map { $0 as AnyObject }).map(ObjectIdentifier.init))
         var list: [AnyObject] = []
-        list.reserveCapacity(old.reduce(0) { $0 + $1.objects.count } + movers.count)
+        list.reserveCapacity(old.reduce(0) { $0 + $1.objects.count } + classified.movers.count)
         for section in old {
-            for object in section.objects {
-                let id = ObjectIdentifier(object)
-                if !removed.contains(id) && !moverIDs.contains(id) { list.append(object) }
-            }
+            for object in section.objects where !leaving.contains(ObjectIdentifier(object)) { list.append(object) }
         }
         let pinned = Set(list.map(ObjectIdentifier.init))
-        let moverKeys = movers.map { keys(of: $0, ordering) }
-        let order = movers.indices.sorted { i, j in
-            let result = ordering.compare(moverKeys[i], moverKeys[j])
-            return result == .orderedSame ? i < j : result == .orderedAscending
+        for mover in ordering.sorted(classified.movers, keys: { keys(of: $0, ordering) }) {
+            let index = ordering.insertionIndex(of: keys(of: mover, ordering), in: list) { keys(of: $0, ordering) }
+            list.insert(mover, at: index)
         }
-        for index in order {
-            let target = moverKeys[index]
-            var low = 0, high = list.count
-            while low < high {
-                let middle = (low + high) / 2
-                if ordering.compare(keys(of: list[middle], ordering), target) == .orderedDescending {
-                    high = middle
-                } else {
-                    low = middle + 1
-                }
-            }
-            list.insert(movers[index], at: low)
-        }
-        return (group(list, ordering: ordering), pinned, updated)
+        return (group(list, ordering: ordering), pinned)
     }
 
     /// The new results fetched again (for windowed requests, whose members depend on objects outside
@@ -111,6 +119,7 @@ extension FetchedResultsCore {
         let sorted = order.map { objects[$0] }
         let present = Set(sorted.map(ObjectIdentifier.init))
         keys = keys.filter { present.contains($0.key) }
+        members = present
         return (group(sorted, ordering: ordering), [], updated)
     }
 

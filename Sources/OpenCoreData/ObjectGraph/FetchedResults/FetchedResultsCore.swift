@@ -30,6 +30,8 @@ final class FetchedResultsCore {
     private(set) var sections: [FetchedSection]?
     /// The keys each fetched managed object was placed by.
     var keys: [ObjectIdentifier: FetchedObjectKeys] = [:]
+    /// The objects in the results.
+    var members = Set<ObjectIdentifier>()
     private var observation: FetchedResultsObservation?
     private var flatObjects: [AnyObject]?
     private var sectionInfos: [NSFetchedResultsSectionInfo]?
@@ -74,6 +76,7 @@ final class FetchedResultsCore {
         }
         self.request = request
         self.ordering = ordering
+        members = Set((sections ?? []).flatMap(\.objects).map(ObjectIdentifier.init))
         resultsChanged()
         updateTracking()
     }

@@ -30,6 +30,13 @@ struct FetchedResultsDiff {
         let flat: Int
     }
 
+    /// Changes computed elsewhere.
+    init(sectionChanges: [SectionChange], objectChanges: [ObjectChange], difference: CollectionDifference<NSManagedObjectID>?) {
+        self.sectionChanges = sectionChanges
+        self.objectChanges = objectChanges
+        self.difference = difference
+    }
+
     /// Computes the changes from `old` to `new`. Objects in `pinned` are known to have kept their place
     /// and are preferred as the objects that do not move; objects in `updated` changed their values.
     init(old: [FetchedSection], new: [FetchedSection], pinned: Set<ObjectIdentifier>, updated: Set<ObjectIdentifier>) {

@@ -75,4 +75,29 @@ struct FetchedResultsOrdering {
     func placesEqually(_ old: FetchedObjectKeys, _ new: FetchedObjectKeys) -> Bool {
         old.sectionName == new.sectionName && compareSortValues(old, new) == .orderedSame
     }
+
+    /// Objects sorted by their keys; equal objects keep their order.
+    func sorted<Object: AnyObject>(_ objects: [Object], keys: (AnyObject) -> FetchedObjectKeys) -> [Object] {
+        let objectKeys = objects.map { keys($0) }
+        let order = objects.indices.sorted { i, j in
+            let result = compare(objectKeys[i], objectKeys[j])
+            return result == .orderedSame ? i < j : result == .orderedAscending
+        }
+        return order.map { objects[$0] }
+    }
+
+    /// The index at which an object with the given keys goes in a sorted list: after every object that
+    /// does not sort after it.
+    func insertionIndex(of target: FetchedObjectKeys, in list: [AnyObject], keys: (AnyObject) -> FetchedObjectKeys) -> Int {
+        var low = 0, high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if compare(keys(list[middle]), target) == .orderedDescending {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        return low
+    }
 }
