@@ -12,7 +12,7 @@ extension NSManagedObjectContext {
             throw unsupportedDictionaryFetch(entity, "propertiesToGroupBy")
         }
         var keys: [String] = []
-        for property in request.propertiesToFetch ?? entity.properties.filter({ $0 is NSAttributeDescription }) {
+        for property in request.propertiesToFetch ?? entity._allProperties.filter({ $0 is NSAttributeDescription }) {
             switch property {
             case let expression as NSExpressionDescription:
                 throw unsupportedDictionaryFetch(entity, "the expression description \"\(expression.name)\"")

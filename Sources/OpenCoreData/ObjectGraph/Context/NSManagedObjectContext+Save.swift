@@ -131,7 +131,7 @@ extension NSManagedObjectContext {
             if let permanent = result.permanentIDs[object.objectID] { changeID(of: object, to: permanent) }
         }
         for object in inserted + updated {
-            for property in object.entity.properties where !property.isTransient {
+            for property in object.entity._allProperties where !property.isTransient {
                 if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
                     if let objects = object.toMany[property.name] {
                         object.snapshot[property.name] = objects.map(\.objectID)

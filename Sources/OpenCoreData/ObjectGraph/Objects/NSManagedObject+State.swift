@@ -73,7 +73,7 @@ extension NSManagedObject {
     /// when the object was last fetched or saved (`NSNull` for `nil`).
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         var result: [String: Any] = [:]
-        let names = keys ?? _entity.properties.filter { !$0.isTransient }.map(\.name)
+        let names = keys ?? _entity._allProperties.filter { !$0.isTransient }.map(\.name)
         let committed = committedSnapshot()
         for key in names {
             guard let relationship = _entity.relationshipsByName[key], relationship.isToMany else {

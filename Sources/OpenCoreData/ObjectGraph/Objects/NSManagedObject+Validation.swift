@@ -2,7 +2,7 @@ extension NSManagedObject {
     /// The checks of `validateForInsert()` and `validateForUpdate()`.
     func _validateValues() throws {
         var errors: [NSError] = []
-        for property in _entity.properties where !property.isTransient {
+        for property in _entity._allProperties where !property.isTransient {
             switch property {
             case let attribute as NSAttributeDescription:
                 let value = storage[attribute.name]
