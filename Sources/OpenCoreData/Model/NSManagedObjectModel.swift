@@ -20,6 +20,9 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     var _fetchRequestTemplates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
     var _versionIdentifiers: Set<AnyHashable> = []
     var _localizationDictionary: [String: String]?
+    /// The model file the model was loaded from (a bundle or a version folder); migration looks for
+    /// the store's model among that bundle's versions.
+    var _sourceURL: URL?
     var _isImmutable = false
     /// `entitiesByName`, fixed when the model becomes immutable.
     var _frozenEntitiesByName: [String: NSEntityDescription]?
@@ -184,6 +187,7 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
         }
         copy._versionIdentifiers = _versionIdentifiers
         copy._localizationDictionary = _localizationDictionary
+        copy._sourceURL = _sourceURL
         return copy
     }
 }

@@ -7,6 +7,7 @@ enum ModelFileLoader {
     static func load(_ url: URL, into model: NSManagedObjectModel) throws {
         let contents = try ModelBundleLayout.contentsURL(for: url)
         try loadContents(contents, into: model)
+        model._sourceURL = url.standardizedFileURL
         if let localization = try ModelLocalization.dictionary(forModelAt: url) {
             model.localizationDictionary = localization
         }

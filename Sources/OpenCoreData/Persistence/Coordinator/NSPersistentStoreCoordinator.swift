@@ -20,6 +20,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     var _sqlDebugLog: SQLDebugLog?
     /// Snapshots of rows by object ID, carrying `Z_OPT`.
     let _rowCache = StoreRowCache()
+    /// Models registered as possible sources of a migration (guarded by `_lock`).
+    var _migrationSourceModels: [NSManagedObjectModel] = []
 
     /// Creates a coordinator for a managed object model.
     ///

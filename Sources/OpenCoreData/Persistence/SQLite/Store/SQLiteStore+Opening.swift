@@ -21,8 +21,10 @@ extension SQLiteStore {
                 throw SQLiteStoreFileAccess.fileError(NSFileReadNoPermissionError, url,
                     "The store file \(url.path) cannot be read (permission denied).")
             }
-            let metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
-            try checkCompatibility(metadata, schema: schema, model: model, configuration: configuration)
+            var metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
+            if try !checkCompatibility(metadata, schema: schema, model: model, configuration: configuration) {
+                metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
+            }
             _setLoadedMetadata(metadata.dictionary)
         } else {
             if isReadOnly {
@@ -60,24 +62,24 @@ extension SQLiteStore {
     /// are exactly those the model implies (a change that does not touch the layout, such as a renamed
     /// version hash modifier or a changed default value).
     ///
+    /// Returns `false` when the store was incompatible and has been migrated (see
+    /// ``migrateOnOpenIfAsked(metadata:model:configuration:)``).
+    ///
     /// - Throws: ``NSPersistentStoreIncompatibleVersionHashError`` naming the file and the differences.
     private func checkCompatibility(_ metadata: SQLiteStoreMetadata, schema: SQLiteSchema,
-                                    model: NSManagedObjectModel, configuration: String?) throws {
+                                    model: NSManagedObjectModel, configuration: String?) throws -> Bool {
         let url = fileURL
         let dictionary = metadata.dictionary
         if let type = dictionary[NSStoreTypeKey] as? String, type != NSSQLiteStoreType {
             throw SQLiteStoreFileAccess.fileError(NSPersistentStoreTypeMismatchError, url,
                 "The store file \(url.path) records the store type \"\(type)\", not \(NSSQLiteStoreType).")
         }
-        if model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: dictionary) { return }
+        if model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: dictionary) { return true }
         let differences = try schema.differences(inStoreAt: url)
-        if differences.isEmpty { return }
-        let migrationAsked = PersistentStoreOptions.bool(options?[NSMigratePersistentStoresAutomaticallyOption]) == true
+        if differences.isEmpty { return true }
+        if try migrateOnOpenIfAsked(metadata: metadata, model: model, configuration: configuration) { return false }
         let listed = differences.prefix(5).map(\.description).joined(separator: "; ")
-        var message = "The model used to open the store at \(url.path) is incompatible with the one used to create it (\(listed))."
-        if migrationAsked {
-            message += " Automatic migration is not available in this version of OpenCoreData."
-        }
+        let message = "The model used to open the store at \(url.path) is incompatible with the one used to create it (\(listed))."
         throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleVersionHashError, userInfo: [
             NSLocalizedDescriptionKey: message,
             NSFilePathErrorKey: url.path,

@@ -1,0 +1,55 @@
+/// Finding the model a store was written with, among the models a migration may start from.
+///
+/// Apple's Core Data searches the app's bundles for the store's model. OpenCoreData searches the
+/// versions of the `.xcdatamodeld` bundle the coordinator's model was loaded from, then the models
+/// registered with ``NSPersistentStoreCoordinator/migrationSourceModels``.
+enum MigrationSourceModels {
+    /// The candidate models for a coordinator's model, registered ones first.
+    static func candidates(for model: NSManagedObjectModel, registered: [NSManagedObjectModel]) -> [NSManagedObjectModel] {
+        var result = registered
+        if let bundle = bundleURL(of: model), let versions = try? NSManagedObjectModel.versions(inBundleAt: bundle) {
+            for version in versions.reversed() {
+                if let loaded = try? version.loadModel() { result.append(loaded) }
+            }
+        }
+        return result
+    }
+
+    /// The `.xcdatamodeld` bundle a model was loaded from, if any.
+    static func bundleURL(of model: NSManagedObjectModel) -> URL? {
+        guard let url = model._sourceURL else { return nil }
+        if url.pathExtension == ModelBundleLayout.bundleExtension { return url }
+        let parent = url.deletingLastPathComponent()
+        if url.pathExtension == ModelBundleLayout.versionExtension, parent.pathExtension == ModelBundleLayout.bundleExtension {
+            return parent
+        }
+        return nil
+    }
+
+    /// Where the search looked, for error messages.
+    static func searchedPlaces(for model: NSManagedObjectModel, registered: [NSManagedObjectModel]) -> String {
+        var places: [String] = []
+        if let bundle = bundleURL(of: model) { places.append("the versions of \(bundle.path)") }
+        places.append("\(registered.count) registered model(s)")
+        return places.joined(separator: " and ")
+    }
+
+    /// The first candidate whose configuration matches the store's metadata, or else whose layout is
+    /// exactly the file's (an Apple-written store whose version hashes OpenCoreData computes
+    /// differently).
+    static func sourceModel(forStoreAt url: URL, metadata: [String: Any], configuration: String?,
+                            candidates: [NSManagedObjectModel]) -> NSManagedObjectModel? {
+        func configurationName(_ model: NSManagedObjectModel) -> String? {
+            guard let configuration, model.configurations.contains(configuration) else { return nil }
+            return configuration
+        }
+        if let match = candidates.first(where: { $0.isConfiguration(withName: configurationName($0), compatibleWithStoreMetadata: metadata) }) {
+            return match
+        }
+        return candidates.first { candidate in
+            guard let schema = try? SQLiteSchema(model: candidate, configurationName: configurationName(candidate)),
+                  let differences = try? schema.differences(inStoreAt: url) else { return false }
+            return differences.isEmpty
+        }
+    }
+}

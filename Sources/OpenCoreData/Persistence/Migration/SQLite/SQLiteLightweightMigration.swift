@@ -1,0 +1,244 @@
+import GRDB
+
+/// Migrates a SQLite store file in place from a source model to a destination model, inside ONE
+/// transaction: the old tables are renamed aside, the destination layout is created, rows are copied
+/// entity by entity (keeping their primary keys), relationships are carried over whatever their new
+/// storage, `Z_PRIMARYKEY` and `Z_METADATA` are rewritten, and the old tables are dropped. Before
+/// committing, the file's structure is compared with the destination layout; any difference rolls the
+/// whole migration back. A crash at any point leaves the store at the old version (SQLite's journal
+/// undoes the unfinished transaction) or at the new one.
+struct SQLiteLightweightMigration {
+    /// The prefix of the old tables while the migration runs.
+    static let oldPrefix = "_OCDOLD_"
+
+    let url: URL
+    let plan: SQLiteMigrationPlan
+    let destinationConfiguration: String?
+    /// Called with the fraction done and what is being done.
+    var progress: ((Double, String) -> Void)?
+
+    /// Runs the migration and returns the store's new metadata.
+    ///
+    /// - Throws: ``NSMigrationManagerSourceStoreError`` (134150) when the file is not laid out for the
+    ///   source model; ``NSMigrationError`` (134110) naming the entity and attribute when a required
+    ///   attribute would be left without a value, and naming the SQLite failure otherwise;
+    ///   ``NSMigrationConstraintViolationError`` (134111) when rows break a new uniqueness constraint.
+    ///   The file is unchanged whenever an error is thrown.
+    @discardableResult
+    func run() throws -> SQLiteStoreMetadata {
+        var configuration = Configuration()
+        configuration.label = "OpenCoreData.SQLiteStore(migrate)"
+        configuration.busyMode = .timeout(240)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw SQLiteStoreFileAccess.sqliteError(error, url)
+        }
+        defer { try? queue.close() }
+        var metadata: SQLiteStoreMetadata?
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    metadata = try migrate(db)
+                    return .commit
+                }
+            }
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain {
+            throw error
+        } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_CONSTRAINT {
+                throw migrationError(NSMigrationConstraintViolationError,
+                                     "rows of the store break a uniqueness constraint of the new model (\(error.message ?? "constraint failed"))", underlying: error)
+            }
+            throw migrationError(NSMigrationError, "SQLite failed: \(error.message ?? error.description)", underlying: error)
+        }
+        try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        guard let metadata else { throw migrationError(NSMigrationError, "the migration did not finish", underlying: nil) }
+        return metadata
+    }
+
+    /// An error of the migration, naming the file.
+    func migrationError(_ code: Int, _ reason: String, underlying: Error?) -> NSError {
+        var info: [String: Any] = [
+            NSLocalizedDescriptionKey: "Migrating the store at \(url.path) failed: \(reason). The store was left unchanged.",
+            NSFilePathErrorKey: url.path,
+            NSURLErrorKey: url,
+        ]
+        if let underlying { info[NSUnderlyingErrorKey] = underlying }
+        return NSError(domain: NSCocoaErrorDomain, code: code, userInfo: info)
+    }
+
+    /// The whole migration, inside the caller's transaction.
+    private func migrate(_ db: Database) throws -> SQLiteStoreMetadata {
+        let source = plan.sourceSchema
+        let destination = plan.destinationSchema
+        let differences = try source.differences(in: db)
+        guard differences.areCompatible else {
+            throw migrationError(NSMigrationManagerSourceStoreError,
+                "the file is not laid out for the source model (\(differences.prefix(5).map(\.description).joined(separator: "; ")))",
+                underlying: nil)
+        }
+        let oldMetadata = try SQLiteStoreMetadata.read(from: db, storeURL: url)
+        progress?(0.02, "Preparing")
+        var oldMax: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY") {
+            if let name: String = row["Z_NAME"] { oldMax[name] = row["Z_MAX"] ?? 0 }
+        }
+        let oldTables = source.tables.map(\.name)
+        let indexNames = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+            AND tbl_name IN (\(oldTables.map { _ in "?" }.joined(separator: ", ")))
+            """, arguments: StatementArguments(oldTables))
+        for name in indexNames { try db.execute(sql: "DROP INDEX \(quoted(name))") }
+        for table in oldTables { try db.execute(sql: "ALTER TABLE \(table) RENAME TO \(Self.oldPrefix)\(table)") }
+        let offsets = try primaryKeyOffsets(db, oldMax: oldMax)
+        for table in destination.tables { try db.execute(sql: table.createStatement) }
+
+        var direct: Set<String> = []
+        for (position, entity) in plan.entities.enumerated() {
+            progress?(0.05 + 0.6 * Double(position) / Double(max(plan.entities.count, 1)),
+                      "Copying \(entity.destinationLayout.name)")
+            try copyRows(db, entity, offsets: offsets, direct: &direct)
+        }
+        progress?(0.7, "Carrying relationships over")
+        try SQLiteMigrationRelationships(plan: plan, offsets: offsets, direct: direct, oldPrefix: Self.oldPrefix)
+            .carryOver(db)
+        progress?(0.85, "Building indexes")
+        for index in destination.indexes { try db.execute(sql: index.createStatement) }
+        try rewritePrimaryKeys(db, oldMax: oldMax, offsets: offsets)
+        for table in oldTables { try db.execute(sql: "DROP TABLE \(Self.oldPrefix)\(table)") }
+        let metadata = newMetadata(replacing: oldMetadata)
+        try metadata.write(to: db)
+        if try db.tableExists(SQLiteBookkeepingTables.modelCacheTable) {
+            try db.execute(sql: "DELETE FROM \(SQLiteBookkeepingTables.modelCacheTable)")
+        }
+        let remaining = try destination.differences(in: db)
+        guard remaining.isEmpty else {
+            throw migrationError(NSMigrationError,
+                "the migrated file would not match the new model (\(remaining.prefix(5).map(\.description).joined(separator: "; ")))",
+                underlying: nil)
+        }
+        progress?(1, "Done")
+        return metadata
+    }
+
+    /// The new metadata: the destination model's keys, the store's UUID and the user's own keys.
+    private func newMetadata(replacing old: SQLiteStoreMetadata) -> SQLiteStoreMetadata {
+        let modelKeys: Set<String> = [NSStoreModelVersionHashesKey, NSStoreModelVersionIdentifiersKey,
+                                      NSStoreModelVersionChecksumKey, _NSStoreModelVersionHashesDigestKey,
+                                      _NSStoreModelVersionHashesVersionKey]
+        let user = old.plist.filter { !modelKeys.contains($0.key) }
+        return SQLiteStoreMetadata(newStoreFor: plan.destinationModel, configurationName: destinationConfiguration,
+                                   uuid: old.uuid, userMetadata: user)
+    }
+
+    /// The amount added to the primary keys of each old entity table. All zero unless rows of two old
+    /// tables land in one new table (a change of hierarchy); then each old table gets its own range.
+    private func primaryKeyOffsets(_ db: Database, oldMax: [String: Int64]) throws -> [String: Int64] {
+        var feeders: [String: Set<String>] = [:]
+        for entity in plan.entities {
+            feeders[entity.destinationLayout.table, default: []].insert(entity.sourceLayout.table)
+        }
+        var offsets: [String: Int64] = [:]
+        let entityTables = plan.sourceSchema.entities.filter { $0.number == $0.rootNumber }
+        for layout in entityTables { offsets[layout.table] = 0 }
+        guard feeders.values.contains(where: { $0.count > 1 }) else { return offsets }
+        var next: Int64 = 0
+        for layout in entityTables.sorted(by: { $0.table < $1.table }) {
+            offsets[layout.table] = next
+            let highest = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(Self.oldPrefix)\(layout.table)") ?? 0
+            next += max(highest, oldMax[layout.name] ?? 0)
+        }
+        return offsets
+    }
+
+    /// Copies the rows of one source entity into the new table as rows of the destination entity:
+    /// attribute values (new required attributes get their default), and to-one foreign keys whose
+    /// storage did not change.
+    private func copyRows(_ db: Database, _ entity: SQLiteMigrationPlan.EntityPlan, offsets: [String: Int64],
+                          direct: inout Set<String>) throws {
+        let destination = entity.destinationLayout
+        let source = entity.sourceLayout
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var values = ["o.Z_PK + \(offsets[source.table] ?? 0)", "\(destination.number)", "o.Z_OPT"]
+        var arguments: [DatabaseValue] = []
+        var mandatory: [(String, String)] = []
+        for (path, column) in destination.attributeColumns.sorted(by: { $0.key < $1.key }) {
+            let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+            let attribute = entity.destination.attributesByName[parts[0]]
+            let isPlain = parts.count == 1
+            let defaultValue = isPlain ? attribute?.defaultValue : nil
+            var sourceColumn: String?
+            if let sourceName = entity.attributes[parts[0]] {
+                let sourcePath = isPlain ? sourceName : sourceName + "." + parts[1]
+                sourceColumn = source.attributeColumns[sourcePath]
+            }
+            let encoded = defaultValue.map { SQLiteValueEncoding.databaseValue(for: $0, attributeType: attribute?.attributeType ?? .undefinedAttributeType) }
+            switch (sourceColumn, encoded) {
+            case let (sourceColumn?, encoded?) where attribute?.isOptional == false:
+                columns.append(column); values.append("COALESCE(o.\(sourceColumn), ?)"); arguments.append(encoded)
+            case let (sourceColumn?, _):
+                columns.append(column); values.append("o.\(sourceColumn)")
+            case let (nil, encoded?):
+                columns.append(column); values.append("?"); arguments.append(encoded)
+            case (nil, nil):
+                break
+            }
+            if isPlain, attribute?.isOptional == false, encoded == nil {
+                let sourceAttribute = entity.attributes[parts[0]].flatMap { entity.source.attributesByName[$0] }
+                if sourceAttribute?.isOptional != false { mandatory.append((parts[0], column)) }
+            }
+        }
+        for (name, storage) in destination.relationships.sorted(by: { $0.key < $1.key }) {
+            guard case let .foreignKey(column, _, orderColumn) = storage,
+                  let sourceName = entity.relationships[name],
+                  case let .foreignKey(sourceColumn, _, sourceOrder)? = source.relationships[sourceName],
+                  orderColumn == nil || sourceOrder != nil,
+                  let target = entity.source.relationshipsByName[sourceName]?.destinationEntity?.name,
+                  let targetTable = plan.sourceSchema.entity(named: target)?.table else { continue }
+            columns.append(column); values.append("o.\(sourceColumn) + \(offsets[targetTable] ?? 0)")
+            if let orderColumn, let sourceOrder { columns.append(orderColumn); values.append("o.\(sourceOrder)") }
+            let declaring = entity.destination.relationshipsByName[name]?.entity.name ?? destination.name
+            direct.insert("\(declaring).\(name)#\(destination.number)")
+        }
+        try db.execute(sql: """
+            INSERT INTO \(destination.table) (\(columns.joined(separator: ", ")))
+            SELECT \(values.joined(separator: ", ")) FROM \(Self.oldPrefix)\(source.table) AS o WHERE o.Z_ENT = \(source.number)
+            """, arguments: StatementArguments(arguments))
+        for (attribute, column) in mandatory {
+            let missing = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(destination.table) WHERE Z_ENT = ? AND \(column) IS NULL",
+                                           arguments: [destination.number]) ?? 0
+            if missing > 0 {
+                throw migrationError(NSMigrationError,
+                    "\(missing) \(destination.name) object(s) would have no value for the required attribute \(attribute), which has no default value",
+                    underlying: nil)
+            }
+        }
+    }
+
+    /// Rewrites `Z_PRIMARYKEY` for the new model: each root keeps the highest key handed out.
+    private func rewritePrimaryKeys(_ db: Database, oldMax: [String: Int64], offsets: [String: Int64]) throws {
+        try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
+        for layout in plan.destinationSchema.entities {
+            var highest: Int64 = 0
+            if layout.number == layout.rootNumber {
+                highest = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(layout.table)") ?? 0
+                for entity in plan.entities where entity.destinationLayout.table == layout.table {
+                    let sourceRoot = plan.sourceSchema.entities.first { $0.number == entity.sourceLayout.rootNumber }
+                    let recorded = sourceRoot.flatMap { oldMax[$0.name] } ?? 0
+                    highest = max(highest, recorded + (offsets[entity.sourceLayout.table] ?? 0))
+                }
+            } else if let entity = plan.entitiesByDestination[layout.name] {
+                highest = oldMax[entity.sourceLayout.name] ?? 0
+            }
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                           arguments: [layout.number, layout.name, layout.superNumber, highest])
+        }
+    }
+
+    /// An identifier in double quotes.
+    private func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
