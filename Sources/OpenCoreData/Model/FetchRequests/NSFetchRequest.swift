@@ -210,7 +210,12 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
 
     /// Returns a copy of the fetch request.
     open override func copy(with zone: NSZone? = nil) -> Any {
-        let copy = NSFetchRequest<ResultType>()
+        _retyped(as: ResultType.self)
+    }
+
+    /// A mutable copy of the request, with every setting, for results of another type.
+    func _retyped<Other>(as type: Other.Type) -> NSFetchRequest<Other> {
+        let copy = NSFetchRequest<Other>()
         copy._affectedStores = _affectedStores
         copy._entityName = _entityName
         copy._entity = _entity

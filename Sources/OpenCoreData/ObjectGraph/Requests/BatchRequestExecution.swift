@@ -1,16 +1,8 @@
 /// Running batch requests: each request is turned into its store-level operation, which the coordinator
 /// hands to the SQLite stores that hold the entity.
 
-extension NSBatchUpdateRequest: ContextExecutableRequest, CoordinatorExecutableRequest {
-    func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
-        try run(on: BatchExecution.coordinator(of: context))
-    }
-
-    func execute(in coordinator: NSPersistentStoreCoordinator, context: NSManagedObjectContext) throws -> Any {
-        try run(on: coordinator)
-    }
-
-    private func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSBatchUpdateResult {
+extension NSBatchUpdateRequest: BatchRequest {
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult {
         let entity = try BatchExecution.entity(named: _entityName, given: _entity, in: coordinator)
         _entity = entity
         let attributes = entity.attributesByName
@@ -36,16 +28,8 @@ extension NSBatchUpdateRequest: ContextExecutableRequest, CoordinatorExecutableR
     }
 }
 
-extension NSBatchDeleteRequest: ContextExecutableRequest, CoordinatorExecutableRequest {
-    func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
-        try run(on: BatchExecution.coordinator(of: context))
-    }
-
-    func execute(in coordinator: NSPersistentStoreCoordinator, context: NSManagedObjectContext) throws -> Any {
-        try run(on: coordinator)
-    }
-
-    private func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSBatchDeleteResult {
+extension NSBatchDeleteRequest: BatchRequest {
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult {
         let entity: NSEntityDescription
         if let ids = _objectIDs {
             guard let first = ids.first else {
@@ -72,16 +56,8 @@ extension NSBatchDeleteRequest: ContextExecutableRequest, CoordinatorExecutableR
     }
 }
 
-extension NSBatchInsertRequest: ContextExecutableRequest, CoordinatorExecutableRequest {
-    func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
-        try run(on: BatchExecution.coordinator(of: context))
-    }
-
-    func execute(in coordinator: NSPersistentStoreCoordinator, context: NSManagedObjectContext) throws -> Any {
-        try run(on: coordinator)
-    }
-
-    private func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSBatchInsertResult {
+extension NSBatchInsertRequest: BatchRequest {
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult {
         let entity = try BatchExecution.entity(named: _entityName, given: _entity, in: coordinator)
         _entity = entity
         var rows = objectsToInsert ?? []
@@ -120,6 +96,22 @@ extension NSBatchInsertRequest: ContextExecutableRequest, CoordinatorExecutableR
         case .count: return NSBatchInsertResult(result: ids.count, resultType: resultType)
         case .objectIDs: return NSBatchInsertResult(result: ids, resultType: resultType)
         }
+    }
+}
+
+/// A batch request: it runs on a coordinator, whether a context or the coordinator executes it.
+protocol BatchRequest: ContextExecutableRequest, CoordinatorExecutableRequest {
+    /// Runs the request against the coordinator's SQLite stores.
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult
+}
+
+extension BatchRequest {
+    func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
+        try run(on: BatchExecution.coordinator(of: context))
+    }
+
+    func execute(in coordinator: NSPersistentStoreCoordinator, context: NSManagedObjectContext) throws -> Any {
+        try run(on: coordinator)
     }
 }
 

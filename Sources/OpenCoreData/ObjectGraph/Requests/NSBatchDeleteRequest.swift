@@ -34,15 +34,7 @@ open class NSBatchDeleteRequest: NSPersistentStoreRequest {
 
     /// Creates a request that deletes the objects a typed fetch request finds.
     public convenience init<Result>(fetchRequest fetch: NSFetchRequest<Result>) {
-        let untyped = fetch.entityName.map { NSFetchRequest<NSFetchRequestResult>(entityName: $0) } ?? NSFetchRequest<NSFetchRequestResult>()
-        if let entity = fetch.entity { untyped.entity = entity }
-        untyped.predicate = fetch.predicate
-        untyped.sortDescriptors = fetch.sortDescriptors
-        untyped.fetchLimit = fetch.fetchLimit
-        untyped.fetchOffset = fetch.fetchOffset
-        untyped.includesSubentities = fetch.includesSubentities
-        untyped._affectedStores = fetch._affectedStores
-        self.init(fetchRequest: untyped)
+        self.init(fetchRequest: fetch._retyped(as: NSFetchRequestResult.self))
     }
 
     /// Creates a request that deletes the objects with the given IDs, which must all be of one entity.

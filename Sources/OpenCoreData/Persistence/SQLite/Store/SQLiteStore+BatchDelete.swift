@@ -10,13 +10,8 @@ extension SQLiteStore {
     func batchDelete(_ operation: BatchDeleteOperation) throws -> BatchDeleteOutcome {
         let requestQuery: SQLiteCompiledQuery?
         if let fetch = operation.fetchRequest {
-            let copy = NSFetchRequest<NSManagedObjectID>()
+            let copy = fetch._retyped(as: NSManagedObjectID.self)
             copy.entity = operation.entity
-            copy.predicate = fetch.predicate
-            copy.sortDescriptors = fetch.sortDescriptors
-            copy.fetchLimit = fetch.fetchLimit
-            copy.fetchOffset = fetch.fetchOffset
-            copy.includesSubentities = fetch.includesSubentities
             requestQuery = try objectIDQuery(copy)
         } else {
             requestQuery = nil
