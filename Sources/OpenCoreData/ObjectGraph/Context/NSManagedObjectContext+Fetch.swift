@@ -77,6 +77,7 @@ extension NSManagedObjectContext {
                 registeredObject(for: $0, asFault: request.returnsObjectsAsFaults,
                                  refresh: request.shouldRefreshRefetchedObjects)
             }
+            try _prefetchRelationships(of: objects, rows: rows, for: request)
         } else {
             objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }
         }

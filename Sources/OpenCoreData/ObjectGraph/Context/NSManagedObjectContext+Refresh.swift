@@ -16,6 +16,7 @@ extension NSManagedObjectContext {
         let transients = flag ? object.storage.filter { object.entity.propertiesByName[$0.key]?.isTransient == true } : [:]
         object.storage = transients
         object.toMany = [:]
+        object.fetchedPropertyValues = [:]
         object.snapshot = [:]
         object.snapshotVersion = 0
         object.changedKeys = []

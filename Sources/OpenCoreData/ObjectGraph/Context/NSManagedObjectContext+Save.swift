@@ -20,6 +20,7 @@ extension NSManagedObjectContext {
         _postWillSave()
         try validatePendingObjects()
         for object in pendingObjectsInSaveOrder() { object.willSave() }
+        _recomputeDerivedAttributes()
         processPendingChanges()
 
         let (result, saved) = try _writeResolvingConflicts(coordinator) {

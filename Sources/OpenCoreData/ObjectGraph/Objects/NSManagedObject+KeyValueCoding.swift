@@ -33,6 +33,7 @@ extension NSManagedObject {
             return builtInValue(forKey: key)
         }
         _context?._checkQueue("reading \(_entity.name ?? "?").\(key)")
+        if let fetched = property as? NSFetchedPropertyDescription { return _fetchedPropertyValue(fetched) }
         _fireFaultIfNeeded()
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
             let objects = loadedToMany(relationship)

@@ -1,34 +1,36 @@
 extension NSManagedObject {
-    /// The checks of `validateForInsert()` and `validateForUpdate()`.
+    /// Implements `validateValue(_:forKey:)`: the model's checks of the property, then the per-key
+    /// validation methods registered for the object's class.
+    func _validateValue(_ value: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKey key: String) throws {
+        guard let property = _entity.propertiesByName[key] else {
+            preconditionFailure("The entity \(_entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+        }
+        try PropertyValidation.validate(value.pointee, property: property, object: self)
+        try KeyValidationRegistry.shared.validate(self, key: key, value: value)
+    }
+
+    /// The checks of `validateForInsert()` and `validateForUpdate()`: `validateValue(_:forKey:)` for every
+    /// property (unloaded to-many relationships of saved objects are not loaded for it).
     func _validateValues() throws {
         var errors: [NSError] = []
-        for property in _entity._allProperties where !property.isTransient {
-            switch property {
-            case let attribute as NSAttributeDescription:
-                let value = storage[attribute.name]
-                if value == nil {
-                    if !attribute.isOptional { errors.append(missingValue(attribute.name)) }
-                } else if let value, ManagedValueCoercion.canonical(value, for: attribute.attributeType) == nil {
-                    errors.append(validationError(NSManagedObjectValidationError, key: attribute.name, value: value,
-                        "The value \(value) of \(attribute.name) is not of the attribute's type."))
+        _fireFaultIfNeeded()
+        for property in _entity._allProperties {
+            if property is NSFetchedPropertyDescription || property is NSDerivedAttributeDescription { continue }
+            var value: AnyObject?
+            if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+                guard let objects = toMany[relationship.name] ?? (isNewlyInserted ? [] : nil) else { continue }
+                value = relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+            } else if let current = storage[property.name] {
+                value = current as AnyObject
+            }
+            do {
+                try validateValue(&value, forKey: property.name)
+            } catch let error as NSError {
+                if error.code == NSValidationMultipleErrorsError, let detailed = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
+                    errors += detailed
+                } else {
+                    errors.append(error)
                 }
-            case let relationship as NSRelationshipDescription:
-                if relationship.isToMany {
-                    guard let objects = toMany[relationship.name] ?? (isNewlyInserted ? [] : nil) else { continue }
-                    let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
-                    if !(relationship.isOptional && objects.isEmpty), objects.count < minimum {
-                        errors.append(validationError(NSValidationRelationshipLacksMinimumCountError, key: relationship.name,
-                            value: NSSet(array: objects), "\(relationship.name) has \(objects.count) objects; at least \(minimum) required."))
-                    }
-                    if relationship.maxCount > 0, objects.count > relationship.maxCount {
-                        errors.append(validationError(NSValidationRelationshipExceedsMaximumCountError, key: relationship.name,
-                            value: NSSet(array: objects), "\(relationship.name) has \(objects.count) objects; at most \(relationship.maxCount) allowed."))
-                    }
-                } else if storage[relationship.name] == nil, !relationship.isOptional {
-                    errors.append(missingValue(relationship.name))
-                }
-            default:
-                continue
             }
         }
         if errors.count == 1 { throw errors[0] }
@@ -49,10 +51,6 @@ extension NSManagedObject {
                     "\(_entity.name ?? "?") cannot be deleted while \(relationship.name) is not empty (deny delete rule).")
             }
         }
-    }
-
-    private func missingValue(_ key: String) -> NSError {
-        validationError(NSValidationMissingMandatoryPropertyError, key: key, value: nil, "\(key) is a required value.")
     }
 
     func validationError(_ code: Int, key: String, value: Any?, _ message: String) -> NSError {

@@ -38,6 +38,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     var preparedForDeletion = false
     /// Whether the object was inserted into its context and has not been saved yet.
     var isNewlyInserted = false
+    /// Results of fetched properties read since the object was last refreshed, by property name.
+    var fetchedPropertyValues: [String: [Any]] = [:]
     /// Set only on the probes that name Swift key paths (`ManagedKeyPathNaming`): reading a property
     /// through ``managedValue(forKey:)`` records its key here instead of reading a value.
     var keyPathRecorder: ManagedKeyPathRecorder?
@@ -45,8 +47,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Initializes a managed object of the given entity and, when a context is given, inserts it into
     /// that context.
     ///
-    /// The class of the object must be the entity's managed object class or a superclass of it.
+    /// The class of the object must be the entity's managed object class or a superclass of it. An
+    /// abstract entity has no instances of its own: passing one stops the program, naming the entity.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        entity._requireInstantiable()
         _entity = entity
         _objectID = NSManagedObjectID(temporaryFor: entity)
         super.init()
@@ -163,9 +167,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Checks the object's values before it is first saved; throws the validation error (or
     /// `NSValidationMultipleErrorsError` carrying every error under `NSDetailedErrorsKey`).
     ///
-    /// Checks that every non-optional property has a value (`NSValidationMissingMandatoryPropertyError`),
-    /// that every attribute value has its attribute's type (`NSManagedObjectValidationError`), and the
-    /// minimum and maximum counts of to-many relationships. Override it to add checks; call `super`.
+    /// Calls ``validateValue(_:forKey:)`` for every property: values for non-optional properties
+    /// (`NSValidationMissingMandatoryPropertyError`), attribute types (`NSManagedObjectValidationError`),
+    /// to-many counts, minimums, maximums, patterns and validation predicates, and the per-key methods
+    /// registered with `registerValidation(forKey:_:)`. Override it to add checks; call `super`.
     open func validateForInsert() throws {
         try _validateValues()
     }
@@ -179,6 +184,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// (`NSValidationRelationshipDeniedDeleteError`).
     open func validateForDelete() throws {
         try _validateDelete()
+    }
+
+    /// Checks a value for the property named `key`: the model's rules (optionality, type, minimum and
+    /// maximum, validation predicates) and then the methods registered with `registerValidation(forKey:_:)`.
+    /// Throws the error of the first failed check; a check may replace the value through the pointer.
+    /// Override it to add checks (call `super`); the save's validation calls it for every property.
+    open func validateValue(_ value: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKey key: String) throws {
+        try _validateValue(value, forKey: key)
     }
 
     /// Returns the entity description of the class: the entity of the models in use whose managed object

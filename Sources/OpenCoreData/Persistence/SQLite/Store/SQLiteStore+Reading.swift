@@ -200,6 +200,7 @@ extension SQLiteStore {
     func readValue(from databaseValue: DatabaseValue, attribute: NSAttributeDescription,
                    coordinator: NSPersistentStoreCoordinator?) throws -> Any? {
         do {
+            if ExternalBinaryStorage.applies(to: attribute) { return try readExternallyStorableValue(from: databaseValue, attribute: attribute) }
             return try SQLiteStoreValues.value(from: databaseValue, attribute: attribute, coordinator: coordinator)
         } catch let failure as TransformableStorage.Failure {
             throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, fileURL,

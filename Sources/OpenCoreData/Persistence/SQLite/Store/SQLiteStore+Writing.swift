@@ -28,27 +28,30 @@ extension SQLiteStore {
         let database = try database()
         let dirty = _lock.withLock { _metadataIsDirty }
         let metadataToWrite = dirty ? SQLiteStoreMetadata(dictionary: metadata ?? [:]) : nil
+        let journal = ExternalDataJournal()
+        defer { journal.rollback() }
         let result = try loggedSave(changes) { try SQLiteStoreFileAccess.run(fileURL) {
             try database.writeWithoutTransaction { db -> StoreSaveResult in
                 var result = StoreSaveResult(permanentIDs: [:], versions: [:])
                 try db.inTransaction(.immediate) {
-                    result = try self.write(changes, in: db)
+                    result = try self.write(changes, in: db, externalData: journal)
                     if let metadataToWrite { try metadataToWrite.write(to: db) }
                     return .commit
                 }
                 return result
             }
         } }
+        journal.commit()
         if dirty { _lock.withLock { _metadataIsDirty = false } }
         return result
     }
 
-    private func write(_ changes: StoreSaveChanges, in db: Database) throws -> StoreSaveResult {
+    private func write(_ changes: StoreSaveChanges, in db: Database, externalData: ExternalDataJournal) throws -> StoreSaveResult {
         try checkVersions(changes, in: db)
         try checkUniquenessConstraints(changes, in: db)
         let permanentIDs = try allocateKeys(for: changes.inserted, in: db)
         let writer = RowWriter(store: self, db: db, permanentIDs: permanentIDs,
-                               explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs))
+                               explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs), externalData: externalData)
         var versions: [NSManagedObjectID: Int64] = [:]
         // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
         for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
@@ -126,12 +129,14 @@ extension SQLiteStore {
 }
 
 /// Writes the rows of one save inside its transaction.
-private struct RowWriter {
+struct RowWriter {
     let store: SQLiteStore
     let db: Database
     let permanentIDs: [NSManagedObjectID: NSManagedObjectID]
     /// Objects whose to-one relationships the save sets itself (see `SQLiteStore.explicitToOne`).
     let explicitToOne: [String: Set<NSManagedObjectID>]
+    /// External data files this save creates and replaces (see `ExternalBinaryStorage`).
+    let externalData: ExternalDataJournal
 
     /// The primary key of an object named in the save.
     func key(_ value: Any, context: String) throws -> NSManagedObjectID {
@@ -168,6 +173,7 @@ private struct RowWriter {
                     for (path, element) in SQLiteCompositeValues.leaves(of: composite, path: name) {
                         guard let column = layout.attributeColumns[path] else { continue }
                         let elementValue = elements[path] ?? nil
+                        try rejectUnstorable(elementValue, attribute: element, path: path)
                         result.append((column, try SQLiteStoreValues.databaseValue(for: elementValue, attribute: element)))
                     }
                 } catch let error as TransformableStorage.Failure {
@@ -175,7 +181,12 @@ private struct RowWriter {
                 }
             } else if let attribute = attributes[name] {
                 guard let column = layout.attributeColumns[name] else { continue }
+                try rejectUnstorable(value ?? nil, attribute: attribute, path: name)
                 do {
+                    if ExternalBinaryStorage.applies(to: attribute) {
+                        result.append((column, try externallyStorableValue(value ?? nil, attribute: attribute)))
+                        continue
+                    }
                     result.append((column, try SQLiteStoreValues.databaseValue(for: value ?? nil, attribute: attribute)))
                 } catch let error as TransformableStorage.Failure {
                     throw saveError(error.message)
@@ -212,6 +223,7 @@ private struct RowWriter {
     func update(_ id: NSManagedObjectID, changedValues: [String: Any?]) throws {
         guard let pk = id.primaryKey else { return }
         let layout = try store.layout(of: id.entity)
+        try noteObsoleteExternalData(of: id, layout: layout, names: Set(changedValues.keys))
         let columns = try assignments(for: id.entity, layout: layout, values: changedValues)
         let sets = columns.map { "\($0.0) = ?" } + ["Z_OPT = Z_OPT + 1"]
         let sql = "UPDATE \(layout.table) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?"
@@ -222,6 +234,7 @@ private struct RowWriter {
     func deleteRow(_ id: NSManagedObjectID) throws {
         guard let pk = id.primaryKey else { return }
         let layout = try store.layout(of: id.entity)
+        try noteObsoleteExternalData(of: id, layout: layout, names: nil)
         try db.cachedStatement(sql: "DELETE FROM \(layout.table) WHERE Z_PK = ?").execute(arguments: [pk])
     }
 
@@ -230,6 +243,7 @@ private struct RowWriter {
         let schema = try store.schema()
         let model = try store.model()
         let layout = try store.layout(of: id.entity)
+        try noteObsoleteExternalData(of: id, layout: layout, names: nil)
         try db.cachedStatement(sql: "DELETE FROM \(layout.table) WHERE Z_PK = ?").execute(arguments: [pk])
         for other in schema.entities {
             guard let entity = model.entitiesByName[other.name] else { continue }

@@ -7,8 +7,9 @@ import Foundation
 /// unarchiving transformers (``NSSecureUnarchiveFromDataTransformer`` and its subclasses,
 /// `NSKeyedUnarchiveFromData`, `NSUnarchiveFromData`), whose forward direction turns data into an object, so
 /// they archive with the reverse transformation and restore with the forward one. Without a name, `Data` is
-/// kept as it is and other values (strings, numbers, dates, URLs, UUIDs, arrays, sets and dictionaries of those,
-/// and other `NSCoding` objects) as a keyed archive.
+/// kept as it is, other values (strings, numbers, dates, URLs, UUIDs, arrays, sets and dictionaries of those,
+/// and other `NSCoding` objects) as a keyed archive, and Swift `Codable` values as JSON in an envelope that
+/// names their type (see ``CodableArchiving``).
 enum TransformableStorage {
     /// Why a transformable (or composite, see ``SQLiteCompositeValues``) value could not be stored or restored.
     struct Failure: Error {
@@ -19,12 +20,15 @@ enum TransformableStorage {
     static func data(for value: Any, attribute: NSAttributeDescription) throws -> Data? {
         guard let transformer = try transformer(for: attribute) else {
             if let data = value as? Data { return data }
-            guard let data = KeyedArchiving.archive(value, secure: false) else {
-                throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(type(of: value)), "
-                    + "which is neither Data nor an NSCoding object that can be archived; name a value transformer "
-                    + "in its valueTransformerName.")
+            if let data = KeyedArchiving.archive(value, secure: false) { return data }
+            do {
+                if let data = try CodableArchiving.archive(value) { return data }
+            } catch let failure as CodableArchiving.Failure {
+                throw Failure(message: "The transformable attribute \(describe(attribute)) cannot store its value: \(failure.message).")
             }
-            return data
+            throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(type(of: value)), "
+                + "which is neither Data, an NSCoding object that can be archived, nor Codable; name a value transformer "
+                + "in its valueTransformerName.")
         }
         let output = transformer is UnarchivingValueTransformer
             ? transformer.reverseTransformedValue(value) : transformer.transformedValue(value)
@@ -42,6 +46,13 @@ enum TransformableStorage {
     /// The value restored from stored bytes.
     static func value(from data: Data, attribute: NSAttributeDescription) throws -> Any? {
         guard let transformer = try transformer(for: attribute) else {
+            if CodableArchiving.isArchive(data) {
+                do {
+                    return try CodableArchiving.unarchive(data, expectedName: attribute._attributeValueClassName)
+                } catch let failure as CodableArchiving.Failure {
+                    throw Failure(message: "The transformable attribute \(describe(attribute)) cannot read its value: \(failure.message).")
+                }
+            }
             return KeyedArchiving.unarchive(data) ?? data
         }
         if transformer is UnarchivingValueTransformer { return transformer.transformedValue(data) }

@@ -1,0 +1,91 @@
+import Foundation
+
+extension NSManagedObjectContext {
+    /// Loads the relationships a fetch request names in `relationshipKeyPathsForPrefetching` for the
+    /// objects it fetched: for each key path component, one query for the destination rows of a to-one
+    /// relationship, and one for the contents of a to-many relationship plus one for their rows —
+    /// however many objects were fetched. Nested key paths (`posts.tags`) continue from the objects the
+    /// previous component loaded. Fetched objects that are still faults get their values from `rows`
+    /// first, so that the relationships loaded for them stay in place.
+    func _prefetchRelationships<T>(of objects: [NSManagedObject], rows: [StoreRow], for request: NSFetchRequest<T>) throws {
+        guard let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty, !objects.isEmpty,
+              let coordinator = _coordinator else { return }
+        var rowsByID: [NSManagedObjectID: StoreRow] = [:]
+        for row in rows { rowsByID[row.objectID] = row }
+        for object in objects where object._isFault {
+            if let row = rowsByID[object._objectID] { fulfill(object, from: row) }
+        }
+        for keyPath in keyPaths {
+            var current = objects
+            for name in keyPath.split(separator: ".").map(String.init) {
+                current = try prefetch(name, of: current, keyPath: keyPath, coordinator: coordinator)
+                if current.isEmpty { break }
+            }
+        }
+    }
+
+    /// Loads one relationship of `objects`; returns the destination objects.
+    private func prefetch(_ name: String, of objects: [NSManagedObject], keyPath: String,
+                          coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
+        var destinations: [NSManagedObject] = []
+        var seen = Set<ObjectIdentifier>()
+        func add(_ object: NSManagedObject) {
+            if seen.insert(ObjectIdentifier(object)).inserted { destinations.append(object) }
+        }
+        var toManyOwners: [NSManagedObjectID: (NSManagedObject, NSRelationshipDescription)] = [:]
+        var relationship: NSRelationshipDescription?
+        for object in objects {
+            guard let candidate = object.entity.relationshipsByName[name] else {
+                throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
+                    NSLocalizedDescriptionKey: "The prefetching key path \"\(keyPath)\" names \"\(name)\", which is not a relationship of entity \(object.entity.name ?? "?").",
+                ])
+            }
+            relationship = candidate
+            object._fireFaultIfNeeded()
+            if candidate.isToMany {
+                if let loaded = object.toMany[name] {
+                    loaded.forEach(add)
+                } else if !object._objectID.isTemporaryID {
+                    toManyOwners[object._objectID] = (object, candidate)
+                }
+            } else if let destination = object.storage[name] as? NSManagedObject {
+                add(destination)
+            }
+        }
+        if let relationship, relationship.isToMany, !toManyOwners.isEmpty {
+            let related = try coordinator.relatedObjectIDs(for: relationship, ofAll: Array(toManyOwners.keys))
+            for (id, (owner, _)) in toManyOwners {
+                let members = (related[id] ?? []).map { object(with: $0) }
+                owner.toMany[name] = members
+                if owner.snapshot[name] == nil { owner.snapshot[name] = members.map(\.objectID) }
+                members.forEach(add)
+            }
+        }
+        try loadRows(of: destinations.filter { $0._isFault }, coordinator: coordinator)
+        return destinations
+    }
+
+    /// Fills faults with their rows: one fetch per entity hierarchy for SQLite stores; rows of other
+    /// stores are read by ID, in memory.
+    private func loadRows(of faults: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) throws {
+        guard !faults.isEmpty else { return }
+        var byRoot: [ObjectIdentifier: (NSEntityDescription, [NSManagedObjectID])] = [:]
+        for fault in faults {
+            guard coordinator._store(of: fault._objectID) is SQLiteStore else {
+                if let row = try coordinator.row(for: fault._objectID) { fulfill(fault, from: row) }
+                continue
+            }
+            var root = fault.entity
+            while let parent = root.superentity { root = parent }
+            byRoot[ObjectIdentifier(root), default: (root, [])].1.append(fault._objectID)
+        }
+        for (root, ids) in byRoot.values {
+            let request = NSFetchRequest<NSManagedObject>()
+            request.entity = root
+            request.predicate = NSPredicate(format: "SELF IN %@", ids)
+            for row in try coordinator.fetchRows(request) {
+                _ = registeredObject(for: row, asFault: false, refresh: false)
+            }
+        }
+    }
+}
