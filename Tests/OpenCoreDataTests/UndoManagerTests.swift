@@ -68,6 +68,28 @@ struct UndoManagerTests {
         #expect(counter.value == 4)
     }
 
+    @Test("undoNestedGroup undoes the last nested group of the open group only")
+    func nestedUndo() {
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        let counter = UndoCounter(manager)
+        manager.beginUndoGrouping()
+        counter.set(1)
+        manager.beginUndoGrouping()
+        counter.set(2)
+        manager.endUndoGrouping()
+        manager.undoNestedGroup()
+        #expect(counter.value == 1)
+        manager.endUndoGrouping()
+        manager.undo()
+        #expect(counter.value == 0)
+        manager.redo()
+        #expect(counter.value == 1)
+        manager.redo()
+        #expect(counter.value == 2)
+        #expect(!manager.canRedo)
+    }
+
     @Test("an empty group leaves nothing to undo")
     func emptyGroup() {
         let manager = UndoManager()
