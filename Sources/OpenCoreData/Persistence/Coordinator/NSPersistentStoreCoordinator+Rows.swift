@@ -100,10 +100,9 @@ extension NSPersistentStoreCoordinator {
             return StoreSaveResult(permanentIDs: [:], versions: [:])
         }
         var perStore: [ObjectIdentifier: (store: NSPersistentStore, changes: StoreSaveChanges)] = [:]
+        // Changed in place: copying a store's changes out and back for each object made saves quadratic.
         func add(_ store: NSPersistentStore, _ apply: (inout StoreSaveChanges) -> Void) {
-            var entry = perStore[ObjectIdentifier(store)] ?? (store, StoreSaveChanges())
-            apply(&entry.changes)
-            perStore[ObjectIdentifier(store)] = entry
+            apply(&perStore[ObjectIdentifier(store), default: (store, StoreSaveChanges())].changes)
         }
         for insert in changes.inserted {
             let store = try insert.objectID.isTemporaryID ? _storeForInserting(insert.objectID.entity) : _requireStore(of: insert.objectID)
