@@ -22,3 +22,9 @@ enum Fixtures {
         return url
     }
 }
+
+/// The folder of the test program (`Bundle.main`), which some tests change for a moment: tests that put
+/// files there or read what is there hold `lock`, so that tests running in parallel see a stable folder.
+enum MainBundleFolder {
+    static let lock = NSLock()
+}

@@ -121,6 +121,10 @@ struct PersistentContainerTests {
 
     @Test("init(name:) finds <name>.xcdatamodeld next to the program; a missing model is reported by loadPersistentStores")
     func findsModelByName() throws {
+        try MainBundleFolder.lock.withLock { try findModelByName() }
+    }
+
+    private func findModelByName() throws {
         let name = "ContainerModel\(UUID().uuidString.prefix(8))"
         let destination = Bundle.main.bundleURL.appendingPathComponent("\(name).xcdatamodeld")
         try FileManager.default.copyItem(at: Fixtures.models.appendingPathComponent("3lvis__Sync__84.xcdatamodeld"), to: destination)
