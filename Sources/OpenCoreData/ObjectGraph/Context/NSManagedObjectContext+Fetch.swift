@@ -9,7 +9,7 @@ extension NSManagedObjectContext {
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         _checkQueue("fetch(_:)")
         if let type = T.self as? NSManagedObject.Type { ManagedObjectClasses.remember(type) }
-        let coordinator = try requireCoordinator()
+        let coordinator = try requireObjectSource()
         let entity = try coordinator._entity(of: request)
         let resolved = resolvedCopy(of: request, entity: entity)
         let results: [Any]
@@ -19,7 +19,7 @@ extension NSManagedObjectContext {
         case .countResultType:
             results = [NSNumber(value: try count(resolved, entity: entity, coordinator: coordinator))]
         case .dictionaryResultType:
-            results = try fetchDictionaries(resolved, entity: entity, coordinator: coordinator)
+            results = try fetchDictionaries(resolved, entity: entity, coordinator: try requireCoordinator())
         default:
             results = try fetchObjects(resolved, entity: entity, coordinator: coordinator)
         }
@@ -33,7 +33,7 @@ extension NSManagedObjectContext {
 
     /// Returns the number of objects a fetch request would return.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
-        let coordinator = try requireCoordinator()
+        let coordinator = try requireObjectSource()
         let entity = try coordinator._entity(of: request)
         return try count(resolvedCopy(of: request, entity: entity), entity: entity, coordinator: coordinator)
     }
@@ -67,7 +67,7 @@ extension NSManagedObjectContext {
     }
 
     private func fetchObjects<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                                 coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
+                                 coordinator: any ContextObjectSource) throws -> [NSManagedObject] {
         let pending = pendingObjects(matching: request, entity: entity)
         let storeRequest = pending.isEmpty ? request : unlimitedCopy(of: request)
         var objects: [NSManagedObject]
@@ -86,7 +86,7 @@ extension NSManagedObjectContext {
     }
 
     private func fetchIDs<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                             coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObjectID] {
+                             coordinator: any ContextObjectSource) throws -> [NSManagedObjectID] {
         let pending = pendingObjects(matching: request, entity: entity)
         if pending.isEmpty { return try coordinator.fetchObjectIDs(request) }
         let objects = try coordinator.fetchObjectIDs(unlimitedCopy(of: request)).map { object(with: $0) }
@@ -94,7 +94,7 @@ extension NSManagedObjectContext {
     }
 
     private func count<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                          coordinator: NSPersistentStoreCoordinator) throws -> Int {
+                          coordinator: any ContextObjectSource) throws -> Int {
         let pending = pendingObjects(matching: request, entity: entity)
         if pending.isEmpty { return try coordinator.count(request) }
         let objects = try coordinator.fetchObjectIDs(unlimitedCopy(of: request)).map { object(with: $0) }

@@ -18,7 +18,7 @@ extension NSManagedObjectContext {
     /// store (it was deleted, or the ID is temporary and names no object of this context).
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
         if let object = registry[objectID], !object._isFault { return object }
-        guard !objectID.isTemporaryID, let row = try _coordinatorRow(for: objectID, fresh: false) else {
+        guard let row = try _coordinatorRow(for: objectID, fresh: false) else {
             throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError, userInfo: [
                 NSLocalizedDescriptionKey: "No object of entity \(objectID.entity.name ?? "?") with ID \(objectID.uriRepresentation().absoluteString) exists in the store.",
                 NSAffectedObjectsErrorKey: [objectID],
@@ -115,7 +115,7 @@ extension NSManagedObjectContext {
 
     /// The row of an object from the coordinator; `nil` without a coordinator or when the row is gone.
     func _coordinatorRow(for objectID: NSManagedObjectID, fresh: Bool) throws -> StoreRow? {
-        guard let coordinator = _coordinator, !objectID.isTemporaryID else { return nil }
+        guard let coordinator = _objectSource, !objectID.isTemporaryID || _links.parent != nil else { return nil }
         if fresh { return try coordinator.freshRow(for: objectID) }
         return try coordinator.row(for: objectID)
     }
@@ -127,7 +127,7 @@ extension NSManagedObjectContext {
 
     /// The destination IDs of a to-many relationship as the store has them.
     func _relatedObjectIDs(for relationship: NSRelationshipDescription, ofID objectID: NSManagedObjectID) -> [NSManagedObjectID] {
-        guard let coordinator = _coordinator, !objectID.isTemporaryID else { return [] }
+        guard let coordinator = _objectSource, !objectID.isTemporaryID || _links.parent != nil else { return [] }
         do {
             return try coordinator.relatedObjectIDs(for: relationship, of: objectID)
         } catch {

@@ -30,6 +30,7 @@ extension NSManagedObjectContext {
     /// Refreshes every registered object: unchanged objects turn into faults, changed objects keep their
     /// changes on top of the store's current values.
     public func refreshAllObjects() {
+        _advanceQueryGeneration()
         for object in registry.values {
             refresh(object, mergeChanges: true)
         }
@@ -75,7 +76,7 @@ extension NSManagedObjectContext {
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         let temporary = objects.filter { $0._objectID.isTemporaryID }
         guard !temporary.isEmpty else { return }
-        let coordinator = try requireCoordinator()
+        let coordinator = try requireObjectSource()
         let permanent = try coordinator.obtainPermanentIDs(for: temporary.map(\._objectID))
         for object in temporary {
             if let newID = permanent[object._objectID] { changeID(of: object, to: newID) }

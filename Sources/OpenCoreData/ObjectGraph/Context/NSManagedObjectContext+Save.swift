@@ -16,7 +16,7 @@ extension NSManagedObjectContext {
         _checkQueue("save()")
         processPendingChanges()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
-        let coordinator = try requireCoordinator()
+        let coordinator = try requireObjectSource()
         _postWillSave()
         try validatePendingObjects()
         for object in pendingObjectsInSaveOrder() { object.willSave() }
@@ -57,7 +57,7 @@ extension NSManagedObjectContext {
 
     /// The changes handed to the coordinator.
     private func storeChanges(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
-                              coordinator: NSPersistentStoreCoordinator) throws -> StoreSaveChanges {
+                              coordinator: any ContextObjectSource) throws -> StoreSaveChanges {
         var changes = StoreSaveChanges()
         for object in inserted {
             var values: [String: Any] = [:]
@@ -120,7 +120,7 @@ extension NSManagedObjectContext {
     }
 
     /// The row version the context read for an object (read from the row cache for a fault).
-    private func version(of object: NSManagedObject, _ coordinator: NSPersistentStoreCoordinator) throws -> Int64 {
+    private func version(of object: NSManagedObject, _ coordinator: any ContextObjectSource) throws -> Int64 {
         if object.snapshotVersion > 0 { return object.snapshotVersion }
         return try coordinator.row(for: object.objectID)?.version ?? 0
     }
@@ -159,6 +159,7 @@ extension NSManagedObjectContext {
     /// Gives a registered object a new ID.
     func changeID(of object: NSManagedObject, to newID: NSManagedObjectID) {
         if registry[object._objectID] === object { registry[object._objectID] = nil }
+        _retireTemporaryID(object._objectID, for: newID)
         object._objectID = newID
         registry[newID] = object
     }

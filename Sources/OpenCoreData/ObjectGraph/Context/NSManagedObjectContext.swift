@@ -44,6 +44,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var _undoManager: UndoManager?
     /// What changed since the last event, for `NSManagedObjectContextObjectsDidChange` (ObjectGraph/Notifications).
     let _changeEvents = ContextChangeEvents()
+    /// Parent, children, automatic merging and query generation (ObjectGraph/MultiContext).
+    let _links = ContextLinks()
 
     /// Creates a context with the given concurrency type.
     public init(concurrencyType: ConcurrencyType) {
@@ -66,6 +68,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
         get { _coordinator }
         set {
+            _requireNoParentForCoordinator()
             _coordinator = newValue
             if let model = newValue?.managedObjectModel { ManagedObjectClasses.remember(model) }
         }

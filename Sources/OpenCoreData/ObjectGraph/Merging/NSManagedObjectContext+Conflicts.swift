@@ -13,7 +13,7 @@ extension NSManagedObjectContext {
     ///
     /// - Parameter changes: builds the store's changes from the pending objects of one attempt.
     func _writeResolvingConflicts(
-        _ coordinator: NSPersistentStoreCoordinator,
+        _ coordinator: any ContextObjectSource,
         changes: ([NSManagedObject], [NSManagedObject], [NSManagedObject]) throws -> StoreSaveChanges
     ) throws -> (StoreSaveResult, PendingObjects) {
         var attempts = 0
@@ -23,7 +23,8 @@ extension NSManagedObjectContext {
             do {
                 return (try coordinator.save(storeChanges), pending)
             } catch let failure as StoreSaveConflicts {
-                let conflicts = mergeConflicts(for: failure, coordinator: coordinator)
+                // Conflicts come from the stores only, through the root's coordinator (a parent takes a child's save as is).
+                let conflicts = mergeConflicts(for: failure, coordinator: try requireCoordinator())
                 attempts += 1
                 if attempts > Self.conflictRetryLimit { throw NSMergePolicy.lockingError(conflicts) }
                 try _activeMergePolicy.resolve(mergeConflicts: conflicts)

@@ -102,12 +102,18 @@ extension NSManagedObjectContext {
         let insertedSet = Set(inserted), updatedSet = Set(updated), deletedSet = Set(deleted)
         let insertedIDs = Set(inserted.map(\.objectID)), updatedIDs = Set(updated.map(\.objectID))
         let deletedIDs = Set(deleted.map(\.objectID))
-        let objects: [AnyHashable: Any] = [
+        var objects: [AnyHashable: Any] = [
             NSInsertedObjectsKey: insertedSet, NSUpdatedObjectsKey: updatedSet, NSDeletedObjectsKey: deletedSet,
         ]
-        let ids: [AnyHashable: Any] = [
+        var ids: [AnyHashable: Any] = [
             NSInsertedObjectIDsKey: insertedIDs, NSUpdatedObjectIDsKey: updatedIDs, NSDeletedObjectIDsKey: deletedIDs,
         ]
+        // A pinned context moves to the generation its own save made.
+        _advanceQueryGeneration()
+        if let token = _links.queryGeneration {
+            objects[NSManagedObjectContextQueryGenerationKey] = token
+            ids[NSManagedObjectContextQueryGenerationKey] = token
+        }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: objects)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSaveObjectIDs, object: self, userInfo: ids)
     }

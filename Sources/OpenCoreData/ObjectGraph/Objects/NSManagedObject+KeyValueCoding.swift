@@ -92,7 +92,7 @@ extension NSManagedObject {
     func loadedToMany(_ relationship: NSRelationshipDescription) -> [NSManagedObject] {
         if let objects = toMany[relationship.name] { return objects }
         var objects: [NSManagedObject] = []
-        if let context = _context, !_objectID.isTemporaryID {
+        if let context = _context, !_objectID.isTemporaryID || context.parent != nil {
             objects = context._relatedObjects(for: relationship, of: self)
         }
         toMany[relationship.name] = objects

@@ -8,12 +8,13 @@ final class StoreRowCache: @unchecked Sendable {
 
     /// The cached row of an object.
     func row(for objectID: NSManagedObjectID) -> StoreRow? {
-        lock.withLock { rows[objectID] }
+        if QueryGenerationScope.isPinned { return nil }
+        return lock.withLock { rows[objectID] }
     }
 
     /// Stores rows, replacing older snapshots of the same objects.
     func store(_ newRows: [StoreRow]) {
-        guard !newRows.isEmpty else { return }
+        guard !newRows.isEmpty, !QueryGenerationScope.isPinned else { return }
         lock.withLock {
             for row in newRows { rows[row.objectID] = row }
         }

@@ -40,7 +40,9 @@ extension SQLiteStore {
         let sourceConfiguration = configuration.flatMap { source.configurations.contains($0) ? $0 : nil }
         let plan = try SQLiteMigrationPlan(source: source, sourceConfiguration: sourceConfiguration, destination: model,
                                            destinationConfiguration: configuration, mapping: mapping)
-        try SQLiteLightweightMigration(url: url, plan: plan, destinationConfiguration: configuration).run()
+        var migration = SQLiteLightweightMigration(url: url, plan: plan, destinationConfiguration: configuration)
+        migration.defersCleanup = PersistentStoreOptions.bool(options?[NSPersistentStoreDeferredLightweightMigrationOptionKey]) == true
+        try migration.run()
         return true
     }
 }

@@ -16,6 +16,9 @@ struct SQLiteLightweightMigration {
     let destinationConfiguration: String?
     /// Called with the fraction done and what is being done.
     var progress: ((Double, String) -> Void)?
+    /// Whether dropping the old tables and building non-unique indexes waits for
+    /// `finishDeferredLightweightMigration()` (``NSPersistentStoreDeferredLightweightMigrationOptionKey``).
+    var defersCleanup = false
 
     /// Runs the migration and returns the store's new metadata.
     ///
@@ -73,6 +76,7 @@ struct SQLiteLightweightMigration {
     private func migrate(_ db: Database) throws -> SQLiteStoreMetadata {
         let source = plan.sourceSchema
         let destination = plan.destinationSchema
+        try SQLiteDeferredMigration.dropLeftovers(db)
         let differences = try source.differences(in: db)
         guard differences.areCompatible else {
             throw migrationError(NSMigrationManagerSourceStoreError,
@@ -105,15 +109,26 @@ struct SQLiteLightweightMigration {
         try SQLiteMigrationRelationships(plan: plan, offsets: offsets, direct: direct, oldPrefix: Self.oldPrefix)
             .carryOver(db)
         progress?(0.85, "Building indexes")
-        for index in destination.indexes { try db.execute(sql: index.createStatement) }
+        for index in destination.indexes where index.isUnique || !defersCleanup { try db.execute(sql: index.createStatement) }
         try rewritePrimaryKeys(db, oldMax: oldMax, offsets: offsets)
-        for table in oldTables { try db.execute(sql: "DROP TABLE \(Self.oldPrefix)\(table)") }
-        let metadata = newMetadata(replacing: oldMetadata)
+        if !defersCleanup {
+            for table in oldTables { try db.execute(sql: "DROP TABLE \(Self.oldPrefix)\(table)") }
+        }
+        var metadata = newMetadata(replacing: oldMetadata)
+        if defersCleanup {
+            metadata.plist[NSPersistentStoreDeferredLightweightMigrationOptionKey] = true
+        } else {
+            metadata.plist.removeValue(forKey: NSPersistentStoreDeferredLightweightMigrationOptionKey)
+        }
         try metadata.write(to: db)
         if try db.tableExists(SQLiteBookkeepingTables.modelCacheTable) {
             try db.execute(sql: "DELETE FROM \(SQLiteBookkeepingTables.modelCacheTable)")
         }
-        let remaining = try destination.differences(in: db)
+        let remaining = try destination.differences(in: db).filter { difference in
+            guard defersCleanup else { return true }
+            if case let .extraTable(name) = difference, name.hasPrefix(Self.oldPrefix) { return false }
+            return !difference.isTolerated
+        }
         guard remaining.isEmpty else {
             throw migrationError(NSMigrationError,
                 "the migrated file would not match the new model (\(remaining.prefix(5).map(\.description).joined(separator: "; ")))",

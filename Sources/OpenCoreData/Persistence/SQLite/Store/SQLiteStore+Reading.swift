@@ -5,6 +5,9 @@ import GRDB
 extension SQLiteStore {
     /// Runs a read, turning SQLite errors into errors naming the file.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if let snapshot = QueryGenerationScope.snapshot(for: self) {
+            return try SQLiteStoreFileAccess.run(fileURL) { try snapshot.read(body) }
+        }
         let database = try database()
         return try SQLiteStoreFileAccess.run(fileURL) { try database.read(body) }
     }
