@@ -144,3 +144,24 @@ struct BatchDeleteRequestTests {
         #expect(try stack.values("Book", "title") == ["Book 1"])
     }
 }
+
+@Suite("NSBatchDeleteRequest and external binary storage")
+struct BatchDeleteExternalStorageTests {
+    @Test("a cover saved outside the store through a context is removed with its row by a batch delete")
+    func savedExternalValueRemoved() throws {
+        let stack = try GraphStack.library()
+        let context = stack.context()
+        let id = try context.performAndWait {
+            let book = context.make("Book", ["title": "Atlas", "cover": Data(repeating: 3, count: 300_000)])
+            try context.save()
+            return book.objectID
+        }
+        let folder = stack.directory.url.appendingPathComponent(".Library_SUPPORT/_EXTERNAL_DATA")
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(before.count == 1)
+        try context.performAndWait {
+            _ = try context.execute(NSBatchDeleteRequest(objectIDs: [id]))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
