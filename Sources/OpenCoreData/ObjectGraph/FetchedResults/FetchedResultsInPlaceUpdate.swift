@@ -46,7 +46,20 @@ struct FetchedResultsInPlaceUpdate {
         for location in (changes.removed + memberMovers).compactMap({ oldLocations[ObjectIdentifier($0)] }).sorted(by: >) {
             sections[location.section].objects.remove(at: location.row)
         }
+        // Objects whose section is there (perhaps emptied) go into it; then empty sections go, so that
+        // each remaining section's first object tells where a new section belongs.
+        var needSection: [NSManagedObject] = []
         for mover in ordering.sorted(changes.movers, keys: keys) {
+            let moverKeys = keys(mover)
+            if let index = sections.firstIndex(where: { $0.name == moverKeys.sectionName }) {
+                let row = ordering.insertionIndex(of: moverKeys, in: sections[index].objects, keys: keys)
+                sections[index].objects.insert(mover, at: row)
+            } else {
+                needSection.append(mover)
+            }
+        }
+        if sectioned { sections.removeAll { $0.objects.isEmpty } }
+        for mover in needSection {
             let moverKeys = keys(mover)
             if let index = sections.firstIndex(where: { $0.name == moverKeys.sectionName }) {
                 let row = ordering.insertionIndex(of: moverKeys, in: sections[index].objects, keys: keys)
@@ -59,7 +72,6 @@ struct FetchedResultsInPlaceUpdate {
                 sections.insert(FetchedSection(name: moverKeys.sectionName, objects: [mover]), at: index)
             }
         }
-        if sectioned { sections.removeAll { $0.objects.isEmpty } }
 
         // Sections that appeared or disappeared.
         let oldNames = Set(old.map(\.name)), newNames = Set(sections.map(\.name))
