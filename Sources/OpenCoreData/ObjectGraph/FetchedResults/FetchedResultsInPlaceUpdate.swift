@@ -37,7 +37,9 @@ struct FetchedResultsInPlaceUpdate {
         for object in changes.removed + changes.inPlace + memberMovers {
             let id = ObjectIdentifier(object)
             let known = changes.oldKeys[id] ?? (changes.inPlace.contains { $0 === object } ? keys(object) : nil)
-            guard let location = Self.locate(object, keys: known, in: old, ordering: ordering, keysOf: keys) else { return }
+            // In the old list, objects placed anew sit where their old keys put them.
+            guard let location = Self.locate(object, keys: known, in: old, ordering: ordering,
+                                             keysOf: { changes.oldKeys[ObjectIdentifier($0)] ?? keys($0) }) else { return }
             oldLocations[ObjectIdentifier(object)] = location
         }
 
@@ -129,13 +131,17 @@ struct FetchedResultsInPlaceUpdate {
                                ordering: FetchedResultsOrdering, keysOf keys: (AnyObject) -> FetchedObjectKeys) -> Location? {
         if let target, let index = sections.firstIndex(where: { $0.name == target.sectionName }) {
             let objects = sections[index].objects
+            // The object itself counts as placed by `target` (its current keys may already be new).
+            func order(at row: Int) -> ComparisonResult {
+                objects[row] === object ? .orderedSame : ordering.compare(keys(objects[row]), target)
+            }
             var low = 0, high = objects.count
             while low < high {
                 let middle = (low + high) / 2
-                if ordering.compare(keys(objects[middle]), target) == .orderedAscending { low = middle + 1 } else { high = middle }
+                if order(at: middle) == .orderedAscending { low = middle + 1 } else { high = middle }
             }
             var row = low
-            while row < objects.count, ordering.compare(keys(objects[row]), target) == .orderedSame {
+            while row < objects.count, order(at: row) == .orderedSame {
                 if objects[row] === object { return Location(section: index, row: row) }
                 row += 1
             }
