@@ -46,6 +46,98 @@ struct FetchedResultsControllerMergeTests {
     }
 }
 
+/// The cases the random run found, one by one.
+@Suite("NSFetchedResultsController: objects a merge makes match, and sections made and emptied in one event")
+struct FetchedResultsControllerMergeCaseTests {
+    /// A stack with items saved by another context, and a controller on `rank < 20` in a fresh context.
+    private final class Fixture {
+        let stack: GraphStack
+        let writer: NSManagedObjectContext
+        let context: NSManagedObjectContext
+        let request = ShelfModel.request(sectioned: false, predicate: NSPredicate(format: "rank < 20"))
+        var controller: NSFetchedResultsController<NSManagedObject>!
+        let mirror = TableMirror()
+
+        init() throws {
+            stack = try ShelfModel.stack()
+            writer = stack.context()
+            writer.item("low", group: "g", rank: 5, serial: 1)
+            writer.item("high", group: "g", rank: 25, serial: 2)
+            try writer.save()
+            context = stack.context()
+        }
+
+        func startController() throws {
+            controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                    sectionNameKeyPath: nil, cacheName: nil)
+            controller.delegate = mirror
+            try controller.performFetch()
+            mirror.reload(from: controller)
+        }
+
+        /// Lowers "high" below 20 in the writer and merges the save into the controller's context.
+        func mergeLoweredHigh() throws {
+            let high = try #require(try writer.all("Item", predicate: NSPredicate(format: "name == 'high'")).first)
+            high.setValue(Int64(3), forKey: "rank")
+            let recorder = NotificationRecorder([.NSManagedObjectContextDidSave], object: writer)
+            try writer.save()
+            context.mergeChanges(fromContextDidSave: try #require(recorder.notifications.first))
+        }
+
+        func shownNames() -> [String?] { mirror.rows.first?.map(\.shown) ?? [] }
+    }
+
+    @Test("an object the context never registered, which a merged save makes match the predicate, is inserted")
+    func unregisteredObjectEnters() throws {
+        let fixture = try Fixture()
+        try fixture.startController()
+        #expect(fixture.shownNames() == ["low"])
+        try fixture.mergeLoweredHigh()
+        #expect(fixture.shownNames() == ["high", "low"])
+        #expect(fixture.mirror.log.contains("object insert - [0, 0]"))
+        #expect(fixture.mirror.mismatch(with: try freshSections(fixture.request, in: fixture.context, sectionKey: nil)) == nil)
+    }
+
+    @Test("a fault the context holds, which a merged save makes match the predicate, is inserted")
+    func faultEnters() throws {
+        let fixture = try Fixture()
+        let all = try fixture.context.all("Item")
+        #expect(all.count == 2)
+        fixture.context.refreshAllObjects()
+        fixture.context.processPendingChanges()
+        try fixture.startController()
+        let high = try #require(all.first { $0.objectID != fixture.controller.fetchedObjects?.first?.objectID })
+        #expect(high.isFault)
+        try fixture.mergeLoweredHigh()
+        #expect(fixture.shownNames() == ["high", "low"])
+        #expect(fixture.mirror.mismatch(with: try freshSections(fixture.request, in: fixture.context, sectionKey: nil)) == nil)
+    }
+
+    @Test("a section made in the same event as a later section is emptied and filled again goes before it")
+    func newSectionBeforeRefilledSection() throws {
+        let stack = try ShelfModel.stack()
+        let context = stack.context()
+        context.item("x", group: "a", rank: 1, serial: 1)
+        let z = context.item("z", group: "a", rank: 2, serial: 2)
+        let y = context.item("y", group: "f", rank: 1, serial: 3)
+        try context.save()
+        let request = ShelfModel.request(sectioned: true)
+        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                    sectionNameKeyPath: "group", cacheName: nil)
+        let mirror = TableMirror()
+        controller.delegate = mirror
+        try controller.performFetch()
+        mirror.reload(from: controller)
+        z.setValue("d", forKey: "group")
+        y.setValue(Int64(5), forKey: "rank")
+        context.processPendingChanges()
+        #expect(controller.sections?.map(\.name) == ["a", "d", "f"])
+        #expect(mirror.mismatch(with: try freshSections(request, in: context, sectionKey: "group")) == nil)
+        #expect(mirror.log.contains("section insert 1 d"))
+        #expect(mirror.log.contains("object move [0, 1] [1, 0]"))
+    }
+}
+
 /// The stack, the contexts and the two controllers one random run works with.
 private final class World {
     enum Kind: String, CaseIterable {
