@@ -73,6 +73,12 @@ public struct ProgressiveMigration {
     ///   no path of inferable mappings reaches the destination; the errors of reading the store.
     public init(storeAt url: URL, versions: [NSManagedObjectModel], names: [String]? = nil,
                 destinationModel: NSManagedObjectModel) throws {
+        try self.init(storeAt: url, versions: versions, names: names, destinationModel: destinationModel, sources: MappingSources())
+    }
+
+    /// Plans the migration with mapping models from `sources`.
+    init(storeAt url: URL, versions: [NSManagedObjectModel], names: [String]?, destinationModel: NSManagedObjectModel,
+         sources: MappingSources) throws {
         storeURL = url
         let source = try LightweightMigration.sourceModel(forStoreAt: url, among: versions + [destinationModel])
         if source === destinationModel || source.versionChecksum == destinationModel.versionChecksum {
@@ -83,11 +89,13 @@ public struct ProgressiveMigration {
             guard let names, let index = versions.firstIndex(where: { $0 === model }), index < names.count else { return nil }
             return names[index]
         }
-        steps = try Self.steps(from: source, to: destinationModel, through: versions, name: name, sources: MappingSources())
+        steps = try Self.steps(from: source, to: destinationModel, through: versions, name: name, sources: sources)
     }
 
     /// Plans the migration of the SQLite store at `url` to a version of the `.xcdatamodeld` bundle at
-    /// `bundle`: the version named `versionName`, or the bundle's current version.
+    /// `bundle`: the version named `versionName`, or the bundle's current version. Mapping models
+    /// (`.xcmappingmodel`) in the folder holding the bundle or in the main bundle are used for the
+    /// steps they fit, inferred mappings for the others.
     ///
     /// - Throws: ``NSFileReadNoSuchFileError`` naming the bundle when it holds no such version; the
     ///   errors of ``init(storeAt:versions:names:destinationModel:)`` and of loading the models.
@@ -117,7 +125,8 @@ public struct ProgressiveMigration {
         var models: [NSManagedObjectModel] = []
         for version in versions[...targetIndex] { models.append(try version.loadModel()) }
         let destination = models.removeLast()
-        try self.init(storeAt: url, versions: models, names: versions[..<targetIndex].map(\.name), destinationModel: destination)
+        try self.init(storeAt: url, versions: models, names: versions[..<targetIndex].map(\.name), destinationModel: destination,
+                      sources: MappingSources(lookup: { SQLiteStore.foundMappingModel(from: $0, to: $1) }))
         if let last = steps.last, last.destinationName == nil {
             var named = steps
             named[named.count - 1] = Step(sourceModel: last.sourceModel, destinationModel: last.destinationModel,
