@@ -236,4 +236,82 @@ struct MappingModelFileTests {
         #expect(NSMappingModel(contentsOf: directory.appendingPathComponent("None.xcmappingmodel")) == nil)
         #expect(NSMappingModel(contentsOf: nil) == nil)
     }
+
+    /// `Tests/Fixtures/mappings/CoreDataNotes`: a real Xcode project's mapping model and its two model versions.
+    static let notes = Fixtures.root.appendingPathComponent("mappings/CoreDataNotes", isDirectory: true)
+
+    @Test("a real Xcode mapping model (CoreDataNotes) loads: mappings by mappingnumber, an added entity, generated expressions")
+    func realFile() throws {
+        let mapping = try NSMappingModel.load(contentsOf: Self.notes.appendingPathComponent("MappingModel.xcmappingmodel"))
+        let mappings = mapping.entityMappings ?? []
+        #expect(mappings.map { $0.name ?? "?" } == ["NoteToNote", "Status"])
+        let notes = try #require(mapping.entityMappingsByName["NoteToNote"])
+        #expect(notes.mappingType == .transformEntityMappingType)
+        #expect(notes.sourceExpression?.description.contains("fetchRequestForSourceEntityNamed:predicateString:") == true)
+        #expect((notes.attributeMappings ?? []).map { $0.name ?? "" } == ["creationDate", "title", "descriptionText"])
+        #expect((notes.attributeMappings ?? []).map { $0.valueExpression?.description ?? "nil" }
+                == ["$source.creationDate", "$source.title", "$source.descriptionText"])
+        let relationships = notes.relationshipMappings ?? []
+        #expect(relationships.map { $0.name ?? "" } == ["status", "linkToNote"])
+        #expect(relationships.first?.valueExpression == nil)
+        #expect(relationships.last?.valueExpression?.description.contains("$source.linkToNote") == true)
+        let v1 = try NSManagedObjectModel.load(from: Self.notes.appendingPathComponent("CoreDataNotes.xcdatamodeld/CoreDataNotes.xcdatamodel"))
+        #expect(notes.sourceEntityVersionHash == v1.entitiesByName["Note"]?.versionHash)
+        let status = try #require(mapping.entityMappingsByName["Status"])
+        #expect(status.mappingType == .addEntityMappingType)
+        #expect(status.sourceEntityName == nil && status.sourceExpression == nil)
+        #expect(status.attributeMappings?.first?.valueExpression == nil)
+    }
+
+    @Test("a store of the real project's first version migrates with its mapping model, found in its folder")
+    func realFileMigrates() throws {
+        let v1 = try NSManagedObjectModel.load(from: Self.notes.appendingPathComponent("CoreDataNotes.xcdatamodeld/CoreDataNotes.xcdatamodel"))
+        let v2 = try NSManagedObjectModel.load(from: Self.notes.appendingPathComponent("CoreDataNotes.xcdatamodeld/CoreDataNotes 2.xcdatamodel"))
+        let bundle = try #require(Bundle(path: Self.notes.path))
+        let mapping = try #require(NSMappingModel(from: [bundle], forSourceModel: v1, destinationModel: v2))
+        #expect(NSMappingModel(from: [bundle], forSourceModel: v2, destinationModel: v1) == nil)
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("Notes.sqlite")
+        let date = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        try MigrationKit.makeStore(v1, at: source) { context in
+            var notes: [NSManagedObject] = []
+            for title in ["groceries", "recipes", "todo"] {
+                let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+                note.setValue(title, forKey: "title")
+                note.setValue("about \(title)", forKey: "descriptionText")
+                note.setValue(date, forKey: "creationDate")
+                notes.append(note)
+            }
+            notes[0].setValue(notes[1], forKey: "linkToNote")
+        }
+        let destination = directory.appendingPathComponent("Notes2.sqlite")
+        try NSMigrationManager(sourceModel: v1, destinationModel: v2)
+            .migrateStore(from: source, type: .sqlite, mapping: mapping, to: destination, type: .sqlite)
+        let context = try ManagerKit.open(destination, v2)
+        let notes = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note"))
+        #expect(MigrationKit.strings(notes, "title") == ["groceries", "recipes", "todo"])
+        #expect(MigrationKit.strings(notes, "descriptionText") == ["about groceries", "about recipes", "about todo"])
+        #expect(notes.allSatisfy { $0.value(forKey: "creationDate") as? Date == date && $0.value(forKey: "status") == nil })
+        let groceries = try #require(notes.first { $0.value(forKey: "title") as? String == "groceries" })
+        let linked = try #require(groceries.value(forKey: "linkToNote") as? NSManagedObject)
+        #expect(linked.value(forKey: "title") as? String == "recipes")
+        #expect((linked.value(forKey: "linkToNote") as? NSManagedObject) === groceries)
+        #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Status")) == 0)
+    }
+
+    @Test("a value expression reading a property the source entity lacks fails with 134110 instead of stopping the program")
+    func missingSourceProperty() throws {
+        let directory = try ManagerKit.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try PolicyKit.bookStore(in: directory)
+        let attributes = [ManagerKit.attribute("title", "$source.title"), ManagerKit.attribute("summary", "$source.blurb")]
+        let error = #expect(throws: NSError.self) {
+            try NSMigrationManager(sourceModel: PolicyKit.books(1), destinationModel: PolicyKit.books(2))
+                .migrateStore(from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: nil, attributes: attributes),
+                              to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
+        }
+        #expect(error?.code == NSMigrationError)
+        #expect(error?.localizedDescription.contains("$source.blurb") == true)
+    }
 }

@@ -9,8 +9,9 @@ import FoundationXML
 /// of the source and destination models, and its entity mappings), one `XDDEVENTITYMAPPING` per entity
 /// mapping (`sourcename`, `destinationname`, `mappingtypename`, `mappingnumber`,
 /// `sourcefilterpredicatestring`, `migrationpolicyclassname`), and one `XDDEVATTRIBUTEMAPPING` or
-/// `XDDEVRELATIONSHIPMAPPING` per property mapping (`name`, `autogenerateexpression`). Expressions
-/// Xcode generates are rebuilt here; expressions typed into Xcode's editor are stored as keyed archives
+/// `XDDEVRELATIONSHIPMAPPING` per property mapping (`name`, `autogenerateexpression`). A property
+/// mapping without a stored expression gets the one Xcode generates (`$source.<name>` when the source
+/// entity has the property); expressions typed into Xcode's editor are stored as keyed archives
 /// (`valueexpressiondata`, `sourceexpressiondata`), which this reader refuses with an error naming them.
 enum XcodeMappingFile {
     /// One `<object>` of the file.
@@ -103,8 +104,10 @@ enum XcodeMappingFile {
                 NSExpression(forConstantValue: false),
             ]))
         }
-        mapping.attributeMappings = try propertyMappings(object, "attributemappings", objects: objects, relationship: false, mapping: mapping, file: file)
-        mapping.relationshipMappings = try propertyMappings(object, "relationshipmappings", objects: objects, relationship: true, mapping: mapping, file: file)
+        mapping.attributeMappings = try propertyMappings(object, "attributemappings", objects: objects, relationship: false,
+                                                         mapping: mapping, sourceEntity: sourceEntity, file: file)
+        mapping.relationshipMappings = try propertyMappings(object, "relationshipmappings", objects: objects, relationship: true,
+                                                            mapping: mapping, sourceEntity: sourceEntity, file: file)
         return mapping
     }
 
@@ -130,7 +133,7 @@ enum XcodeMappingFile {
 
     /// The property mappings an entity mapping lists under `key`.
     private static func propertyMappings(_ object: Object, _ key: String, objects: [String: Object], relationship: Bool,
-                                         mapping: NSEntityMapping, file: URL) throws -> [NSPropertyMapping] {
+                                         mapping: NSEntityMapping, sourceEntity: NSEntityDescription?, file: URL) throws -> [NSPropertyMapping] {
         var result: [NSPropertyMapping] = []
         for id in object.relationships[key] ?? [] {
             guard let property = objects[id] else {
@@ -144,7 +147,10 @@ enum XcodeMappingFile {
             if property.string("valueexpressiondata") != nil, !property.flag("autogenerateexpression") {
                 throw failure("holds a value expression typed in Xcode's editor for \(mapping.name ?? "?").\(name) (line \(property.line)); OpenCoreData cannot read archived expressions — build that NSPropertyMapping in code", file: file)
             }
-            if mapping.sourceEntityName != nil {
+            // Xcode generates `$source.<name>` only when the source entity has the property; without the
+            // source model at hand the expression is generated and the manager checks it when it runs.
+            let sourceHasIt = sourceEntity.map { $0.propertiesByName[name] != nil } ?? true
+            if mapping.sourceEntityName != nil, sourceHasIt {
                 if relationship {
                     propertyMapping.valueExpression = NSExpression(forFunction: NSExpression(forVariable: NSMigrationManagerKey),
                         selectorName: "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
