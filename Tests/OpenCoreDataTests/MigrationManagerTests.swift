@@ -308,4 +308,37 @@ struct MigrationManagerTests {
         #expect(unknown?.localizedDescription.contains("Volume") == true)
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
+
+    @Test("an inferred mapping model (copy, transform, add, remove) migrates through the manager with its relationships")
+    func inferredMapping() throws {
+        let directory = try ManagerKit.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try ManagerKit.makeSource(in: directory)
+        let person = ModelKit.entity("Person", [
+            ModelKit.attribute("name", .stringAttributeType, optional: false),
+            ModelKit.attribute("nickname", .stringAttributeType),
+            ModelKit.attribute("age", .integer16AttributeType),
+            ModelKit.attribute("email", .stringAttributeType),
+        ])
+        let book = ModelKit.entity("Book", [
+            ModelKit.attribute("title", .stringAttributeType),
+            ModelKit.attribute("price", .doubleAttributeType),
+        ])
+        let shelf = ModelKit.entity("Shelf", [ModelKit.attribute("label", .stringAttributeType)])
+        MigrationKit.relate(person, "books", toMany: true, book, "owner", toMany: false)
+        let v2 = MigrationKit.model([person, book, shelf])
+        let v1 = MigrationKit.libraryV1()
+        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2)
+        let destination = directory.appendingPathComponent("Inferred.sqlite")
+        try NSMigrationManager(sourceModel: v1, destinationModel: v2)
+            .migrateStore(from: source, type: .sqlite, mapping: mapping, to: destination, type: .sqlite)
+        let context = try ManagerKit.open(destination, v2)
+        let people = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Person"))
+        #expect(MigrationKit.strings(people, "name") == ["Person 1", "Person 2", "Person 3"])
+        #expect(people.allSatisfy { ($0.value(forKey: "books") as? NSSet)?.count == 2 && $0.value(forKey: "email") == nil })
+        let books = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book"))
+        #expect(books.count == 6)
+        #expect(books.allSatisfy { $0.value(forKey: "owner") is NSManagedObject })
+        #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Shelf")) == 0)
+    }
 }

@@ -97,6 +97,9 @@ extension NSMigrationManager {
     /// Evaluates a value expression with the migration's variables bound.
     func _evaluate(_ expression: NSExpression, mapping: NSEntityMapping, propertyMapping: NSPropertyMapping?,
                    policy: NSEntityMigrationPolicy, source: NSManagedObject?, destination: NSManagedObject?) throws -> Any? {
+        if let source, let key = MigrationExpressionCheck.missingSourceKey(in: expression, entity: source.entity) {
+            throw Self._error(NSMigrationError, "The value expression of \(propertyMapping?.name ?? "?") in the entity mapping \(mapping.name ?? "?") reads $source.\(key), which the source entity \(source.entity.name ?? "?") does not have: \(expression).", url: nil)
+        }
         let variables = _variables(mapping: mapping, propertyMapping: propertyMapping, policy: policy, source: source, destination: destination)
         let value = expression.expressionValue(with: source, context: variables)
         try _throwExpressionError(mapping, what: "the value expression of \(propertyMapping?.name ?? "?")")
