@@ -2,11 +2,12 @@ import ArgumentParser
 import OpenCoreData
 
 /// `ocd migrate STORE --model BUNDLE [--to VERSION] [--dry-run]`: migrates a SQLite store in place to a
-/// version of its model bundle, showing the inferred mapping and a progress bar.
+/// version of its model bundle, through intermediate versions when no single mapping can be inferred,
+/// showing each step's inferred mapping, whether it runs in place or copies tables, and a progress bar.
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Migrate a SQLite store to a version of its .xcdatamodeld bundle (lightweight, in place)."
+        abstract: "Migrate a SQLite store to a version of its .xcdatamodeld bundle (lightweight, in place, step by step if needed)."
     )
 
     @Argument(help: "The SQLite store file.")
@@ -34,47 +35,32 @@ struct Migrate: ParsableCommand {
     private func migrate() throws {
         let storeURL = URL(fileURLWithPath: store)
         let bundleURL = URL(fileURLWithPath: model)
-        let versions = try NSManagedObjectModel.versions(inBundleAt: bundleURL)
-        let target: NSManagedObjectModel.BundleVersion
-        if let to {
-            guard let match = versions.first(where: { $0.name == to || $0.url.lastPathComponent == to }) else {
-                let names = versions.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
-                    NSLocalizedDescriptionKey: "\(bundleURL.path): no version named \"\(to)\"; the bundle holds \(names)",
-                ])
-            }
-            target = match
-        } else {
-            guard let current = versions.first(where: \.isCurrent) ?? versions.last else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
-                    NSLocalizedDescriptionKey: "\(bundleURL.path) holds no model version",
-                ])
-            }
-            target = current
-        }
-        var loaded: [(String, NSManagedObjectModel)] = []
-        for version in versions { loaded.append((version.name, try version.loadModel())) }
-        let destination = try target.loadModel()
-        let source = try LightweightMigration.sourceModel(forStoreAt: storeURL, among: loaded.map(\.1))
-        let sourceName = loaded.first { $0.1 === source }?.0 ?? "?"
-        if source.versionChecksum == destination.versionChecksum {
-            print("\(storeURL.lastPathComponent) is already at version \"\(target.name)\"; nothing to do.")
+        let migration = try ProgressiveMigration(storeAt: storeURL, modelBundle: bundleURL, to: to)
+        guard let last = migration.steps.last else {
+            let versions = try NSManagedObjectModel.versions(inBundleAt: bundleURL)
+            let name = to ?? (versions.first(where: \.isCurrent) ?? versions.last)?.name ?? "?"
+            print("\(storeURL.lastPathComponent) is already at version \"\(name)\"; nothing to do.")
             return
         }
-        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
-        print("Migrating \(storeURL.lastPathComponent) from \"\(sourceName)\" to \"\(target.name)\":")
-        let lines = LightweightMigration.summary(of: mapping, sourceModel: source, destinationModel: destination)
-        for line in lines { print("  " + line) }
-        if lines.isEmpty { print("  (no entity or property added, removed or renamed; the layout or hashes change)") }
+        let count = migration.steps.count
+        print("Migrating \(storeURL.lastPathComponent) from \"\(migration.steps[0].sourceName ?? "?")\" to \"\(last.destinationName ?? "?")\""
+              + (count > 1 ? " in \(count) steps (no single mapping can be inferred):" : ":"))
+        for (position, step) in migration.steps.enumerated() {
+            let how = step.runsInPlace ? "in place, ALTER TABLE" : "copying tables: \(step.copyReason ?? "")"
+            print("Step \(position + 1) of \(count): \"\(step.sourceName ?? "?")\" → \"\(step.destinationName ?? "?")\" (\(how))")
+            let lines = LightweightMigration.summary(of: step.mappingModel, sourceModel: step.sourceModel,
+                                                     destinationModel: step.destinationModel)
+            for line in lines { print("  " + line) }
+            if lines.isEmpty { print("  (no entity or property added, removed or renamed; the layout or hashes change)") }
+        }
         if dryRun {
             print("Dry run: the store was not changed.")
             return
         }
         let bar = ProgressBar()
-        try LightweightMigration.migrateStore(at: storeURL, sourceModel: source, destinationModel: destination,
-                                              mapping: mapping) { fraction, step in bar.show(fraction, step) }
+        try migration.run { fraction, step in bar.show(fraction, step) }
         bar.finish()
-        print("Done: \(storeURL.lastPathComponent) is at version \"\(target.name)\".")
+        print("Done: \(storeURL.lastPathComponent) is at version \"\(last.destinationName ?? "?")\".")
     }
 }
 

@@ -27,7 +27,8 @@ struct DeferredMigrationTests {
         #expect(try context.all("Book").count == 20)
         context.make("Book", ["title": "new"])
         try context.save()
-        #expect(try MigrationKit.differences(url, v2).contains("unexpected table _OCDOLD_ZBOOK"))
+        // Dropping price runs in place (ALTER TABLE): the column itself waits.
+        #expect(try MigrationKit.differences(url, v2).contains("unexpected column ZBOOK.ZPRICE"))
         #expect(try MigrationKit.differences(url, v2).contains("missing index Z_Book_byTitle"))
 
         let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url, options: nil)

@@ -87,7 +87,7 @@ struct PredicateBadInputTests {
         BadFormat("SUBQUERY(a, $x) == 1", mentions: "expected ',' after the variable of SUBQUERY", at: 14),
         BadFormat("SUBQUERY(a, $x, $x) == 1", mentions: "expected a predicate in SUBQUERY, found an expression", at: 16),
         BadFormat("SUBQUERY(a, $x, ) == 1", mentions: "expected a predicate in SUBQUERY", at: 16),
-        BadFormat("FETCH(a, b, NO) == 1", mentions: "FETCH expressions are not supported", at: 0),
+        BadFormat("FETCH(a, b) == 1", mentions: "expected ',' after the context of FETCH", at: 10),
         BadFormat("ANY a", mentions: "expected a comparison operator after 'ANY'", at: 5),
         BadFormat("a == ()", mentions: "expected a predicate or an expression after '('", at: 6),
         BadFormat("a == IN", mentions: "reserved word 'IN'", at: 5),

@@ -27,6 +27,27 @@ extension FetchedResultsCore {
         report(result.diff)
     }
 
+    /// Takes in the objects a merge updated that the context had never registered and that now belong
+    /// to the results (one fetch of those among them that match the request).
+    func contextDidMerge(unregisteredUpdates ids: Set<NSManagedObjectID>) {
+        guard let request, sections != nil, delegate != nil else { return }
+        let candidates = ids.filter { id in
+            request.includesSubentities ? id.entity.isKindOf(entity: request.entity) : id.entity === request.entity
+        }
+        guard !candidates.isEmpty else { return }
+        if request.isWindowed {
+            contextDidChange(FetchedResultsContextChanges(updated: []))
+            return
+        }
+        let lookup = NSFetchRequest<NSManagedObject>()
+        lookup.entity = request.entity
+        lookup.includesSubentities = request.includesSubentities
+        let members = NSPredicate(format: "SELF IN %@", argumentArray: [Array(candidates)])
+        lookup.predicate = request.predicate.map { NSCompoundPredicate(andPredicateWithSubpredicates: [members, $0]) } ?? members
+        guard let found = try? context.fetch(lookup), !found.isEmpty else { return }
+        contextDidChange(FetchedResultsContextChanges(updated: found))
+    }
+
     /// Sorts the reported objects of the request's entity into those that leave the results, those
     /// that keep their place and those to place anew; `nil` when none concerns the results.
     private func classify(_ changes: FetchedResultsContextChanges, request: FetchedResultsRequest,

@@ -212,9 +212,11 @@ final class FetchedResultsCore {
     private func updateTracking() {
         let tracks = delegate != nil && sections != nil && request?.resultType == .managedObjectResultType
         if tracks, observation == nil {
-            observation = FetchedResultsObservation(context: context) { [weak self] changes in
+            observation = FetchedResultsObservation(context: context, handler: { [weak self] changes in
                 self?.contextDidChange(changes)
-            }
+            }, mergedUnregistered: { [weak self] ids in
+                self?.contextDidMerge(unregisteredUpdates: ids)
+            })
         } else if !tracks {
             observation = nil
         }

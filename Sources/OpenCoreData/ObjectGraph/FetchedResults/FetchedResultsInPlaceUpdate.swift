@@ -37,7 +37,9 @@ struct FetchedResultsInPlaceUpdate {
         for object in changes.removed + changes.inPlace + memberMovers {
             let id = ObjectIdentifier(object)
             let known = changes.oldKeys[id] ?? (changes.inPlace.contains { $0 === object } ? keys(object) : nil)
-            guard let location = Self.locate(object, keys: known, in: old, ordering: ordering, keysOf: keys) else { return }
+            // In the old list, objects placed anew sit where their old keys put them.
+            guard let location = Self.locate(object, keys: known, in: old, ordering: ordering,
+                                             keysOf: { changes.oldKeys[ObjectIdentifier($0)] ?? keys($0) }) else { return }
             oldLocations[ObjectIdentifier(object)] = location
         }
 
@@ -46,7 +48,20 @@ struct FetchedResultsInPlaceUpdate {
         for location in (changes.removed + memberMovers).compactMap({ oldLocations[ObjectIdentifier($0)] }).sorted(by: >) {
             sections[location.section].objects.remove(at: location.row)
         }
+        // Objects whose section is there (perhaps emptied) go into it; then empty sections go, so that
+        // each remaining section's first object tells where a new section belongs.
+        var needSection: [NSManagedObject] = []
         for mover in ordering.sorted(changes.movers, keys: keys) {
+            let moverKeys = keys(mover)
+            if let index = sections.firstIndex(where: { $0.name == moverKeys.sectionName }) {
+                let row = ordering.insertionIndex(of: moverKeys, in: sections[index].objects, keys: keys)
+                sections[index].objects.insert(mover, at: row)
+            } else {
+                needSection.append(mover)
+            }
+        }
+        if sectioned { sections.removeAll { $0.objects.isEmpty } }
+        for mover in needSection {
             let moverKeys = keys(mover)
             if let index = sections.firstIndex(where: { $0.name == moverKeys.sectionName }) {
                 let row = ordering.insertionIndex(of: moverKeys, in: sections[index].objects, keys: keys)
@@ -59,7 +74,6 @@ struct FetchedResultsInPlaceUpdate {
                 sections.insert(FetchedSection(name: moverKeys.sectionName, objects: [mover]), at: index)
             }
         }
-        if sectioned { sections.removeAll { $0.objects.isEmpty } }
 
         // Sections that appeared or disappeared.
         let oldNames = Set(old.map(\.name)), newNames = Set(sections.map(\.name))
@@ -117,13 +131,17 @@ struct FetchedResultsInPlaceUpdate {
                                ordering: FetchedResultsOrdering, keysOf keys: (AnyObject) -> FetchedObjectKeys) -> Location? {
         if let target, let index = sections.firstIndex(where: { $0.name == target.sectionName }) {
             let objects = sections[index].objects
+            // The object itself counts as placed by `target` (its current keys may already be new).
+            func order(at row: Int) -> ComparisonResult {
+                objects[row] === object ? .orderedSame : ordering.compare(keys(objects[row]), target)
+            }
             var low = 0, high = objects.count
             while low < high {
                 let middle = (low + high) / 2
-                if ordering.compare(keys(objects[middle]), target) == .orderedAscending { low = middle + 1 } else { high = middle }
+                if order(at: middle) == .orderedAscending { low = middle + 1 } else { high = middle }
             }
             var row = low
-            while row < objects.count, ordering.compare(keys(objects[row]), target) == .orderedSame {
+            while row < objects.count, order(at: row) == .orderedSame {
                 if objects[row] === object { return Location(section: index, row: row) }
                 row += 1
             }

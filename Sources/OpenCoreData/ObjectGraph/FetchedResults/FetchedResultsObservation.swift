@@ -7,6 +7,11 @@ struct FetchedResultsContextChanges {
     var invalidated: [NSManagedObject] = []
     var invalidatedAll = false
 
+    /// Changes naming only objects whose values changed.
+    init(updated: [NSManagedObject]) {
+        self.updated = updated
+    }
+
     init(userInfo: [AnyHashable: Any]?) {
         guard let userInfo else { return }
         inserted = Self.objects(userInfo[NSInsertedObjectsKey])
@@ -30,25 +35,38 @@ struct FetchedResultsContextChanges {
 
 /// A fetched results controller's subscription to its context's change notifications; it ends when
 /// the value is released.
+///
+/// Besides `NSManagedObjectContextObjectsDidChange`, it follows
+/// `NSManagedObjectContextDidMergeChangesObjectIDs`, whose `NSUpdatedObjectIDsKey` names objects another
+/// save updated that the context had never registered (they may now belong to the results).
 final class FetchedResultsObservation {
-    private let token: NSObjectProtocol
+    private let tokens: [NSObjectProtocol]
 
-    init(context: NSManagedObjectContext, handler: @escaping (FetchedResultsContextChanges) -> Void) {
+    init(context: NSManagedObjectContext, handler: @escaping (FetchedResultsContextChanges) -> Void,
+         mergedUnregistered: @escaping (Set<NSManagedObjectID>) -> Void) {
         let box = HandlerBox(handler)
-        token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange,
-                                                       object: context, queue: nil) { notification in
-            box.handler(FetchedResultsContextChanges(userInfo: notification.userInfo))
-        }
+        let mergeBox = HandlerBox(mergedUnregistered)
+        tokens = [
+            NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange,
+                                                   object: context, queue: nil) { notification in
+                box.handler(FetchedResultsContextChanges(userInfo: notification.userInfo))
+            },
+            NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidMergeChangesObjectIDs,
+                                                   object: context, queue: nil) { notification in
+                let ids = notification.userInfo?[NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID> ?? []
+                if !ids.isEmpty { mergeBox.handler(ids) }
+            },
+        ]
     }
 
     deinit {
-        NotificationCenter.default.removeObserver(token)
+        for token in tokens { NotificationCenter.default.removeObserver(token) }
     }
 
     // @unchecked Sendable: the handler is immutable, and notifications are delivered synchronously on
     // the thread that posts them — the context's own queue, where the controller is used too.
-    private final class HandlerBox: @unchecked Sendable {
-        let handler: (FetchedResultsContextChanges) -> Void
-        init(_ handler: @escaping (FetchedResultsContextChanges) -> Void) { self.handler = handler }
+    private final class HandlerBox<Value>: @unchecked Sendable {
+        let handler: (Value) -> Void
+        init(_ handler: @escaping (Value) -> Void) { self.handler = handler }
     }
 }

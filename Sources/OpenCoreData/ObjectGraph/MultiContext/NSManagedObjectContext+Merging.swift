@@ -86,11 +86,21 @@ extension NSManagedObjectContext {
         _advanceQueryGeneration()
         let source = _objectSource
         var refreshed = Set<NSManagedObjectID>(), inserted = Set<NSManagedObjectID>(), deleted = Set<NSManagedObjectID>()
+        // Updated objects this context never registered: reported under NSUpdatedObjectIDsKey of
+        // DidMergeChangesObjectIDs (fetched results controllers look for objects that now match).
+        var unregisteredUpdated = Set<NSManagedObjectID>()
         for id in saved.updated {
-            guard let object = registry[_currentID(for: id)], !object.isNewlyInserted else { continue }
+            guard let object = registry[_currentID(for: id)] else {
+                if !id.isTemporaryID { unregisteredUpdated.insert(_currentID(for: id)) }
+                continue
+            }
+            guard !object.isNewlyInserted else { continue }
             if object._isFault || object._isDeleted {
                 // Keep the cache current so that the fault fires with the saved values.
                 _ = try? source?.freshRow(for: object._objectID)
+                // A fault's values changed too: observers (a controller whose predicate or order the
+                // object may now satisfy) hear of it as refreshed.
+                if !object._isDeleted { _changeEvents.refreshed[ObjectIdentifier(object)] = object }
             } else if object.changedKeys.isEmpty {
                 guard let row = try? source?.freshRow(for: object._objectID) else { continue }
                 fulfill(object, from: row)
@@ -120,7 +130,7 @@ extension NSManagedObjectContext {
         }
         processPendingChanges()
         NotificationCenter.default.post(name: .NSManagedObjectContextDidMergeChangesObjectIDs, object: self, userInfo: [
-            NSInsertedObjectIDsKey: inserted, NSUpdatedObjectIDsKey: Set<NSManagedObjectID>(),
+            NSInsertedObjectIDsKey: inserted, NSUpdatedObjectIDsKey: unregisteredUpdated,
             NSDeletedObjectIDsKey: deleted, NSRefreshedObjectIDsKey: refreshed,
             NSInvalidatedObjectIDsKey: Set<NSManagedObjectID>(),
         ])

@@ -15,6 +15,21 @@ enum MigrationSourceModels {
         return result
     }
 
+    /// The versions a progressive migration may pass through, oldest first: the versions of the
+    /// bundle the model was loaded from, in the bundle's order (folder names, numbers by value), or
+    /// else the registered models in the order given.
+    static func orderedVersions(for model: NSManagedObjectModel,
+                                registered: [NSManagedObjectModel]) -> [(name: String?, model: NSManagedObjectModel)] {
+        if let bundle = bundleURL(of: model), let versions = try? NSManagedObjectModel.versions(inBundleAt: bundle) {
+            var result: [(name: String?, model: NSManagedObjectModel)] = []
+            for version in versions {
+                if let loaded = try? version.loadModel() { result.append((version.name, loaded)) }
+            }
+            if !result.isEmpty { return result }
+        }
+        return registered.map { (nil, $0) }
+    }
+
     /// The `.xcdatamodeld` bundle a model was loaded from, if any.
     static func bundleURL(of model: NSManagedObjectModel) -> URL? {
         guard let url = model._sourceURL else { return nil }

@@ -16,6 +16,25 @@ enum SQLiteDeferredMigration {
         for table in tables { try db.execute(sql: "DROP TABLE \"\(table)\"") }
     }
 
+    /// Drops the columns an in-place deferred migration left in the tables of `schema` (columns the
+    /// layout does not have), with the indexes that cover them.
+    static func dropLeftoverColumns(_ db: Database, schema: SQLiteSchema) throws {
+        var columns: [(String, String)] = []
+        for difference in try schema.differences(in: db) {
+            if case let .extraColumn(table, column) = difference { columns.append((table, column)) }
+        }
+        guard !columns.isEmpty else { return }
+        let tables = Set(columns.map(\.0))
+        for row in try Row.fetchAll(db, sql: "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
+            let name: String = row["name"] ?? ""
+            let table: String = row["tbl_name"] ?? ""
+            if tables.contains(table) && !schema.indexes.contains(where: { $0.name == name }) {
+                try db.execute(sql: "DROP INDEX \"\(name)\"")
+            }
+        }
+        for (table, column) in columns { try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(column)") }
+    }
+
     /// Finishes the deferred work of an open store, in one transaction; returns the new metadata, or
     /// `nil` when nothing was pending.
     static func finish(_ store: SQLiteStore) throws -> [String: Any]? {
@@ -27,6 +46,7 @@ enum SQLiteDeferredMigration {
         try SQLiteStoreFileAccess.run(store.fileURL) {
             try store.database().write { db in
                 try dropLeftovers(db)
+                try dropLeftoverColumns(db, schema: schema)
                 for index in schema.indexes {
                     let exists = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = ?",
                                                    arguments: [index.name]) ?? false

@@ -13,6 +13,7 @@ extension NSExpression {
             if let coding = base as? KeyValueCoding { return EvaluationValues.flatten(coding.value(forKeyPath: path)) }
             return KeyValueAccess.value(of: base, forKeyPath: path)
         case .function(let name, let arguments):
+            if name == FetchExpression.functionName { return FetchExpression.evaluate(arguments.map { $0.evaluate(object, in: scope) }) }
             return ExpressionFunctions.evaluate(name, arguments.map { $0.evaluate(object, in: scope) })
         case .method(let receiver, let selector, let arguments):
             return MethodCall.call(selector, on: receiver.evaluate(object, in: scope),
@@ -105,6 +106,8 @@ enum MethodCall {
     /// receiver as their first argument), a few Foundation string methods, and argument-less selectors,
     /// read as keys.
     static func call(_ selector: String, on receiver: Any?, arguments: [Any?]) -> Any? {
+        if let object = EvaluationValues.flatten(receiver) as? ExpressionMethodReceiver,
+           case .handled(let value) = object._expressionMethod(selector, arguments: arguments) { return value }
         if selector == "valueForKeyPath:" || selector == "valueForKey:" {
             guard arguments.count == 1, let path = arguments[0].flatMap(ValueComparison.string) else { return nil }
             if selector == "valueForKey:" { return KeyValueAccess.value(of: receiver, forKey: path) }

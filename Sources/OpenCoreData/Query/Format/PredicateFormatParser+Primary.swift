@@ -85,8 +85,7 @@ extension PredicateFormatSyntax {
         case "TERNARY" where followedByParenthesis:
             return try parseTernary()
         case "FETCH" where followedByParenthesis:
-            throw PredicateFormatFailure(
-                message: "FETCH expressions are not supported; use a fetch request instead", offset: token.offset)
+            return try parseFetch()
         default:
             break
         }
@@ -208,6 +207,24 @@ extension PredicateFormatSyntax {
             throw PredicateFormatFailure(message: "the selector name of FUNCTION is empty", offset: open.offset)
         }
         return NSExpression(forFunction: receiver, selectorName: selector, arguments: arguments)
+    }
+
+    /// `FETCH(request, context, countOnly)`: the request is executed in the context when evaluated.
+    private mutating func parseFetch() throws(PredicateFormatFailure) -> NSExpression {
+        advance()
+        let open = current
+        try expect(.leftParen, "'(' after FETCH")
+        try enter()
+        defer { leave() }
+        let request = try parseExpression(after: open)
+        let firstComma = current
+        try expect(.comma, "',' after the fetch request of FETCH")
+        let context = try parseExpression(after: firstComma)
+        let secondComma = current
+        try expect(.comma, "',' after the context of FETCH")
+        let countOnly = try parseExpression(after: secondComma)
+        try expect(.rightParen, "')' to close FETCH")
+        return NSExpression(storage: .function(FetchExpression.functionName, arguments: [request, context, countOnly]))
     }
 
     /// `CAST(value, 'type')`. Casts of literals to `NSDate`, `NSUUID`, `NSURL` and `NSData` are

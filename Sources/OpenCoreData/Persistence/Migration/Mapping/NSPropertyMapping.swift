@@ -24,7 +24,7 @@ open class NSPropertyMapping: NSObject, @unchecked Sendable {
         self.init()
         name = destination
         _sourcePropertyName = source
-        valueExpression = NSExpression(forKeyPath: "$source." + source)
+        valueExpression = NSExpression(forKeyPath: source, operand: NSExpression(forVariable: NSMigrationSourceObjectKey))
     }
 
     /// The source property this mapping copies: recorded by inference, or read from a value

@@ -19,6 +19,8 @@ struct SQLiteLightweightMigration {
     /// Whether dropping the old tables and building non-unique indexes waits for
     /// `finishDeferredLightweightMigration()` (``NSPersistentStoreDeferredLightweightMigrationOptionKey``).
     var defersCleanup = false
+    /// The log the migration's statements are written to (the store's SQL debug log).
+    var sqlDebugLog: SQLDebugLog?
 
     /// Runs the migration and returns the store's new metadata.
     ///
@@ -29,6 +31,21 @@ struct SQLiteLightweightMigration {
     ///   The file is unchanged whenever an error is thrown.
     @discardableResult
     func run() throws -> SQLiteStoreMetadata {
+        try Self.run([self])
+    }
+
+    /// Runs several migrations of one file one after the other inside ONE transaction (the steps of a
+    /// progressive migration), and returns the store's final metadata. A failure of any step rolls
+    /// every step back; a crash leaves the file at the first step's source version or at the last
+    /// step's destination.
+    @discardableResult
+    static func run(_ steps: [SQLiteLightweightMigration]) throws -> SQLiteStoreMetadata {
+        guard let first = steps.first else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
+                NSLocalizedDescriptionKey: "A migration needs at least one step.",
+            ])
+        }
+        let url = first.url
         var configuration = Configuration()
         configuration.label = "OpenCoreData.SQLiteStore(migrate)"
         configuration.busyMode = .timeout(240)
@@ -42,8 +59,9 @@ struct SQLiteLightweightMigration {
         var metadata: SQLiteStoreMetadata?
         do {
             try queue.writeWithoutTransaction { db in
+                first.sqlDebugLog?.trace(db)
                 try db.inTransaction(.immediate) {
-                    metadata = try migrate(db)
+                    for step in steps { metadata = try step.migrate(db) }
                     return .commit
                 }
             }
@@ -51,13 +69,13 @@ struct SQLiteLightweightMigration {
             throw error
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_CONSTRAINT {
-                throw migrationError(NSMigrationConstraintViolationError,
-                                     "rows of the store break a uniqueness constraint of the new model (\(error.message ?? "constraint failed"))", underlying: error)
+                throw first.migrationError(NSMigrationConstraintViolationError,
+                                           "rows of the store break a uniqueness constraint of the new model (\(error.message ?? "constraint failed"))", underlying: error)
             }
-            throw migrationError(NSMigrationError, "SQLite failed: \(error.message ?? error.description)", underlying: error)
+            throw first.migrationError(NSMigrationError, "SQLite failed: \(error.message ?? error.description)", underlying: error)
         }
         try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        guard let metadata else { throw migrationError(NSMigrationError, "the migration did not finish", underlying: nil) }
+        guard let metadata else { throw first.migrationError(NSMigrationError, "the migration did not finish", underlying: nil) }
         return metadata
     }
 
@@ -72,23 +90,51 @@ struct SQLiteLightweightMigration {
         return NSError(domain: NSCocoaErrorDomain, code: code, userInfo: info)
     }
 
-    /// The whole migration, inside the caller's transaction.
-    private func migrate(_ db: Database) throws -> SQLiteStoreMetadata {
+    /// The whole migration, inside the caller's transaction: in place with `ALTER TABLE` when the
+    /// plan allows it and the linked SQLite can, else by copying the tables.
+    func migrate(_ db: Database) throws -> SQLiteStoreMetadata {
         let source = plan.sourceSchema
-        let destination = plan.destinationSchema
+        let oldMetadata = try SQLiteStoreMetadata.read(from: db, storeURL: url)
         try SQLiteDeferredMigration.dropLeftovers(db)
+        if PersistentStoreOptions.bool(oldMetadata.plist[NSPersistentStoreDeferredLightweightMigrationOptionKey]) == true {
+            try SQLiteDeferredMigration.dropLeftoverColumns(db, schema: source)
+        }
         let differences = try source.differences(in: db)
         guard differences.areCompatible else {
             throw migrationError(NSMigrationManagerSourceStoreError,
                 "the file is not laid out for the source model (\(differences.prefix(5).map(\.description).joined(separator: "; ")))",
                 underlying: nil)
         }
-        let oldMetadata = try SQLiteStoreMetadata.read(from: db, storeURL: url)
         progress?(0.02, "Preparing")
         var oldMax: [String: Int64] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY") {
             if let name: String = row["Z_NAME"] { oldMax[name] = row["Z_MAX"] ?? 0 }
         }
+        if case let .success(alterations) = inPlacePlan(sqliteVersion: try Self.sqliteVersion(db)) {
+            var metadata: SQLiteStoreMetadata?
+            do {
+                try db.inSavepoint {
+                    try alter(db, alterations)
+                    metadata = try finish(db, oldMetadata: oldMetadata, oldMax: oldMax, offsets: [:], oldTables: [])
+                    return .commit
+                }
+            } catch let error as DatabaseError where error.resultCode != .SQLITE_CONSTRAINT {
+                sqlDebugLog?.write(.annotation, "CoreData: annotation: in-place migration failed (\(error.message ?? error.description)); copying the tables instead")
+                metadata = nil
+            } catch let error as NSError where error.domain == NSCocoaErrorDomain && error.code == NSMigrationError {
+                sqlDebugLog?.write(.annotation, "CoreData: annotation: in-place migration failed (\(error.localizedDescription)); copying the tables instead")
+                metadata = nil
+            }
+            if let metadata { return metadata }
+        }
+        return try copyTables(db, oldMetadata: oldMetadata, oldMax: oldMax)
+    }
+
+    /// The migration by copying every table: the old tables are renamed aside, the new layout
+    /// created, rows and relationships copied, the old tables dropped.
+    private func copyTables(_ db: Database, oldMetadata: SQLiteStoreMetadata, oldMax: [String: Int64]) throws -> SQLiteStoreMetadata {
+        let source = plan.sourceSchema
+        let destination = plan.destinationSchema
         let oldTables = source.tables.map(\.name)
         let indexNames = try String.fetchAll(db, sql: """
             SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
@@ -110,6 +156,14 @@ struct SQLiteLightweightMigration {
             .carryOver(db)
         progress?(0.85, "Building indexes")
         for index in destination.indexes where index.isUnique || !defersCleanup { try db.execute(sql: index.createStatement) }
+        return try finish(db, oldMetadata: oldMetadata, oldMax: oldMax, offsets: offsets, oldTables: oldTables)
+    }
+
+    /// The end of both paths: `Z_PRIMARYKEY` and `Z_METADATA` rewritten, the old tables dropped
+    /// (unless cleanup is deferred), and the file's structure compared with the destination layout.
+    private func finish(_ db: Database, oldMetadata: SQLiteStoreMetadata, oldMax: [String: Int64],
+                        offsets: [String: Int64], oldTables: [String]) throws -> SQLiteStoreMetadata {
+        let destination = plan.destinationSchema
         try rewritePrimaryKeys(db, oldMax: oldMax, offsets: offsets)
         if !defersCleanup {
             for table in oldTables { try db.execute(sql: "DROP TABLE \(Self.oldPrefix)\(table)") }
@@ -127,6 +181,7 @@ struct SQLiteLightweightMigration {
         let remaining = try destination.differences(in: db).filter { difference in
             guard defersCleanup else { return true }
             if case let .extraTable(name) = difference, name.hasPrefix(Self.oldPrefix) { return false }
+            if case .extraColumn = difference { return false }
             return !difference.isTolerated
         }
         guard remaining.isEmpty else {
@@ -253,7 +308,7 @@ struct SQLiteLightweightMigration {
     }
 
     /// An identifier in double quotes.
-    private func quoted(_ name: String) -> String {
+    func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

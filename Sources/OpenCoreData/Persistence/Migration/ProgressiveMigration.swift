@@ -1,0 +1,228 @@
+import GRDB
+
+/// The option whose value, a `Progress`, reports the migration a store needs when it is added:
+/// its `totalUnitCount` becomes 100 per migration step and its `completedUnitCount` grows as the
+/// steps run.
+///
+/// This key is an OpenCoreData addition. On Linux, `Progress` has no key-value observing: read
+/// `fractionCompleted` from another thread, or use ``ProgressiveMigration/run(progress:handler:)``
+/// with a handler.
+public let OCDMigrationProgressOptionKey = "OCDMigrationProgressOptionKey"
+
+/// A migration of a SQLite store through successive versions of its model, V1 → V2 → … → Vn, for
+/// stores no single mapping migrates: each step has a mapping model that can be inferred.
+///
+/// Adding a store with ``NSMigratePersistentStoresAutomaticallyOption`` and
+/// ``NSInferMappingModelAutomaticallyOption`` migrates progressively when no direct mapping exists;
+/// this type does the same by hand, and shows the plan first. Versions are the `.xcdatamodeld`
+/// bundle's, oldest first by folder name with numbers compared by value ("Model", "Model 2", …,
+/// "Model 10"). The path taken is the one with the longest steps: from each version, the newest
+/// version a mapping reaches is tried first.
+///
+/// Every step runs inside one SQLite transaction on the store file, so a failure or a crash at any
+/// point leaves the store at its original version with all its rows, or at the destination.
+///
+/// This type is an OpenCoreData addition.
+public struct ProgressiveMigration {
+    /// One step of a progressive migration.
+    public struct Step {
+        /// The step's source model.
+        public let sourceModel: NSManagedObjectModel
+        /// The step's destination model.
+        public let destinationModel: NSManagedObjectModel
+        /// The source version's name in its bundle, if known.
+        public let sourceName: String?
+        /// The destination version's name in its bundle, if known.
+        public let destinationName: String?
+        /// The mapping model the step runs.
+        public let mappingModel: NSMappingModel
+        /// Whether the step runs in place with `ALTER TABLE` statements rather than by copying tables.
+        public let runsInPlace: Bool
+        /// Why the step copies its tables, when it does.
+        public let copyReason: String?
+
+        /// The plan of the step for the SQLite store.
+        let plan: SQLiteMigrationPlan
+    }
+
+    /// The store file the migration changes.
+    public let storeURL: URL
+    /// The steps, in the order they run. Empty when the store is already at the destination version.
+    public let steps: [Step]
+
+    /// Plans the migration of the SQLite store at `url` to `destinationModel` through `versions`
+    /// (oldest first; `names` are their names, for messages). The store's model must be one of
+    /// `versions` or `destinationModel`.
+    ///
+    /// - Throws: ``NSMigrationMissingSourceModelError`` (134130) when the store's model is not among
+    ///   the versions; the error of the direct mapping (``NSInferredMappingModelError``, 134190) when
+    ///   no path of inferable mappings reaches the destination; the errors of reading the store.
+    public init(storeAt url: URL, versions: [NSManagedObjectModel], names: [String]? = nil,
+                destinationModel: NSManagedObjectModel) throws {
+        storeURL = url
+        let source = try LightweightMigration.sourceModel(forStoreAt: url, among: versions + [destinationModel])
+        if source === destinationModel || source.versionChecksum == destinationModel.versionChecksum {
+            steps = []
+            return
+        }
+        func name(_ model: NSManagedObjectModel) -> String? {
+            guard let names, let index = versions.firstIndex(where: { $0 === model }), index < names.count else { return nil }
+            return names[index]
+        }
+        steps = try Self.steps(from: source, to: destinationModel, through: versions, name: name)
+    }
+
+    /// Plans the migration of the SQLite store at `url` to a version of the `.xcdatamodeld` bundle at
+    /// `bundle`: the version named `versionName`, or the bundle's current version.
+    ///
+    /// - Throws: ``NSFileReadNoSuchFileError`` naming the bundle when it holds no such version; the
+    ///   errors of ``init(storeAt:versions:names:destinationModel:)`` and of loading the models.
+    public init(storeAt url: URL, modelBundle bundle: URL, to versionName: String? = nil) throws {
+        let versions = try NSManagedObjectModel.versions(inBundleAt: bundle)
+        let target: NSManagedObjectModel.BundleVersion
+        if let versionName {
+            guard let match = versions.first(where: { $0.name == versionName || $0.url.lastPathComponent == versionName }) else {
+                throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
+                    NSLocalizedDescriptionKey: "\(bundle.path): no version named \"\(versionName)\"; the bundle holds \(versions.map { "\"\($0.name)\"" }.joined(separator: ", "))",
+                ])
+            }
+            target = match
+        } else {
+            guard let current = versions.first(where: \.isCurrent) ?? versions.last else {
+                throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
+                    NSLocalizedDescriptionKey: "\(bundle.path) holds no model version",
+                ])
+            }
+            target = current
+        }
+        guard let targetIndex = versions.firstIndex(of: target) else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
+                NSLocalizedDescriptionKey: "\(bundle.path): the version \"\(target.name)\" was not found",
+            ])
+        }
+        var models: [NSManagedObjectModel] = []
+        for version in versions[...targetIndex] { models.append(try version.loadModel()) }
+        let destination = models.removeLast()
+        try self.init(storeAt: url, versions: models, names: versions[..<targetIndex].map(\.name), destinationModel: destination)
+        if let last = steps.last, last.destinationName == nil {
+            var named = steps
+            named[named.count - 1] = Step(sourceModel: last.sourceModel, destinationModel: last.destinationModel,
+                                          sourceName: last.sourceName, destinationName: target.name,
+                                          mappingModel: last.mappingModel, runsInPlace: last.runsInPlace,
+                                          copyReason: last.copyReason, plan: last.plan)
+            self = ProgressiveMigration(storeURL: url, steps: named)
+        }
+    }
+
+    /// A migration of the store at `storeURL` through planned steps.
+    init(storeURL: URL, steps: [Step]) {
+        self.storeURL = storeURL
+        self.steps = steps
+    }
+
+    /// Runs every step in order, inside one transaction on the store file. `progress` (its
+    /// `totalUnitCount` is set to 100 per step) and `handler` (called with the fraction done, 0…1,
+    /// and a description of the step) report how far it got.
+    ///
+    /// - Throws: the errors of a lightweight migration (``NSMigrationError`` 134110,
+    ///   ``NSMigrationConstraintViolationError`` 134111, ``NSMigrationManagerSourceStoreError``
+    ///   134150). The store is unchanged whenever an error is thrown.
+    public func run(progress: Progress? = nil, handler: ((Double, String) -> Void)? = nil) throws {
+        try run(progress: progress, handler: handler, defersCleanup: false, sqlDebugLog: nil, configuration: nil)
+    }
+
+    /// Runs the steps; the last one may defer its cleanup.
+    func run(progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
+             sqlDebugLog: SQLDebugLog?, configuration: String?) throws {
+        guard !steps.isEmpty else { return }
+        progress?.totalUnitCount = Int64(steps.count * 100)
+        var migrations: [SQLiteLightweightMigration] = []
+        for (position, step) in steps.enumerated() {
+            var migration = SQLiteLightweightMigration(url: storeURL, plan: step.plan,
+                                                       destinationConfiguration: position == steps.count - 1 ? configuration : nil)
+            migration.sqlDebugLog = sqlDebugLog
+            migration.defersCleanup = defersCleanup && position == steps.count - 1
+            let label = "\(step.sourceName ?? "source") → \(step.destinationName ?? "destination")"
+            let count = steps.count
+            migration.progress = { fraction, what in
+                let overall = (Double(position) + fraction) / Double(count)
+                progress?.completedUnitCount = Int64((overall * Double(count * 100)).rounded())
+                handler?(overall, "step \(position + 1)/\(count) \(label): \(what)")
+            }
+            migrations.append(migration)
+        }
+        try SQLiteLightweightMigration.run(migrations)
+    }
+
+    /// The steps from `source` to `destination`: the direct one when its mapping can be inferred,
+    /// else the path through `versions` with the longest steps.
+    static func steps(from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
+                      through versions: [NSManagedObjectModel], name: @escaping (NSManagedObjectModel) -> String?) throws -> [Step] {
+        let direct: Result<Step, Error>
+        do {
+            direct = .success(try step(from: source, to: destination, name: name))
+        } catch {
+            direct = .failure(error)
+        }
+        if case let .success(step) = direct { return [step] }
+        let start = versions.firstIndex { $0 === source || $0.versionChecksum == source.versionChecksum }
+        let end = versions.firstIndex { $0.versionChecksum == destination.versionChecksum } ?? versions.count
+        var nodes = [source]
+        if let start, start + 1 < end { nodes += versions[(start + 1)..<end] }
+        nodes.append(destination)
+        var search = PathSearch(nodes: nodes, name: name)
+        guard let path = search.path(from: 0), path.count > 1 else {
+            if case let .failure(error) = direct { throw error }
+            return []
+        }
+        return path
+    }
+
+    /// One step, with the inferred mapping model.
+    static func step(from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
+                     name: (NSManagedObjectModel) -> String?) throws -> Step {
+        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
+        let plan = try SQLiteMigrationPlan(source: source, sourceConfiguration: nil, destination: destination,
+                                           destinationConfiguration: nil, mapping: mapping)
+        let migration = SQLiteLightweightMigration(url: URL(fileURLWithPath: "/"), plan: plan, destinationConfiguration: nil)
+        var reason: String?
+        if case let .failure(refusal) = migration.inPlacePlan(sqliteVersion: linkedSQLiteVersion) { reason = refusal.description }
+        return Step(sourceModel: source, destinationModel: destination, sourceName: name(source),
+                    destinationName: name(destination), mappingModel: mapping, runsInPlace: reason == nil,
+                    copyReason: reason, plan: plan)
+    }
+
+    /// The version of the SQLite library linked into the process (`3.45.1` → 3045001).
+    static let linkedSQLiteVersion: Int = {
+        (try? DatabaseQueue().read { try SQLiteLightweightMigration.sqliteVersion($0) }) ?? 0
+    }()
+
+    /// A depth-first search for a path of steps from the first node to the last, trying the farthest
+    /// node first from each node and remembering dead ends.
+    private struct PathSearch {
+        let nodes: [NSManagedObjectModel]
+        let name: (NSManagedObjectModel) -> String?
+        var deadEnds: Set<Int> = []
+
+        init(nodes: [NSManagedObjectModel], name: @escaping (NSManagedObjectModel) -> String?) {
+            self.nodes = nodes
+            self.name = name
+        }
+
+        mutating func path(from index: Int) -> [Step]? {
+            let last = nodes.count - 1
+            if index == last { return [] }
+            guard !deadEnds.contains(index) else { return nil }
+            var next = last
+            while next > index {
+                if let step = try? ProgressiveMigration.step(from: nodes[index], to: nodes[next], name: name),
+                   let rest = path(from: next) {
+                    return [step] + rest
+                }
+                next -= 1
+            }
+            deadEnds.insert(index)
+            return nil
+        }
+    }
+}
