@@ -1,17 +1,24 @@
 import Foundation
 import Workloads
 
-// Runs one workload of one contender once, for profiling:
-//   workload-driver insert|fetch [contender name]
+// Runs one workload once, one contender or all of them, for profiling and quick timings:
+//   workload-driver insert|fetch|aggregate|batch-update|batch-delete|batched-scan|frc|migration [contender|all]
 // e.g. `valgrind --tool=callgrind .build/release/workload-driver fetch OpenCoreData`.
 // Without a contender it lists them; with `all` it runs each and prints wall times.
+// OCD_BENCH_ROWS=N overrides the row count of the insert and fetch workloads (e.g. smaller under valgrind).
 
+let workloads = ["insert", "fetch"] + Workload.allCases.map(\.rawValue)
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let workload = arguments.first, ["insert", "fetch"].contains(workload) else {
-    print("usage: workload-driver insert|fetch [contender|all]")
+guard let workload = arguments.first, workloads.contains(workload) else {
+    print("usage: workload-driver \(workloads.joined(separator: "|")) [contender|all]")
     exit(2)
 }
-let names = workload == "insert" ? Contenders.insert.map { $0.name } : Contenders.fetch.map { $0.name }
+let fileWorkload = Workload(rawValue: workload)
+let names: [String] = switch workload {
+case "insert": Contenders.insert.map { $0.name }
+case "fetch": Contenders.fetch.map { $0.name }
+default: fileWorkload?.contenders.map { $0.name } ?? []
+}
 guard arguments.count > 1 else {
     print(names.joined(separator: "\n"))
     exit(0)
@@ -22,6 +29,7 @@ guard !chosen.isEmpty else {
     print("unknown contender \(wanted); one of: \(names.joined(separator: ", "))")
     exit(2)
 }
+let rows = ProcessInfo.processInfo.environment["OCD_BENCH_ROWS"].flatMap(Int.init)
 
 func time(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -29,23 +37,42 @@ func time(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
+func peakResidentMiB() -> String {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return "?" }
+    let kiB = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    return String(format: "%.0f MiB", kiB / 1024)
+}
+
 do {
-    if workload == "insert" {
+    switch workload {
+    case "insert":
         for contender in Contenders.insert where chosen.contains(contender.name) {
             let directory = try ScratchDirectory()
             let instance = try contender.init(url: directory.file("Insert.sqlite"))
-            let seconds = try time { try instance.run(count: Shape.insertCount) }
-            print("insert \(contender.name): \(String(format: "%.3f", seconds)) s")
+            let seconds = try time { try instance.run(count: rows ?? Shape.insertCount) }
+            print("insert \(contender.name): \(String(format: "%.3f", seconds)) s, peak RSS so far \(peakResidentMiB())")
         }
-    } else {
-        let fixture = try FetchFixture()
-        let expected = Shape.checksum(rows: Shape.fetchCount)
+    case "fetch":
+        let count = rows ?? Shape.fetchCount
+        let fixture = try FetchFixture(rows: count)
+        let expected = Shape.checksum(rows: count)
         for contender in Contenders.fetch where chosen.contains(contender.name) {
             let instance = try contender.init(url: fixture.url)
             var sum: Int64 = 0
             let seconds = try time { sum = try instance.run() }
             guard sum == expected else { throw WorkloadError("\(contender.name) read \(sum), not \(expected)") }
-            print("fetch \(contender.name): \(String(format: "%.3f", seconds)) s")
+            print("fetch \(contender.name): \(String(format: "%.3f", seconds)) s, peak RSS so far \(peakResidentMiB())")
+        }
+    default:
+        guard let fileWorkload else { exit(2) }
+        let fixture = try fileWorkload.makeFixture()
+        for contender in fileWorkload.contenders where chosen.contains(contender.name) {
+            let prepared = try PreparedRun(fileWorkload, contender, fixture: fixture)
+            var result: Int64 = 0
+            let seconds = try time { result = try prepared.contender.run() }
+            try prepared.check(fileWorkload, result: result)
+            print("\(workload) \(contender.name): \(String(format: "%.3f", seconds)) s, peak RSS so far \(peakResidentMiB())")
         }
     }
 } catch {

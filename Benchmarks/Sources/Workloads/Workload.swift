@@ -1,0 +1,136 @@
+import Foundation
+
+/// One contender of one of the file-based workloads (issues 9 and 10): `init` (not measured) opens
+/// the workload's file, `run` (measured) does the work and returns the figure the workload checks.
+public protocol Contender {
+    /// A short name shown in results.
+    static var name: String { get }
+    /// Opens the workload's file at `url` (WAL, `synchronous=NORMAL`); nothing of the work is done.
+    init(url: URL) throws
+    /// Does the work once; returns a count or sum that every contender must agree on.
+    func run() throws -> Int64
+}
+
+/// The workloads of issues 9 and 10, each with its contenders side by side on the same file.
+public enum Workload: String, CaseIterable, Sendable {
+    case aggregate
+    case batchUpdate = "batch-update"
+    case batchDelete = "batch-delete"
+    case batchedScan = "batched-scan"
+    case fetchedResults = "frc"
+    case migration
+
+    /// The benchmark's title.
+    public var title: String {
+        switch self {
+        case .aggregate: "Aggregate 1M group-by"
+        case .batchUpdate: "Batch update 100k of 200k"
+        case .batchDelete: "Batch delete 100k of 200k"
+        case .batchedScan: "Scan 1M fetchBatchSize 500"
+        case .fetchedResults: "FRC 10k rows 1000 saves"
+        case .migration: "Migration 1M add+rename"
+        }
+    }
+
+    /// The contenders, ours first.
+    public var contenders: [any Contender.Type] {
+        switch self {
+        case .aggregate: [OpenCoreDataAggregate.self, RawSQLiteAggregate.self]
+        case .batchUpdate: [OpenCoreDataBatchUpdate.self, RawSQLiteBatchUpdate.self]
+        case .batchDelete: [OpenCoreDataBatchDelete.self, RawSQLiteBatchDelete.self]
+        case .batchedScan: [OpenCoreDataBatchedScan.self, OpenCoreDataUnbatchedScan.self, RawSQLiteScan.self]
+        case .fetchedResults: [OpenCoreDataFetchedResults.self, RawSQLiteSingleSaves.self]
+        case .migration: [OpenCoreDataMigration.self, RawSQLiteMigration.self]
+        }
+    }
+
+    /// Whether the work changes the file, so that every iteration gets a fresh copy of the fixture.
+    public var changesFile: Bool {
+        switch self {
+        case .aggregate, .batchedScan: false
+        case .batchUpdate, .batchDelete, .fetchedResults, .migration: true
+        }
+    }
+
+    /// Rows of the fixture.
+    public var rows: Int {
+        switch self {
+        case .aggregate, .batchedScan, .migration: 1_000_000
+        case .batchUpdate, .batchDelete: 200_000
+        case .fetchedResults: FetchedResultsScript.rows
+        }
+    }
+
+    /// Makes the file every contender starts from (not measured).
+    public func makeFixture() throws -> StoreFixture {
+        switch self {
+        case .migration: try PersonModels.fixture(rows: rows)
+        default: try ReadingModel.fixture(rows: rows)
+        }
+    }
+
+    /// What `run()` returns when the work was done right.
+    public var expected: Int64 {
+        switch self {
+        case .aggregate: AggregateCheck.expected(rows: rows)
+        case .batchUpdate, .batchDelete: Int64(rows / 2)
+        case .batchedScan: ReadingModel.amountSum(rows: rows) + ReadingModel.bucketSum(rows: rows)
+        case .fetchedResults: FetchedResultsScript.expectedChecksum
+        case .migration: 0
+        }
+    }
+
+    /// Checks the file after the work (not measured): the same query for every contender.
+    public func verify(url: URL) throws {
+        let connection = try RawConnection(url: url)
+        switch self {
+        case .aggregate, .batchedScan, .fetchedResults:
+            return
+        case .batchUpdate:
+            let figures = try connection.integers("SELECT SUM(ZAMOUNT), SUM(Z_OPT), COUNT(*) FROM ZREADING")
+            let want = [ReadingModel.amountSum(rows: rows) + Int64(rows / 2), Int64(rows + rows / 2), Int64(rows)]
+            guard figures == want else { throw WorkloadError("batch update left \(figures), not \(want)") }
+        case .batchDelete:
+            let figures = try connection.integers("SELECT COUNT(*), MIN(ZBUCKET) FROM ZREADING")
+            guard figures == [Int64(rows / 2), 50] else { throw WorkloadError("batch delete left \(figures)") }
+        case .migration:
+            let figures = try connection.integers("SELECT COUNT(*), SUM(ZNEWNAME), COUNT(ZADDED), SUM(ZA) FROM ZPERSON")
+            let want = [Int64(rows), PersonModels.oldNameSum(rows: rows), 0, PersonModels.aSum(rows: rows)]
+            guard figures == want else { throw WorkloadError("migration left \(figures), not \(want)") }
+            let old = try connection.prepareIfPossible("SELECT ZOLDNAME FROM ZPERSON")
+            guard !old else { throw WorkloadError("the migrated table still has ZOLDNAME") }
+        }
+    }
+}
+
+/// One iteration of a workload: the contender opened on the fixture or on a fresh copy of it.
+public struct PreparedRun {
+    /// The copy's directory (removed with it), when the work changes the file.
+    let scratch: ScratchDirectory?
+    /// The file the contender works on.
+    public let url: URL
+    /// The opened contender.
+    public let contender: any Contender
+
+    /// Opens `contender` on `fixture` (or a copy of it when `workload` changes the file).
+    public init(_ workload: Workload, _ contender: any Contender.Type, fixture: StoreFixture) throws {
+        if workload.changesFile {
+            let copy = try fixture.copy()
+            scratch = copy.directory
+            url = copy.url
+        } else {
+            scratch = nil
+            url = fixture.url
+        }
+        self.contender = try contender.init(url: url)
+    }
+
+    /// Throws unless the work returned `result` as expected and left the file as expected.
+    public func check(_ workload: Workload, result: Int64) throws {
+        let name = type(of: contender).name
+        guard result == workload.expected else {
+            throw WorkloadError("\(workload.title): \(name) returned \(result), not \(workload.expected)")
+        }
+        try workload.verify(url: url)
+    }
+}
