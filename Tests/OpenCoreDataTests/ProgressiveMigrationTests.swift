@@ -172,6 +172,40 @@ struct ProgressiveMigrationTests {
         #expect(try ProgressiveMigration(storeAt: url, modelBundle: bundle).steps.isEmpty)
     }
 
+    @Test("a step whose mapping model needs a custom policy runs through NSMigrationManager and a file swap; the next step runs in the store")
+    func managerStep() throws {
+        let directory = TemporaryDirectory()
+        let bundle = try ProgressiveBundleKit.writeBundle(in: directory.url)
+        let url = directory.file("Library.sqlite")
+        try ProgressiveBundleKit.fillStore(at: url, bundle: bundle, people: 3, books: 9)
+        NSEntityMigrationPolicy.register(ProgressiveTitlePolicy.self)
+        let versions = try NSManagedObjectModel.versions(inBundleAt: bundle).map { try $0.loadModel() }
+        let custom = try NSMappingModel.inferredMappingModel(forSourceModel: versions[0], destinationModel: versions[1])
+        let books = try #require(custom.entityMappings?.first { $0.destinationEntityName == "Book" })
+        books.entityMigrationPolicyClassName = "ProgressiveTitlePolicy"
+        var sources = ProgressiveMigration.MappingSources()
+        sources.lookup = { source, destination in
+            source === versions[0] && destination === versions[1] ? custom : nil
+        }
+        let names = ["Library", "Library 2", "Library 3"]
+        let steps = try ProgressiveMigration.steps(from: versions[0], to: versions[2], through: versions, name: { model in
+            versions.firstIndex { $0 === model }.map { names[$0] }
+        }, sources: sources)
+        #expect(steps.map(\.usesMigrationManager) == [true, false])
+        #expect(steps.map(\.isInferred) == [false, true])
+        var fractions: [Double] = []
+        try ProgressiveMigration(storeURL: url, steps: steps).run(progress: nil, handler: { fraction, _ in fractions.append(fraction) },
+                                                                   defersCleanup: false, sqlDebugLog: nil, configuration: nil)
+        #expect(fractions.last == 1)
+        #expect(try MigrationKit.differences(url, versions[2]) == [])
+        #expect(!FileManager.default.fileExists(atPath: directory.file(".Library.sqlite.migrating").path))
+        let context = try MigrationKit.open(versions[2], at: url, sources: [], options: nil)
+        let migrated = try context.all("Book", sortedBy: "pages")
+        #expect(migrated.count == 9)
+        #expect(migrated.allSatisfy { ($0.value(forKey: "title") as? String)?.hasPrefix("BOOK ") == true })
+        #expect(migrated.allSatisfy { ($0.value(forKey: "writer") as? NSManagedObject) != nil })
+    }
+
     @Test("without any path the store is left unchanged and the direct mapping's error is thrown")
     func noPath() throws {
         let directory = TemporaryDirectory()
@@ -254,5 +288,16 @@ struct ProgressiveMigrationTests {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
         }
         print("ProgressiveMigrationTests: killed runs ended at \(outcomes)")
+    }
+}
+
+/// Upper-cases the titles of the books it migrates.
+final class ProgressiveTitlePolicy: NSEntityMigrationPolicy {
+    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+                                             manager: NSMigrationManager) throws {
+        try super.createDestinationInstances(forSource: sInstance, in: mapping, manager: manager)
+        for destination in manager.destinationInstances(forEntityMappingName: mapping.name ?? "", sourceInstances: [sInstance]) {
+            destination.setValue(((sInstance.value(forKey: "title") as? String) ?? "").uppercased(), forKey: "title")
+        }
     }
 }

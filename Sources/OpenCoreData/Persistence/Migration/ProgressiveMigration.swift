@@ -40,9 +40,23 @@ public struct ProgressiveMigration {
         public let runsInPlace: Bool
         /// Why the step copies its tables, when it does.
         public let copyReason: String?
+        /// Whether the mapping model was inferred (rather than found in a bundle).
+        public let isInferred: Bool
+        /// Whether the step runs through an ``NSMigrationManager`` into a new file that then replaces
+        /// the store (a found mapping model with custom policies, value expressions or filters).
+        public var usesMigrationManager: Bool { plan == nil }
 
-        /// The plan of the step for the SQLite store.
-        let plan: SQLiteMigrationPlan
+        /// The plan of the step for the SQLite store; `nil` for a migration manager's step.
+        let plan: SQLiteMigrationPlan?
+    }
+
+    /// Finds a mapping model from one version to another (a bundle search), or `nil`.
+    typealias MappingLookup = (NSManagedObjectModel, NSManagedObjectModel) -> NSMappingModel?
+
+    /// Where the mapping model of each step comes from: found by `lookup`, else inferred when `infers`.
+    struct MappingSources {
+        var lookup: MappingLookup?
+        var infers = true
     }
 
     /// The store file the migration changes.
@@ -59,6 +73,12 @@ public struct ProgressiveMigration {
     ///   no path of inferable mappings reaches the destination; the errors of reading the store.
     public init(storeAt url: URL, versions: [NSManagedObjectModel], names: [String]? = nil,
                 destinationModel: NSManagedObjectModel) throws {
+        try self.init(storeAt: url, versions: versions, names: names, destinationModel: destinationModel, sources: MappingSources())
+    }
+
+    /// Plans the migration with mapping models from `sources`.
+    init(storeAt url: URL, versions: [NSManagedObjectModel], names: [String]?, destinationModel: NSManagedObjectModel,
+         sources: MappingSources) throws {
         storeURL = url
         let source = try LightweightMigration.sourceModel(forStoreAt: url, among: versions + [destinationModel])
         if source === destinationModel || source.versionChecksum == destinationModel.versionChecksum {
@@ -69,11 +89,13 @@ public struct ProgressiveMigration {
             guard let names, let index = versions.firstIndex(where: { $0 === model }), index < names.count else { return nil }
             return names[index]
         }
-        steps = try Self.steps(from: source, to: destinationModel, through: versions, name: name)
+        steps = try Self.steps(from: source, to: destinationModel, through: versions, name: name, sources: sources)
     }
 
     /// Plans the migration of the SQLite store at `url` to a version of the `.xcdatamodeld` bundle at
-    /// `bundle`: the version named `versionName`, or the bundle's current version.
+    /// `bundle`: the version named `versionName`, or the bundle's current version. Mapping models
+    /// (`.xcmappingmodel`) in the folder holding the bundle or in the main bundle are used for the
+    /// steps they fit, inferred mappings for the others.
     ///
     /// - Throws: ``NSFileReadNoSuchFileError`` naming the bundle when it holds no such version; the
     ///   errors of ``init(storeAt:versions:names:destinationModel:)`` and of loading the models.
@@ -103,13 +125,14 @@ public struct ProgressiveMigration {
         var models: [NSManagedObjectModel] = []
         for version in versions[...targetIndex] { models.append(try version.loadModel()) }
         let destination = models.removeLast()
-        try self.init(storeAt: url, versions: models, names: versions[..<targetIndex].map(\.name), destinationModel: destination)
+        try self.init(storeAt: url, versions: models, names: versions[..<targetIndex].map(\.name), destinationModel: destination,
+                      sources: MappingSources(lookup: { SQLiteStore.foundMappingModel(from: $0, to: $1) }))
         if let last = steps.last, last.destinationName == nil {
             var named = steps
             named[named.count - 1] = Step(sourceModel: last.sourceModel, destinationModel: last.destinationModel,
                                           sourceName: last.sourceName, destinationName: target.name,
                                           mappingModel: last.mappingModel, runsInPlace: last.runsInPlace,
-                                          copyReason: last.copyReason, plan: last.plan)
+                                          copyReason: last.copyReason, isInferred: last.isInferred, plan: last.plan)
             self = ProgressiveMigration(storeURL: url, steps: named)
         }
     }
@@ -131,36 +154,50 @@ public struct ProgressiveMigration {
         try run(progress: progress, handler: handler, defersCleanup: false, sqlDebugLog: nil, configuration: nil)
     }
 
-    /// Runs the steps; the last one may defer its cleanup.
+    /// Runs the steps; the last one may defer its cleanup. Consecutive steps the SQLite store runs
+    /// itself share one transaction; a migration manager's step commits on its own (file swap).
     func run(progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
              sqlDebugLog: SQLDebugLog?, configuration: String?) throws {
         guard !steps.isEmpty else { return }
         progress?.totalUnitCount = Int64(steps.count * 100)
-        var migrations: [SQLiteLightweightMigration] = []
-        for (position, step) in steps.enumerated() {
-            var migration = SQLiteLightweightMigration(url: storeURL, plan: step.plan,
-                                                       destinationConfiguration: position == steps.count - 1 ? configuration : nil)
-            migration.sqlDebugLog = sqlDebugLog
-            migration.defersCleanup = defersCleanup && position == steps.count - 1
+        let count = steps.count
+        func reporter(_ position: Int) -> (Double, String) -> Void {
+            let step = steps[position]
             let label = "\(step.sourceName ?? "source") → \(step.destinationName ?? "destination")"
-            let count = steps.count
-            migration.progress = { fraction, what in
+            return { fraction, what in
                 let overall = (Double(position) + fraction) / Double(count)
                 progress?.completedUnitCount = Int64((overall * Double(count * 100)).rounded())
                 handler?(overall, "step \(position + 1)/\(count) \(label): \(what)")
             }
-            migrations.append(migration)
         }
-        try SQLiteLightweightMigration.run(migrations)
+        var batch: [SQLiteLightweightMigration] = []
+        for (position, step) in steps.enumerated() {
+            guard let plan = step.plan else {
+                if !batch.isEmpty { try SQLiteLightweightMigration.run(batch) }
+                batch = []
+                let report = reporter(position)
+                try SQLiteStore.migrateWithManager(at: storeURL, from: step.sourceModel, to: step.destinationModel,
+                                                   mapping: step.mappingModel, report: report)
+                continue
+            }
+            var migration = SQLiteLightweightMigration(url: storeURL, plan: plan,
+                                                       destinationConfiguration: position == count - 1 ? configuration : nil)
+            migration.sqlDebugLog = sqlDebugLog
+            migration.defersCleanup = defersCleanup && position == count - 1
+            migration.progress = reporter(position)
+            batch.append(migration)
+        }
+        if !batch.isEmpty { try SQLiteLightweightMigration.run(batch) }
     }
 
     /// The steps from `source` to `destination`: the direct one when its mapping can be inferred,
     /// else the path through `versions` with the longest steps.
     static func steps(from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
-                      through versions: [NSManagedObjectModel], name: @escaping (NSManagedObjectModel) -> String?) throws -> [Step] {
+                      through versions: [NSManagedObjectModel], name: @escaping (NSManagedObjectModel) -> String?,
+                      sources: MappingSources) throws -> [Step] {
         let direct: Result<Step, Error>
         do {
-            direct = .success(try step(from: source, to: destination, name: name))
+            direct = .success(try step(from: source, to: destination, name: name, sources: sources))
         } catch {
             direct = .failure(error)
         }
@@ -170,7 +207,7 @@ public struct ProgressiveMigration {
         var nodes = [source]
         if let start, start + 1 < end { nodes += versions[(start + 1)..<end] }
         nodes.append(destination)
-        var search = PathSearch(nodes: nodes, name: name)
+        var search = PathSearch(nodes: nodes, name: name, sources: sources)
         guard let path = search.path(from: 0), path.count > 1 else {
             if case let .failure(error) = direct { throw error }
             return []
@@ -178,18 +215,32 @@ public struct ProgressiveMigration {
         return path
     }
 
-    /// One step, with the inferred mapping model.
+    /// One step: with the mapping model `lookup` finds, else with the inferred one.
     static func step(from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
-                     name: (NSManagedObjectModel) -> String?) throws -> Step {
-        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
-        let plan = try SQLiteMigrationPlan(source: source, sourceConfiguration: nil, destination: destination,
+                     name: (NSManagedObjectModel) -> String?, sources: MappingSources) throws -> Step {
+        let found = sources.lookup?(source, destination)
+        guard found != nil || sources.infers else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError, userInfo: [
+                NSLocalizedDescriptionKey: "No mapping model leads from \(name(source) ?? "the store's model") to \(name(destination) ?? "the destination model") and inference is off.",
+            ])
+        }
+        let mapping = try found ?? NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
+        let plan: SQLiteMigrationPlan
+        do {
+            plan = try SQLiteMigrationPlan(source: source, sourceConfiguration: nil, destination: destination,
                                            destinationConfiguration: nil, mapping: mapping)
+        } catch let error as NSError where found != nil && error.code == NSMigrationMissingMappingModelError {
+            return Step(sourceModel: source, destinationModel: destination, sourceName: name(source),
+                        destinationName: name(destination), mappingModel: mapping, runsInPlace: false,
+                        copyReason: "the mapping model runs through NSMigrationManager (\(error.localizedDescription))",
+                        isInferred: false, plan: nil)
+        }
         let migration = SQLiteLightweightMigration(url: URL(fileURLWithPath: "/"), plan: plan, destinationConfiguration: nil)
         var reason: String?
         if case let .failure(refusal) = migration.inPlacePlan(sqliteVersion: linkedSQLiteVersion) { reason = refusal.description }
         return Step(sourceModel: source, destinationModel: destination, sourceName: name(source),
                     destinationName: name(destination), mappingModel: mapping, runsInPlace: reason == nil,
-                    copyReason: reason, plan: plan)
+                    copyReason: reason, isInferred: found == nil, plan: plan)
     }
 
     /// The version of the SQLite library linked into the process (`3.45.1` → 3045001).
@@ -202,11 +253,13 @@ public struct ProgressiveMigration {
     private struct PathSearch {
         let nodes: [NSManagedObjectModel]
         let name: (NSManagedObjectModel) -> String?
+        let sources: MappingSources
         var deadEnds: Set<Int> = []
 
-        init(nodes: [NSManagedObjectModel], name: @escaping (NSManagedObjectModel) -> String?) {
+        init(nodes: [NSManagedObjectModel], name: @escaping (NSManagedObjectModel) -> String?, sources: MappingSources) {
             self.nodes = nodes
             self.name = name
+            self.sources = sources
         }
 
         mutating func path(from index: Int) -> [Step]? {
@@ -215,7 +268,7 @@ public struct ProgressiveMigration {
             guard !deadEnds.contains(index) else { return nil }
             var next = last
             while next > index {
-                if let step = try? ProgressiveMigration.step(from: nodes[index], to: nodes[next], name: name),
+                if let step = try? ProgressiveMigration.step(from: nodes[index], to: nodes[next], name: name, sources: sources),
                    let rest = path(from: next) {
                     return [step] + rest
                 }

@@ -1,16 +1,18 @@
 /// Lightweight migration when a store is opened with a model it was not written with.
 extension SQLiteStore {
-    /// Migrates the store file in place to `model` when the options ask for automatic migration
-    /// (``NSMigratePersistentStoresAutomaticallyOption``) with an inferred mapping
-    /// (``NSInferMappingModelAutomaticallyOption``). When no mapping goes straight from the store's
+    /// Migrates the store file to `model` when the options ask for automatic migration
+    /// (``NSMigratePersistentStoresAutomaticallyOption``), as Apple's Core Data does: with a mapping
+    /// model found in the bundles first, else with an inferred one when
+    /// ``NSInferMappingModelAutomaticallyOption`` is on. When no mapping goes straight from the store's
     /// model to `model`, the store is migrated progressively through the versions of the model's
     /// bundle (``ProgressiveMigration``). Returns `false` when migration is not asked for.
     ///
     /// - Throws: ``NSMigrationMissingSourceModelError`` (134130) when no candidate model matches the
-    ///   store; ``NSMigrationMissingMappingModelError`` (134140) when inference is off (mapping model
-    ///   files are not read); ``NSInferredMappingModelError`` (134190) when the mapping cannot be
+    ///   store; ``NSMigrationMissingMappingModelError`` (134140) when no mapping model is found and
+    ///   inference is off; ``NSInferredMappingModelError`` (134190) when the mapping cannot be
     ///   inferred, directly or through intermediate versions; ``NSMigrationError`` (134110) for a
-    ///   read-only store or a failed migration. The file is unchanged whenever an error is thrown.
+    ///   read-only store or a failed migration; the errors of ``NSMigrationManager``. The file is
+    ///   unchanged whenever an error is thrown.
     func migrateOnOpenIfAsked(metadata: SQLiteStoreMetadata, model: NSManagedObjectModel,
                               configuration: String?) throws -> Bool {
         if try migrateThroughStagesIfAsked(metadata: metadata, model: model) { return true }
@@ -32,26 +34,34 @@ extension SQLiteStore {
                 "metadata": metadata.dictionary,
             ])
         }
-        guard PersistentStoreOptions.bool(options?[NSInferMappingModelAutomaticallyOption]) == true else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError, userInfo: [
-                NSLocalizedDescriptionKey: "Cannot migrate the store at \(url.path): no mapping model was found and NSInferMappingModelAutomaticallyOption is off (OpenCoreData does not read .xcmappingmodel files).",
-                NSURLErrorKey: url,
-            ])
-        }
         let defers = PersistentStoreOptions.bool(options?[NSPersistentStoreDeferredLightweightMigrationOptionKey]) == true
         let progress = options?[OCDMigrationProgressOptionKey] as? Progress
+        if let found = Self.foundMappingModel(from: source, to: model) {
+            try migrate(with: found, from: source, to: model, configuration: configuration, progress: progress)
+            return true
+        }
+        let infers = PersistentStoreOptions.bool(options?[NSInferMappingModelAutomaticallyOption]) == true
         let sourceConfiguration = configuration.flatMap { source.configurations.contains($0) ? $0 : nil }
         let direct: SQLiteMigrationPlan
         do {
+            guard infers else {
+                throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError, userInfo: [
+                    NSLocalizedDescriptionKey: "Cannot migrate the store at \(url.path): no mapping model was found (searched the main bundle and the folder of the model's bundle) and NSInferMappingModelAutomaticallyOption is off.",
+                    NSURLErrorKey: url,
+                ])
+            }
             let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: model)
             direct = try SQLiteMigrationPlan(source: source, sourceConfiguration: sourceConfiguration, destination: model,
                                              destinationConfiguration: configuration, mapping: mapping)
         } catch let error as NSError where error.code == NSInferredMappingModelError || error.code == NSMigrationMissingMappingModelError {
             guard configuration == nil || configuration == NSManagedObjectModel.defaultConfigurationName else { throw error }
             let versions = MigrationSourceModels.orderedVersions(for: model, registered: registered)
-            let steps = try ProgressiveMigration.steps(from: source, to: model, through: versions.map(\.model)) { candidate in
+            let name: (NSManagedObjectModel) -> String? = { candidate in
                 versions.first { $0.model.versionChecksum == candidate.versionChecksum }?.name
             }
+            let sources = ProgressiveMigration.MappingSources(lookup: { Self.foundMappingModel(from: $0, to: $1) }, infers: infers)
+            let steps = try ProgressiveMigration.steps(from: source, to: model, through: versions.map(\.model),
+                                                       name: name, sources: sources)
             try ProgressiveMigration(storeURL: url, steps: steps)
                 .run(progress: progress, handler: nil, defersCleanup: defers, sqlDebugLog: _sqlDebugLog, configuration: nil)
             return true

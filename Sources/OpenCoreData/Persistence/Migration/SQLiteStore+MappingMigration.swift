@@ -1,0 +1,89 @@
+import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Migration at store open with a mapping model found in the app's bundles, as Apple's Core Data
+/// does before it infers one: a mapping that only copies values runs in place like a lightweight
+/// migration; any other (custom policies, value expressions, filter predicates) runs through an
+/// ``NSMigrationManager`` into a new file that then replaces the store.
+extension SQLiteStore {
+    /// The mapping model from `source` to `destination` found in the main bundle or in the folder that
+    /// holds the model's `.xcdatamodeld` bundle (and its subfolders), if any.
+    static func foundMappingModel(from source: NSManagedObjectModel, to destination: NSManagedObjectModel) -> NSMappingModel? {
+        var bundles = [Bundle.main]
+        if let folder = MigrationSourceModels.bundleURL(of: destination)?.deletingLastPathComponent(),
+           folder.standardizedFileURL != Bundle.main.bundleURL.standardizedFileURL, let bundle = Bundle(url: folder) {
+            bundles.append(bundle)
+        }
+        return NSMappingModel(from: bundles, forSourceModel: source, destinationModel: destination)
+    }
+
+    /// Migrates the store file with a mapping model: in place when the mapping only copies values,
+    /// else through a migration manager and a file swap.
+    func migrate(with mapping: NSMappingModel, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
+                 configuration: String?, progress: Progress?) throws {
+        let sourceConfiguration = configuration.flatMap { source.configurations.contains($0) ? $0 : nil }
+        if let plan = try? SQLiteMigrationPlan(source: source, sourceConfiguration: sourceConfiguration, destination: destination,
+                                               destinationConfiguration: configuration, mapping: mapping) {
+            var migration = SQLiteLightweightMigration(url: fileURL, plan: plan, destinationConfiguration: configuration)
+            migration.sqlDebugLog = _sqlDebugLog
+            migration.defersCleanup = PersistentStoreOptions.bool(options?[NSPersistentStoreDeferredLightweightMigrationOptionKey]) == true
+            if let progress {
+                progress.totalUnitCount = 100
+                migration.progress = { fraction, _ in progress.completedUnitCount = Int64((fraction * 100).rounded()) }
+            }
+            try migration.run()
+            return
+        }
+        progress?.totalUnitCount = 100
+        try Self.migrateWithManager(at: fileURL, from: source, to: destination, mapping: mapping) { fraction, _ in
+            progress?.completedUnitCount = Int64((fraction * 100).rounded())
+        }
+    }
+
+    /// Runs a migration manager from the store at `url` into a new file beside it, then moves the new
+    /// file over the store. A failure or a crash before the move leaves the store as it was; the move
+    /// itself is atomic.
+    static func migrateWithManager(at url: URL, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
+                                   mapping: NSMappingModel, report: ((Double, String) -> Void)?) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).migrating")
+        removeFiles(of: temporary)
+        let manager = NSMigrationManager(sourceModel: source, destinationModel: destination)
+        if let report { manager.migrationProgressHandler = { fraction in report(Double(fraction), "Migrating with a mapping model") } }
+        do {
+            try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: mapping, to: temporary, type: .sqlite, options: nil)
+            try checkpoint(temporary)
+            try checkpoint(url)
+        } catch {
+            removeFiles(of: temporary)
+            throw error
+        }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            removeFiles(of: temporary)
+            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
+                NSLocalizedDescriptionKey: "Migrating the store at \(url.path) failed: the migrated file could not replace it (\(reason)). The store was left unchanged.",
+                NSURLErrorKey: url,
+            ])
+        }
+        removeFiles(of: temporary)
+    }
+
+    /// Moves everything the write-ahead log of the file holds into the file, and empties the log.
+    private static func checkpoint(_ url: URL) throws {
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        try SQLiteStoreFileAccess.run(url) {
+            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+    }
+
+    /// Removes a SQLite file and its journal files, if present.
+    private static func removeFiles(of url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+}
