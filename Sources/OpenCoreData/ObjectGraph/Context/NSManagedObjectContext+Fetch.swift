@@ -78,10 +78,8 @@ extension NSManagedObjectContext {
         }
         if request.includesPropertyValues {
             let rows = try coordinator.fetchRows(storeRequest)
-            objects = rows.map {
-                registeredObject(for: $0, asFault: request.returnsObjectsAsFaults,
-                                 refresh: request.shouldRefreshRefetchedObjects)
-            }
+            objects = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
+                                         refresh: request.shouldRefreshRefetchedObjects)
             try _prefetchRelationships(of: objects, rows: rows, for: request)
         } else {
             objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }

@@ -34,9 +34,10 @@ extension NSManagedObjectContext {
         return object
     }
 
-    /// Creates and registers an object of the entity's class for a permanent ID, with no values.
-    func makeObject(for objectID: NSManagedObjectID) -> NSManagedObject {
-        let type = ManagedObjectClasses.objectClass(for: objectID.entity)
+    /// Creates and registers an object of the entity's class (`type` when the caller already looked it
+    /// up) for a permanent ID, with no values.
+    func makeObject(for objectID: NSManagedObjectID, type: NSManagedObject.Type? = nil) -> NSManagedObject {
+        let type = type ?? ManagedObjectClasses.objectClass(for: objectID.entity)
         let object = type.init(entity: objectID.entity, insertInto: nil)
         object.storage = [:]
         object._objectID = objectID
@@ -46,7 +47,7 @@ extension NSManagedObjectContext {
     }
 
     /// The object registered for a row, filled with the row's values unless it already has its own.
-    func registeredObject(for row: StoreRow, asFault: Bool, refresh: Bool) -> NSManagedObject {
+    func registeredObject(for row: StoreRow, asFault: Bool, refresh: Bool, type: NSManagedObject.Type? = nil) -> NSManagedObject {
         if let object = registry[row.objectID] {
             if object._isFault {
                 if !asFault { fulfill(object, from: row) }
@@ -55,7 +56,7 @@ extension NSManagedObjectContext {
             }
             return object
         }
-        let object = makeObject(for: row.objectID)
+        let object = makeObject(for: row.objectID, type: type)
         if asFault {
             object._isFault = true
         } else {
@@ -66,17 +67,19 @@ extension NSManagedObjectContext {
 
     /// Loads an object's values from a row and calls `awakeFromFetch()`.
     func fulfill(_ object: NSManagedObject, from row: StoreRow) {
-        var values: [String: Any] = [:]
-        for (key, value) in row.values {
-            if let id = value as? NSManagedObjectID, object.entity.relationshipsByName[key] != nil {
+        // The row's values, with to-one relationships' destination IDs turned into objects.
+        var values = row.values
+        for (key, relationship) in object._entity.relationshipsByName where !relationship.isToMany {
+            if let id = row.values[key] as? NSManagedObjectID {
                 values[key] = self.object(with: id)
-            } else {
-                values[key] = value
             }
         }
         // Transient properties keep their values; persistent ones come from the row.
-        for (key, value) in object.storage where object.entity.propertiesByName[key]?.isTransient == true {
-            values[key] = value
+        if !object.storage.isEmpty {
+            let properties = object._entity.propertiesByName
+            for (key, value) in object.storage where properties[key]?.isTransient == true {
+                values[key] = value
+            }
         }
         object.storage = values
         object.toMany = [:]

@@ -56,6 +56,7 @@ extension Array: ManagedObjectCollection {
 enum ManagedValueConversion {
     /// Converts a canonical value to `Value`; traps, naming entity, key and type, when it cannot.
     static func swiftValue<Value>(_ value: Any?, as type: Value.Type, object: NSManagedObject, key: String) -> Value {
+        if let number = ManagedNumberReading.value(value, as: Value.self) { return number }
         let baseType: Any.Type
         if let optionalType = Value.self as? any ManagedOptional.Type {
             guard let value else {
@@ -126,7 +127,7 @@ enum ManagedValueConversion {
 
     /// Converts one non-nil canonical value to `type`, or returns `nil`.
     private static func convert(_ value: Any, to type: Any.Type) -> Any? {
-        if let number = value as? NSNumber, !(value is NSDecimalNumber) || type != Decimal.self {
+        if let number = value as? NSNumber, !(number is NSDecimalNumber) || type != Decimal.self {
             switch type {
             case is Int.Type: return number.intValue
             case is Int8.Type: return number.int8Value

@@ -12,7 +12,7 @@ extension NSManagedObject {
         if let keyPathRecorder {
             return keyPathRecorder.record(key, as: Value.self, object: self)
         }
-        return ManagedValueConversion.swiftValue(value(forKey: key), as: Value.self, object: self, key: key)
+        return ManagedValueConversion.swiftValue(_managedPropertyValue(forKey: key), as: Value.self, object: self, key: key)
     }
 
     /// Sets the value of a persistent property from the Swift type a subclass declares for it.

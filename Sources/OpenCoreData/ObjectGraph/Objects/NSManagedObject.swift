@@ -87,10 +87,13 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     /// Sets every attribute's default value (from the model) as its current value.
     func applyDefaultValues() {
-        for (name, attribute) in _entity.attributesByName {
-            if let value = attribute.defaultValue {
-                storage[name] = ManagedValueCoercion.canonical(value, for: attribute.attributeType) ?? value
-            }
+        let defaults = EntityDefaultValues.values(for: _entity)
+        if storage.isEmpty {
+            storage = defaults
+            return
+        }
+        for (name, value) in defaults {
+            storage[name] = value
         }
     }
 

@@ -20,6 +20,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     let primaryKey: Int64?
     /// The unique part of a temporary ID; `nil` for a permanent ID.
     let temporaryIdentifier: UUID?
+    /// The hash, computed once: IDs are dictionary keys of every registry and cache.
+    private let _hash: Int
 
     /// Creates a temporary ID for a new object of `entity`.
     init(temporaryFor entity: NSEntityDescription) {
@@ -27,17 +29,30 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         _store = nil
         storeIdentifier = nil
         primaryKey = nil
-        temporaryIdentifier = UUID()
+        let identifier = TemporaryObjectIdentifiers.next()
+        temporaryIdentifier = identifier
+        _hash = identifier.hashValue
         super.init()
     }
 
     /// Creates the permanent ID of the row with primary key `primaryKey` of `entity` in `store`.
-    init(entity: NSEntityDescription, store: NSPersistentStore, primaryKey: Int64) {
+    convenience init(entity: NSEntityDescription, store: NSPersistentStore, primaryKey: Int64) {
+        self.init(entity: entity, store: store, storeIdentifier: store.identifier, primaryKey: primaryKey)
+    }
+
+    /// Creates a permanent ID with the store's identifier already read (fetches read it once for
+    /// all their rows).
+    init(entity: NSEntityDescription, store: NSPersistentStore, storeIdentifier: String?, primaryKey: Int64) {
         self.entity = entity
         _store = store
-        storeIdentifier = store.identifier
+        self.storeIdentifier = storeIdentifier
         self.primaryKey = primaryKey
         temporaryIdentifier = nil
+        var hasher = Hasher()
+        hasher.combine(primaryKey)
+        hasher.combine(storeIdentifier)
+        hasher.combine(entity.name)
+        _hash = hasher.finalize()
         super.init()
     }
 
@@ -83,24 +98,17 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSManagedObjectID else { return false }
         if other === self { return true }
+        if _hash != other._hash { return false }
         if let temporaryIdentifier {
             return temporaryIdentifier == other.temporaryIdentifier
         }
         return other.temporaryIdentifier == nil && primaryKey == other.primaryKey
-            && storeIdentifier == other.storeIdentifier && entity.name == other.entity.name
+            && storeIdentifier == other.storeIdentifier && (entity === other.entity || entity.name == other.entity.name)
     }
 
     /// A hash value consistent with ``isEqual(_:)``.
     public override var hash: Int {
-        var hasher = Hasher()
-        if let temporaryIdentifier {
-            hasher.combine(temporaryIdentifier)
-        } else {
-            hasher.combine(primaryKey)
-            hasher.combine(storeIdentifier)
-            hasher.combine(entity.name)
-        }
-        return hasher.finalize()
+        _hash
     }
 
     /// Returns the ID itself: object IDs are immutable.

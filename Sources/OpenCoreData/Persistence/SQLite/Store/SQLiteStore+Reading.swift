@@ -31,8 +31,11 @@ extension SQLiteStore {
         let query = try compiler().compile(resolved(request, entity: entity), selection: .rows)
         return try read { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: \.count) {
             let statement = try db.cachedStatement(sql: query.sql)
-            let rows = try Row.fetchAll(statement, arguments: query.arguments)
-            return try rows.map { try decodeRow($0, columns: query.columns) }
+            let decoder = SQLiteFetchRowDecoder(store: self, columns: query.columns)
+            let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
+            var rows: [StoreRow] = []
+            while let row = try cursor.next() { rows.append(try decoder.decode(row)) }
+            return rows
         } }
     }
 
@@ -40,18 +43,25 @@ extension SQLiteStore {
         let query = try compiler().compile(resolved(request, entity: entity), selection: .objectIDs)
         return try read { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: \.count) {
             let statement = try db.cachedStatement(sql: query.sql)
-            return try Row.fetchAll(statement, arguments: query.arguments).map { row in
-                var pk: Int64 = 0
-                var number: Int64 = 0
-                for column in query.columns {
-                    switch column.role {
-                    case .primaryKey: pk = row[column.index] ?? 0
-                    case .entityNumber: number = row[column.index] ?? 0
-                    default: break
-                    }
+            let primaryKeyIndex = query.columns.first { $0.role == .primaryKey }?.index
+            let entityNumberIndex = query.columns.first { $0.role == .entityNumber }?.index
+            let storeIdentifier = identifier
+            var lastEntity: (number: Int64, entity: NSEntityDescription)?
+            var ids: [NSManagedObjectID] = []
+            let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
+            while let row = try cursor.next() {
+                let pk: Int64 = primaryKeyIndex.flatMap { row[$0] } ?? 0
+                let number: Int64 = entityNumberIndex.flatMap { row[$0] } ?? 0
+                let entity: NSEntityDescription
+                if let lastEntity, lastEntity.number == number {
+                    entity = lastEntity.entity
+                } else {
+                    entity = try self.entity(number: number)
+                    lastEntity = (number, entity)
                 }
-                return NSManagedObjectID(entity: try self.entity(number: number), store: self, primaryKey: pk)
+                ids.append(NSManagedObjectID(entity: entity, store: self, storeIdentifier: storeIdentifier, primaryKey: pk))
             }
+            return ids
         } }
     }
 
@@ -61,60 +71,6 @@ extension SQLiteStore {
             let statement = try db.cachedStatement(sql: query.sql)
             return try Int.fetchOne(statement, arguments: query.arguments) ?? 0
         } }
-    }
-
-    /// A result row of a compiled `.rows` query as a store row.
-    private func decodeRow(_ row: Row, columns: [SQLiteResultColumn]) throws -> StoreRow {
-        var pk: Int64 = 0
-        var number: Int64 = 0
-        var version: Int64 = 0
-        for column in columns {
-            switch column.role {
-            case .primaryKey: pk = row[column.index] ?? 0
-            case .entityNumber: number = row[column.index] ?? 0
-            case .version: version = row[column.index] ?? 0
-            default: break
-            }
-        }
-        let entity = try self.entity(number: number)
-        let entityName = entity.name ?? ""
-        let attributes = self.attributes(of: entity)
-        let relationships = self.relationships(of: entity)
-        var keys: [String: Int64] = [:]
-        var entities: [String: Int64] = [:]
-        var values: [String: Any] = [:]
-        for column in columns where column.entities.isEmpty || column.entities.contains(entityName) {
-            let dbValue: DatabaseValue = row[column.index]
-            switch column.role {
-            case let .attribute(name, _) where name.contains("."):
-                let components = name.split(separator: ".")
-                guard let composite = attributes[String(components[0])] as? NSCompositeAttributeDescription,
-                      let element = SQLiteCompositeValues.element(at: components.dropFirst(), in: composite),
-                      let value = try readValue(from: dbValue, attribute: element,
-                                                coordinator: persistentStoreCoordinator) else { continue }
-                var dictionary = values[String(components[0])] as? [String: Any] ?? [:]
-                SQLiteCompositeValues.insert(value, at: components.dropFirst(), into: &dictionary)
-                values[String(components[0])] = dictionary
-            case let .attribute(name, _):
-                guard let attribute = attributes[name],
-                      let value = try readValue(from: dbValue, attribute: attribute,
-                                                          coordinator: persistentStoreCoordinator) else { continue }
-                values[name] = value
-            case let .toOneKey(relationship):
-                if let key = Int64.fromDatabaseValue(dbValue) { keys[relationship] = key }
-            case let .toOneEntity(relationship):
-                if let key = Int64.fromDatabaseValue(dbValue) { entities[relationship] = key }
-            default:
-                break
-            }
-        }
-        for (name, key) in keys {
-            guard let relationship = relationships[name], let destination = relationship.destinationEntity else { continue }
-            let target = try entities[name].map { try self.entity(number: $0) } ?? destination
-            values[name] = NSManagedObjectID(entity: target, store: self, primaryKey: key)
-        }
-        return StoreRow(objectID: NSManagedObjectID(entity: entity, store: self, primaryKey: pk),
-                        version: version, values: values)
     }
 
     /// The row of one object read through the layout; `nil` when there is no such row.

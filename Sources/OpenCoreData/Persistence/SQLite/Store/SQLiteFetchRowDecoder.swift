@@ -1,0 +1,138 @@
+import GRDB
+
+/// Turns the result rows of one compiled `.rows` fetch into store rows.
+///
+/// The work that depends only on the query and on a row's entity — which columns hold which
+/// attribute, which of them belong to the entity, how each is read — is done once per entity of the
+/// fetch, not once per row; each row then costs its column reads, its values and its object ID.
+// Not Sendable: made, used and dropped inside one read of one fetch.
+final class SQLiteFetchRowDecoder {
+    /// How one column becomes part of a row's values, for rows of one entity.
+    private enum Step {
+        /// A plain attribute, read with `readValue`'s rules (`external`: through the external-data
+        /// reference rules of `allowsExternalBinaryDataStorage`).
+        case attribute(index: Int, name: String, attribute: NSAttributeDescription, external: Bool)
+        /// An element of a composite attribute, named by its dotted path.
+        case compositeElement(index: Int, name: String, path: [Substring], element: NSAttributeDescription)
+        /// The primary key of a to-one relationship's destination.
+        case toOneKey(index: Int, relationship: String)
+        /// The entity number of a to-one relationship's destination.
+        case toOneEntity(index: Int, relationship: String)
+    }
+
+    /// The steps for rows of one entity.
+    private struct Plan {
+        let entity: NSEntityDescription
+        let steps: [Step]
+        let relationships: [String: NSRelationshipDescription]
+        let hasToOne: Bool
+    }
+
+    private let store: SQLiteStore
+    private let columns: [SQLiteResultColumn]
+    private let storeIdentifier: String?
+    private let coordinator: NSPersistentStoreCoordinator?
+    private let primaryKeyIndex: Int?
+    private let entityNumberIndex: Int?
+    private let versionIndex: Int?
+    private var plans: [Int64: Plan] = [:]
+    /// The plan of the previous row: rows of one entity usually come together.
+    private var lastPlan: (number: Int64, plan: Plan)?
+
+    init(store: SQLiteStore, columns: [SQLiteResultColumn]) {
+        self.store = store
+        self.columns = columns
+        storeIdentifier = store.identifier
+        coordinator = store.persistentStoreCoordinator
+        primaryKeyIndex = columns.first { $0.role == .primaryKey }?.index
+        entityNumberIndex = columns.first { $0.role == .entityNumber }?.index
+        versionIndex = columns.first { $0.role == .version }?.index
+    }
+
+    /// The store row of one result row.
+    func decode(_ row: Row) throws -> StoreRow {
+        let pk: Int64 = primaryKeyIndex.flatMap { row[$0] } ?? 0
+        let number: Int64 = entityNumberIndex.flatMap { row[$0] } ?? 0
+        let version: Int64 = versionIndex.flatMap { row[$0] } ?? 0
+        let plan = try self.plan(for: number)
+        var values = [String: Any](minimumCapacity: plan.steps.count)
+        var keys: [String: Int64] = [:]
+        var entities: [String: Int64] = [:]
+        for step in plan.steps {
+            switch step {
+            case let .attribute(index, name, attribute, external):
+                let dbValue: DatabaseValue = row[index]
+                if let value = try read(dbValue, attribute: attribute, external: external) { values[name] = value }
+            case let .compositeElement(index, name, path, element):
+                let dbValue: DatabaseValue = row[index]
+                guard let value = try store.readValue(from: dbValue, attribute: element, coordinator: coordinator) else { continue }
+                var dictionary = values[name] as? [String: Any] ?? [:]
+                SQLiteCompositeValues.insert(value, at: path[...], into: &dictionary)
+                values[name] = dictionary
+            case let .toOneKey(index, relationship):
+                if let key: Int64 = row[index] { keys[relationship] = key }
+            case let .toOneEntity(index, relationship):
+                if let key: Int64 = row[index] { entities[relationship] = key }
+            }
+        }
+        if plan.hasToOne {
+            for (name, key) in keys {
+                guard let relationship = plan.relationships[name], let destination = relationship.destinationEntity else { continue }
+                let target = try entities[name].map { try store.entity(number: $0) } ?? destination
+                values[name] = NSManagedObjectID(entity: target, store: store, storeIdentifier: storeIdentifier, primaryKey: key)
+            }
+        }
+        let objectID = NSManagedObjectID(entity: plan.entity, store: store, storeIdentifier: storeIdentifier, primaryKey: pk)
+        return StoreRow(objectID: objectID, version: version, values: values)
+    }
+
+    /// An attribute's value, as `SQLiteStore.readValue` reads it.
+    private func read(_ dbValue: DatabaseValue, attribute: NSAttributeDescription, external: Bool) throws -> Any? {
+        if external { return try store.readValue(from: dbValue, attribute: attribute, coordinator: coordinator) }
+        switch attribute.attributeType {
+        case .transformableAttributeType, .objectIDAttributeType:
+            return try store.readValue(from: dbValue, attribute: attribute, coordinator: coordinator)
+        default:
+            return SQLiteValueEncoding.value(from: dbValue, attributeType: attribute.attributeType)
+        }
+    }
+
+    /// The plan for rows of the entity with the given number, made on its first row.
+    private func plan(for number: Int64) throws -> Plan {
+        if let lastPlan, lastPlan.number == number { return lastPlan.plan }
+        if let plan = plans[number] {
+            lastPlan = (number, plan)
+            return plan
+        }
+        let entity = try store.entity(number: number)
+        let entityName = entity.name ?? ""
+        let attributes = store.attributes(of: entity)
+        var steps: [Step] = []
+        var hasToOne = false
+        for column in columns where column.entities.isEmpty || column.entities.contains(entityName) {
+            switch column.role {
+            case let .attribute(name, _) where name.contains("."):
+                let components = name.split(separator: ".")
+                guard let composite = attributes[String(components[0])] as? NSCompositeAttributeDescription,
+                      let element = SQLiteCompositeValues.element(at: components.dropFirst(), in: composite) else { continue }
+                steps.append(.compositeElement(index: column.index, name: String(components[0]),
+                                               path: Array(components.dropFirst()), element: element))
+            case let .attribute(name, _):
+                guard let attribute = attributes[name] else { continue }
+                steps.append(.attribute(index: column.index, name: name, attribute: attribute,
+                                        external: ExternalBinaryStorage.applies(to: attribute)))
+            case let .toOneKey(relationship):
+                hasToOne = true
+                steps.append(.toOneKey(index: column.index, relationship: relationship))
+            case let .toOneEntity(relationship):
+                steps.append(.toOneEntity(index: column.index, relationship: relationship))
+            default:
+                break
+            }
+        }
+        let plan = Plan(entity: entity, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
+        plans[number] = plan
+        lastPlan = (number, plan)
+        return plan
+    }
+}

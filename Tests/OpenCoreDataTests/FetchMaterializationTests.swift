@@ -1,0 +1,201 @@
+import Testing
+import OpenCoreData
+
+/// An object of the `Reading` entity, its properties written as the `@Managed` macro expands them; it
+/// counts how often its values were loaded.
+final class FetchedReading: NSManagedObject {
+    nonisolated(unsafe) var awakeCount = 0
+    var i0: Int64 { get { managedValue(forKey: "i0") } set { setManagedValue(newValue, forKey: "i0") } }
+    var i1: Int64 { get { managedValue(forKey: "i1") } set { setManagedValue(newValue, forKey: "i1") } }
+    var small: Int16 { get { managedValue(forKey: "small") } set { setManagedValue(newValue, forKey: "small") } }
+    var ratio: Double { get { managedValue(forKey: "ratio") } set { setManagedValue(newValue, forKey: "ratio") } }
+    var flag: Bool { get { managedValue(forKey: "flag") } set { setManagedValue(newValue, forKey: "flag") } }
+    var label: String? { get { managedValue(forKey: "label") } set { setManagedValue(newValue, forKey: "label") } }
+    var maybe: Int64? { get { managedValue(forKey: "maybe") } set { setManagedValue(newValue, forKey: "maybe") } }
+    var maybeInt: Int? { get { managedValue(forKey: "maybe") } set { setManagedValue(newValue, forKey: "maybe") } }
+    var maybeRatio: Double? { get { managedValue(forKey: "ratio") } set { setManagedValue(newValue, forKey: "ratio") } }
+
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        awakeCount += 1
+    }
+}
+
+/// Reading(i0, i1: Integer 64 default 7; small: Integer 16; ratio: Double; flag: Boolean; label: String;
+/// maybe: optional Integer 64 without default), objects of class ``FetchedReading``.
+private enum ReadingModel {
+    static func make() -> NSManagedObjectModel {
+        let i0 = ModelKit.attribute("i0", .integer64AttributeType)
+        i0.defaultValue = 7
+        let i1 = ModelKit.attribute("i1", .integer64AttributeType)
+        i1.defaultValue = 7
+        let entity = ModelKit.entity("Reading", [
+            i0, i1,
+            ModelKit.attribute("small", .integer16AttributeType),
+            ModelKit.attribute("ratio", .doubleAttributeType),
+            ModelKit.attribute("flag", .booleanAttributeType),
+            ModelKit.attribute("label", .stringAttributeType),
+            ModelKit.attribute("maybe", .integer64AttributeType),
+        ])
+        entity.managedObjectClassName = String(reflecting: FetchedReading.self)
+        let model = NSManagedObjectModel()
+        model.entities = [entity]
+        return model
+    }
+
+    /// A store with `count` readings saved, and a fresh coordinator on it (cold row cache).
+    static func savedStack(count: Int, directory: TemporaryDirectory = TemporaryDirectory()) throws -> (GraphStack, NSPersistentStoreCoordinator) {
+        let stack = try GraphStack(model: make(), directory: directory, fileName: "Readings.sqlite")
+        let context = stack.context()
+        for row in 0..<count {
+            let reading = NSEntityDescription.insertNewObject(forEntityName: "Reading", into: context)
+            reading.setValue(Int64(row), forKey: "i0")
+            reading.setValue(Int64(row) * 1_000_003, forKey: "i1")
+            reading.setValue(Int16(row % 100), forKey: "small")
+            reading.setValue(Double(row) / 4, forKey: "ratio")
+            reading.setValue(row % 2 == 0, forKey: "flag")
+            reading.setValue("r\(row)", forKey: "label")
+        }
+        try context.save()
+        return (stack, try stack.secondCoordinator())
+    }
+}
+
+@Suite("Fetch materialization")
+struct FetchMaterializationTests {
+    @Test("every fetched row becomes one registered object, and a second fetch returns the same objects")
+    func registeredOnce() throws {
+        let (stack, cold) = try ReadingModel.savedStack(count: 50)
+        let context = stack.context(cold)
+        let request = NSFetchRequest<FetchedReading>(entityName: "Reading")
+        let first = try context.fetch(request)
+        #expect(first.count == 50)
+        #expect(context.registeredObjects.count == 50)
+        #expect(Set(first.map(\.objectID)).count == 50)
+        let second = try context.fetch(request)
+        let firstByID = Dictionary(uniqueKeysWithValues: first.map { ($0.objectID, $0) })
+        #expect(second.allSatisfy { firstByID[$0.objectID] === $0 })
+        #expect(context.registeredObjects.count == 50)
+        #expect(second.allSatisfy { context.registeredObject(for: $0.objectID) === $0 })
+    }
+
+    @Test("values read back exactly through the generated accessors and through value(forKey:)")
+    func valuesExact() throws {
+        let (stack, cold) = try ReadingModel.savedStack(count: 20)
+        let context = stack.context(cold)
+        let request = NSFetchRequest<FetchedReading>(entityName: "Reading")
+        request.sortDescriptors = [NSSortDescriptor(key: "i0", ascending: true)]
+        let readings = try context.fetch(request)
+        #expect(readings.count == 20)
+        for (row, reading) in readings.enumerated() {
+            #expect(reading.i0 == Int64(row))
+            #expect(reading.i1 == Int64(row) * 1_000_003)
+            #expect(reading.small == Int16(row % 100))
+            #expect(reading.ratio == Double(row) / 4)
+            #expect(reading.maybeRatio == Double(row) / 4)
+            #expect(reading.flag == (row % 2 == 0))
+            #expect(reading.label == "r\(row)")
+            #expect(reading.maybe == nil)
+            #expect(reading.maybeInt == nil)
+            #expect((reading.value(forKey: "i1") as? NSNumber)?.int64Value == Int64(row) * 1_000_003)
+            #expect(reading.value(forKey: "label") as? String == "r\(row)")
+            #expect(reading.value(forKey: "maybe") == nil)
+        }
+    }
+
+    @Test("the extremes of Integer 64 survive a save and a cold fetch")
+    func integerExtremes() throws {
+        let stack = try GraphStack(model: ReadingModel.make(), fileName: "Extremes.sqlite")
+        let context = stack.context()
+        let values: [Int64] = [.min, .min + 1, -1, 0, 1, Int64(Int32.max) + 1, .max - 1, .max]
+        for value in values {
+            let reading = NSEntityDescription.insertNewObject(forEntityName: "Reading", into: context)
+            reading.setValue(value, forKey: "i0")
+            reading.setValue(value, forKey: "maybe")
+        }
+        try context.save()
+        let reader = stack.context(try stack.secondCoordinator())
+        let request = NSFetchRequest<FetchedReading>(entityName: "Reading")
+        request.sortDescriptors = [NSSortDescriptor(key: "i0", ascending: true)]
+        let readings = try reader.fetch(request)
+        #expect(readings.map(\.i0) == values)
+        #expect(readings.map(\.maybe) == values.map { Optional($0) })
+        #expect(readings.map { ($0.value(forKey: "i0") as? NSNumber)?.int64Value } == values.map { Optional($0) })
+    }
+
+    @Test("a fetched fault fires once: reading every property loads the values one time")
+    func faultFiresOnce() throws {
+        let (stack, cold) = try ReadingModel.savedStack(count: 10)
+        let context = stack.context(cold)
+        let readings = try context.fetch(NSFetchRequest<FetchedReading>(entityName: "Reading"))
+        #expect(readings.allSatisfy { $0.isFault })
+        #expect(readings.allSatisfy { $0.awakeCount == 0 })
+        for reading in readings {
+            _ = reading.i0
+            #expect(!reading.isFault)
+            _ = reading.i1
+            _ = reading.small
+            _ = reading.value(forKey: "ratio")
+            _ = reading.label
+            #expect(reading.awakeCount == 1)
+        }
+        _ = try context.fetch(NSFetchRequest<FetchedReading>(entityName: "Reading"))
+        #expect(readings.allSatisfy { $0.awakeCount == 1 })
+    }
+
+    @Test("objects fetched with returnsObjectsAsFaults = false are loaded once, at the fetch")
+    func loadedAtFetch() throws {
+        let (stack, cold) = try ReadingModel.savedStack(count: 10)
+        let context = stack.context(cold)
+        let request = NSFetchRequest<FetchedReading>(entityName: "Reading")
+        request.returnsObjectsAsFaults = false
+        let readings = try context.fetch(request)
+        #expect(readings.allSatisfy { !$0.isFault && $0.awakeCount == 1 })
+        #expect(Set(readings.map(\.i0)) == Set((0..<10).map(Int64.init)))
+        #expect(readings.allSatisfy { $0.awakeCount == 1 })
+    }
+
+    @Test("object IDs of the same row are equal, with equal hashes, across contexts and coordinators")
+    func objectIDIdentity() throws {
+        let (stack, cold) = try ReadingModel.savedStack(count: 5)
+        let request = NSFetchRequest<FetchedReading>(entityName: "Reading")
+        let warm = try stack.context().fetch(request).map(\.objectID)
+        let fresh = try stack.context(cold).fetch(request).map(\.objectID)
+        #expect(Set(warm) == Set(fresh))
+        for id in warm {
+            let twin = try #require(fresh.first { $0 == id })
+            #expect(twin.hash == id.hash)
+            #expect(twin.hashValue == id.hashValue)
+            #expect(twin.uriRepresentation() == id.uriRepresentation())
+        }
+        #expect(Set(warm).count == 5)
+    }
+
+    @Test("temporary IDs are all different, and each stays equal only to itself")
+    func temporaryIDs() throws {
+        let stack = try GraphStack(model: ReadingModel.make(), fileName: "Temporary.sqlite")
+        let context = stack.context()
+        let objects = (0..<2_000).map { _ in NSEntityDescription.insertNewObject(forEntityName: "Reading", into: context) }
+        let ids = objects.map(\.objectID)
+        #expect(ids.allSatisfy { $0.isTemporaryID })
+        #expect(Set(ids).count == 2_000)
+        #expect(Set(ids.map { $0.uriRepresentation() }).count == 2_000)
+        #expect(ids[0] == ids[0] && ids[0] != ids[1])
+    }
+
+    @Test("new objects start with the model's default values, and changing one leaves the others' alone")
+    func sharedDefaults() throws {
+        let stack = try GraphStack(model: ReadingModel.make(), fileName: "Defaults.sqlite")
+        let context = stack.context()
+        let first = NSEntityDescription.insertNewObject(forEntityName: "Reading", into: context)
+        let second = NSEntityDescription.insertNewObject(forEntityName: "Reading", into: context)
+        #expect((first.value(forKey: "i0") as? NSNumber)?.int64Value == 7)
+        first.setValue(Int64(99), forKey: "i0")
+        let third = NSEntityDescription.insertNewObject(forEntityName: "Reading", into: context)
+        #expect((first.value(forKey: "i0") as? NSNumber)?.int64Value == 99)
+        #expect((second.value(forKey: "i0") as? NSNumber)?.int64Value == 7)
+        #expect((third.value(forKey: "i0") as? NSNumber)?.int64Value == 7)
+        #expect((third.value(forKey: "i1") as? NSNumber)?.int64Value == 7)
+        #expect(third.value(forKey: "maybe") == nil)
+    }
+}
