@@ -6,6 +6,7 @@ struct FrozenEntityLookups {
     let attributesByName: [String: NSAttributeDescription]
     let relationshipsByName: [String: NSRelationshipDescription]
     let versionHash: Data
+    let writeTraits: EntityWriteTraits
 
     /// Computes the lookups of an entity that is still editable (its `_frozen` is `nil`).
     init(_ entity: NSEntityDescription) {
@@ -14,5 +15,6 @@ struct FrozenEntityLookups {
         attributesByName = entity.attributesByName
         relationshipsByName = entity.relationshipsByName
         versionHash = VersionHashing.hash(of: entity)
+        writeTraits = EntityWriteTraits(entity)
     }
 }

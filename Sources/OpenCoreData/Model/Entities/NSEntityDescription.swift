@@ -18,7 +18,9 @@ open class NSEntityDescription: NSObject, NSCopying {
     var _indexes: [NSFetchIndexDescription] = []
     var _uniquenessConstraints: [[Any]] = []
     /// Lookups fixed when the model becomes immutable (see `_freeze()`); `nil` while editable.
-    var _frozen: FrozenEntityLookups?
+    /// `final`: read on every property access, so it must be a direct field read, not a dynamic call
+    /// that copies every lookup.
+    final var _frozen: FrozenEntityLookups?
     /// The version hash, fixed when the model becomes immutable.
     var _frozenVersionHash: Data? { _frozen?.versionHash }
 

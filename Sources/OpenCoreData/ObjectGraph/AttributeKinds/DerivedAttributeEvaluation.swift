@@ -14,7 +14,7 @@ extension NSManagedObjectContext {
 extension NSManagedObject {
     /// Recomputes this object's derived attributes, recording a change for each value that differs.
     func _recomputeDerivedAttributes() {
-        let derived = _entity._allProperties.compactMap { $0 as? NSDerivedAttributeDescription }
+        let derived = _entity._writeTraits.derivedAttributes
         guard !derived.isEmpty else { return }
         _fireFaultIfNeeded()
         for attribute in derived {

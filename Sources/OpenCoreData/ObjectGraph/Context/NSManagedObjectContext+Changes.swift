@@ -23,6 +23,8 @@ extension NSManagedObjectContext {
         object._context = self
         registry[object._objectID] = object
         _inserted[key] = object
+        // Changed before it had a context: its changes belong to this context's next event.
+        if !object.valuesAtLastEvent.isEmpty { _noteChangedForEvent(object) }
         object.isNewlyInserted = true
         object.awakeFromInsert()
     }
@@ -88,9 +90,11 @@ extension NSManagedObjectContext {
             unregister(object)
         }
         let changes = _collectObjectsDidChange()
-        for object in registry.values {
+        // Only objects changed in this event have values to forget.
+        for object in _changeEvents.changed.values {
             object.valuesAtLastEvent = [:]
         }
+        _changeEvents.changed = [:]
         _undoManager?.endEventGroupIfOpen()
         _postObjectsDidChange(changes)
     }

@@ -59,7 +59,13 @@ extension NSManagedObjectContext {
     private func storeChanges(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
                               coordinator: any ContextObjectSource) throws -> StoreSaveChanges {
         var changes = StoreSaveChanges()
+        changes.inserted.reserveCapacity(inserted.count)
         for object in inserted {
+            if object.entity._writeTraits.storesOnlyPersistentAttributes {
+                // Every current value is a persistent attribute's value: the row is the storage itself.
+                changes.inserted.append(.init(objectID: object.objectID, values: object.storage, toMany: [:]))
+                continue
+            }
             var values: [String: Any] = [:]
             var toMany: [String: [NSManagedObjectID]] = [:]
             for property in object.entity.propertiesByName.values where !property.isTransient {
@@ -132,6 +138,15 @@ extension NSManagedObjectContext {
             if let permanent = result.permanentIDs[object.objectID] { changeID(of: object, to: permanent) }
         }
         for object in inserted + updated {
+            if object.entity._writeTraits.storesOnlyPersistentAttributes {
+                // The stored values are exactly the object's current values.
+                object.snapshot = object.storage
+                object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion
+                object.changedKeys = []
+                object.valuesAtLastEvent = [:]
+                object.isNewlyInserted = false
+                continue
+            }
             for property in object.entity._allProperties where !property.isTransient {
                 if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
                     if let objects = object.toMany[property.name] {

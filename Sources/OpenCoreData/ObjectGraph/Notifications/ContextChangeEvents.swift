@@ -14,6 +14,9 @@ final class ContextChangeEvents {
     var mergedInserted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Objects a merge removed because another context deleted them.
     var mergedDeleted: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Objects whose `valuesAtLastEvent` filled since the last event: an event visits them instead of
+    /// every registered object.
+    var changed: [ObjectIdentifier: NSManagedObject] = [:]
 }
 
 /// The `userInfo` of one `NSManagedObjectContextObjectsDidChange` notification, collected before the
@@ -56,8 +59,7 @@ extension NSManagedObjectContext {
         for (key, object) in events.insertedAtLastEvent where _inserted[key] == nil && object._isDeleted {
             payload.deleted.insert(object)
         }
-        for object in registry.values where !object.valuesAtLastEvent.isEmpty {
-            let key = ObjectIdentifier(object)
+        for (key, object) in events.changed where !object.valuesAtLastEvent.isEmpty && registry[object._objectID] === object {
             // New in this event: reported inserted. Inserted in an earlier event and changed now: updated.
             if (_inserted[key] != nil && events.insertedAtLastEvent[key] == nil) || _deleted[key] != nil { continue }
             payload.updated.insert(object)
@@ -81,6 +83,11 @@ extension NSManagedObjectContext {
         guard !payload.isEmpty else { return }
         NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,
                                         userInfo: payload.userInfo)
+    }
+
+    /// Records that an object's `valuesAtLastEvent` went from empty to holding a value.
+    func _noteChangedForEvent(_ object: NSManagedObject) {
+        _changeEvents.changed[ObjectIdentifier(object)] = object
     }
 
     /// Records that an object was refreshed, for the next `NSManagedObjectContextObjectsDidChange`.
@@ -132,6 +139,7 @@ extension NSManagedObjectContext {
     /// Posts `NSManagedObjectContextObjectsDidChange` with `NSInvalidatedAllObjectsKey` after `reset()`.
     func _postInvalidatedAll(_ objects: Set<NSManagedObject>) {
         let events = _changeEvents
+        events.changed = [:]
         events.insertedAtLastEvent = [:]
         events.deletedAtLastEvent = [:]
         events.refreshed = [:]

@@ -14,8 +14,18 @@ final class ManagedObjectClasses: @unchecked Sendable {
     /// Models of the coordinators that contexts use, newest last (held weakly).
     private var models: [WeakModel] = []
 
+    /// The entity found for a class in a given model, so that creating objects (`Item(context:)`) looks
+    /// it up once: class and model → entity. The model is held weakly, so a new model at a reused address
+    /// is never taken for the old one.
+    private var entitiesByClassAndModel: [ClassInModel: (model: WeakModel, entity: NSEntityDescription)] = [:]
+
     private struct WeakModel {
         weak var model: NSManagedObjectModel?
+    }
+
+    private struct ClassInModel: Hashable {
+        let type: ObjectIdentifier
+        let model: ObjectIdentifier
     }
 
     /// Remembers a managed object class under its bare and qualified names.
@@ -49,6 +59,20 @@ final class ManagedObjectClasses: @unchecked Sendable {
     /// The entity of `type` in `model` (or, without one, in the models in use, newest first).
     /// Stops the program when there is none.
     static func entity(for type: NSManagedObject.Type, in model: NSManagedObjectModel? = nil) -> NSEntityDescription {
+        guard let model else { return findEntity(for: type, in: nil) }
+        let key = ClassInModel(type: ObjectIdentifier(type), model: ObjectIdentifier(model))
+        if let cached = shared.lock.withLock({ shared.entitiesByClassAndModel[key] }), cached.model.model === model {
+            return cached.entity
+        }
+        let entity = findEntity(for: type, in: model)
+        // Only immutable models (in use by a coordinator): an editable model's entities may still change.
+        if model._isImmutable {
+            shared.lock.withLock { shared.entitiesByClassAndModel[key] = (WeakModel(model: model), entity) }
+        }
+        return entity
+    }
+
+    private static func findEntity(for type: NSManagedObject.Type, in model: NSManagedObjectModel?) -> NSEntityDescription {
         remember(type)
         let names = Set(names(of: type))
         let candidates: [NSManagedObjectModel]

@@ -4,6 +4,7 @@
 enum ManagedValueCoercion {
     /// The canonical value of an attribute, or `nil`.
     static func attributeValue(_ value: Any?, attribute: NSAttributeDescription, object: NSManagedObject) -> Any? {
+        if let value, let converted = commonCanonical(value, for: attribute.attributeType) { return converted }
         guard let value = unwrap(value) else { return nil }
         if let converted = canonical(value, for: attribute.attributeType) { return converted }
         fail(object, attribute.name, desired: NSAttributeDescription._defaultValueClassName(for: attribute.attributeType) ?? "id", value: value)
@@ -58,6 +59,45 @@ enum ManagedValueCoercion {
             // Transformable, undefined (transient) and composite attributes take any value.
             return value
         }
+    }
+
+    /// `canonical(value, for: type)` for the Swift values `@Managed` properties and most callers hand
+    /// in (64-bit and word-size integers, `Double`, `Bool`, `String`) — the same result, reached by
+    /// comparing types instead of trying casts; `nil` for any other value or attribute type.
+    private static func commonCanonical(_ value: Any, for type: NSAttributeType) -> Any? {
+        let kind = ObjectIdentifier(Swift.type(of: value))
+        switch type {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            if kind == ObjectIdentifier(Int64.self), let integer = value as? Int64 { return NSNumber(value: integer) }
+            if kind == ObjectIdentifier(Int.self), let integer = value as? Int { return NSNumber(value: Int64(integer)) }
+            if kind == ObjectIdentifier(Int32.self), let integer = value as? Int32 { return NSNumber(value: Int64(integer)) }
+            if kind == ObjectIdentifier(Int16.self), let integer = value as? Int16 { return NSNumber(value: Int64(integer)) }
+        case .doubleAttributeType:
+            if kind == ObjectIdentifier(Double.self), let double = value as? Double { return NSNumber(value: double) }
+        case .booleanAttributeType:
+            if kind == ObjectIdentifier(Bool.self), let bool = value as? Bool { return NSNumber(value: bool) }
+        case .stringAttributeType:
+            if kind == ObjectIdentifier(String.self), let string = value as? String { return string }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Whether `canonical(value, for: type)` would give a value, answered without building it for the
+    /// values change tracking already made canonical (validation asks this for every value it checks).
+    static func hasCanonicalForm(_ value: Any, for type: NSAttributeType) -> Bool {
+        if Swift.type(of: value) is NSNumber.Type {
+            switch type {
+            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+                if !(Swift.type(of: value) is NSDecimalNumber.Type) { return true }
+            case .doubleAttributeType, .floatAttributeType, .booleanAttributeType:
+                return true
+            default:
+                break
+            }
+        }
+        return canonical(value, for: type) != nil
     }
 
     /// The destination object of a to-one relationship, or `nil`.

@@ -79,6 +79,8 @@ enum ManagedValueConversion {
     /// Converts a Swift value to the value passed to `setValue(_:forKey:)`: optionals unwrapped,
     /// `Decimal` as `NSDecimalNumber`, Swift collections of objects as `NSSet`.
     static func storedValue<Value>(_ value: Value, object: NSManagedObject, key: String) -> Any? {
+        // Neither optional, nor `Decimal`, nor a collection: passed on as it is.
+        if isPlainValueType(Value.self) { return value }
         var current: Any = value
         while let optional = current as? any ManagedOptional {
             guard let wrapped = optional.managedWrapped else { return nil }
@@ -91,6 +93,14 @@ enum ManagedValueConversion {
             return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
         }
         return current
+    }
+
+    /// Whether values of `type` reach `setValue(_:forKey:)` unchanged: the scalar and Foundation value
+    /// types `@Managed` properties declare most.
+    private static func isPlainValueType(_ type: Any.Type) -> Bool {
+        type == Int64.self || type == Int.self || type == Int32.self || type == Int16.self || type == Double.self
+            || type == Bool.self || type == String.self || type == Date.self || type == Float.self || type == Data.self
+            || type == UUID.self || type == URL.self || type == Int8.self
     }
 
     /// The value a non-optional property reads when the stored value is `nil`: zero, `false`, an empty

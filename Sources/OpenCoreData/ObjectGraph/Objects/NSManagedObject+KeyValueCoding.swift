@@ -19,8 +19,8 @@ extension NSManagedObject {
 
     /// Implements `setValue(_:forKey:)`: change notifications around the primitive setter.
     func _setValue(_ value: Any?, forKey key: String) {
-        requireProperty(key, value: value)
-        let inverse = InverseMaintenance(self, key: key, newValue: value)
+        guard let property = _entity.propertiesByName[key] else { undefinedKey(key, value: value) }
+        let inverse = property is NSRelationshipDescription ? InverseMaintenance(self, key: key, newValue: value) : nil
         willChangeValue(forKey: key)
         setPrimitiveValue(value, forKey: key)
         didChangeValue(forKey: key)
@@ -48,8 +48,16 @@ extension NSManagedObject {
         guard let property = _entity.propertiesByName[key] else {
             undefinedKey(key, value: value)
         }
-        _context?._checkQueue("setting \(_entity.name ?? "?").\(key)")
+        if ConcurrencyDebug.isEnabled { _context?._checkQueue("setting \(_entity.name ?? "?").\(key)") }
         _fireFaultIfNeeded()
+        if let attribute = property as? NSAttributeDescription {
+            let newValue = ManagedValueCoercion.attributeValue(value, attribute: attribute, object: self)
+            let context = _context
+            recordChange(forKey: key, snapshotValue: storage[key], context: context)
+            storage[key] = newValue
+            context?._objectDidChange(self)
+            return
+        }
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
             let objects = ManagedValueCoercion.toManyObjects(value, relationship: relationship, object: self)
             setToMany(objects, for: relationship)
@@ -58,8 +66,6 @@ extension NSManagedObject {
         let newValue: Any?
         if let relationship = property as? NSRelationshipDescription {
             newValue = ManagedValueCoercion.toOneObject(value, relationship: relationship, object: self)
-        } else if let attribute = property as? NSAttributeDescription {
-            newValue = ManagedValueCoercion.attributeValue(value, attribute: attribute, object: self)
         } else {
             newValue = value
         }
@@ -70,10 +76,28 @@ extension NSManagedObject {
 
     /// Keeps the old value of `key` for `changedValuesForCurrentEvent()` and marks the key changed.
     func recordChange(forKey key: String) {
-        _context?._registerUndoOfChange(of: self, key: key)
+        let context = _context
+        context?._registerUndoOfChange(of: self, key: key)
         if valuesAtLastEvent[key] == nil {
+            if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
             valuesAtLastEvent[key] = currentValueForSnapshot(key) ?? NSNull()
         }
+        changedKeys.insert(key)
+    }
+
+    /// `recordChange(forKey:)` for a property whose snapshot form is its stored value (an attribute),
+    /// given that value and the object's context.
+    func recordChange(forKey key: String, snapshotValue: Any?, context: NSManagedObjectContext?) {
+        context?._registerUndoOfChange(of: self, key: key)
+        if valuesAtLastEvent.isEmpty {
+            context?._noteChangedForEvent(self)
+            // Room for the event's changes at once, instead of growing key by key.
+            valuesAtLastEvent.reserveCapacity(Swift.min(_entity.propertiesByName.count, 16))
+        }
+        if valuesAtLastEvent[key] == nil {
+            valuesAtLastEvent[key] = snapshotValue ?? NSNull()
+        }
+        if changedKeys.isEmpty { changedKeys.reserveCapacity(Swift.min(_entity.propertiesByName.count, 16)) }
         changedKeys.insert(key)
     }
 
@@ -125,11 +149,6 @@ extension NSManagedObject {
         case "hasChanges": return hasChanges
         default: undefinedKey(key, value: nil)
         }
-    }
-
-    /// Stops the program unless `key` names a property of the entity.
-    private func requireProperty(_ key: String, value: Any?) {
-        if _entity.propertiesByName[key] == nil { undefinedKey(key, value: value) }
     }
 
     private func undefinedKey(_ key: String, value: Any?) -> Never {

@@ -21,7 +21,12 @@ extension NSManagedObject {
                 guard let objects = toMany[relationship.name] ?? (isNewlyInserted ? [] : nil) else { continue }
                 value = relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
             } else if let current = storage[property.name] {
-                value = current as AnyObject
+                // Most stored values are objects already (NSNumber, …): a class cast is enough for them.
+                if type(of: current) is NSObject.Type, let object = current as? NSObject {
+                    value = object
+                } else {
+                    value = current as AnyObject
+                }
             }
             do {
                 try validateValue(&value, forKey: property.name)

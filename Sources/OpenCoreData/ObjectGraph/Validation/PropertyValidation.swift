@@ -7,7 +7,7 @@ import Foundation
 enum PropertyValidation {
     static func validate(_ value: Any?, property: NSPropertyDescription, object: NSManagedObject) throws {
         if property is NSFetchedPropertyDescription || property is NSDerivedAttributeDescription { return }
-        let value = value is NSNull ? nil : value
+        let value = value.flatMap { EvaluationValues.isNull($0) ? nil : $0 }
         let key = property.name
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
             try validateCount(of: value, relationship: relationship, object: object)
@@ -61,7 +61,7 @@ enum PropertyValidation {
         case .transformableAttributeType, .compositeAttributeType, .undefinedAttributeType:
             return
         default:
-            if ManagedValueCoercion.canonical(value, for: attribute.attributeType) == nil {
+            if !ManagedValueCoercion.hasCanonicalForm(value, for: attribute.attributeType) {
                 throw object.validationError(NSManagedObjectValidationError, key: key, value: value,
                     "The value \(value) of \(key) is not of the attribute's type.")
             }

@@ -104,8 +104,21 @@ extension NSPersistentStoreCoordinator {
         func add(_ store: NSPersistentStore, _ apply: (inout StoreSaveChanges) -> Void) {
             apply(&perStore[ObjectIdentifier(store), default: (store, StoreSaveChanges())].changes)
         }
+        // The store of new objects, looked up once per entity.
+        var insertingStores: [ObjectIdentifier: NSPersistentStore] = [:]
         for insert in changes.inserted {
-            let store = try insert.objectID.isTemporaryID ? _storeForInserting(insert.objectID.entity) : _requireStore(of: insert.objectID)
+            let store: NSPersistentStore
+            if insert.objectID.isTemporaryID {
+                let entity = insert.objectID.entity
+                if let known = insertingStores[ObjectIdentifier(entity)] {
+                    store = known
+                } else {
+                    store = try _storeForInserting(entity)
+                    insertingStores[ObjectIdentifier(entity)] = store
+                }
+            } else {
+                store = try _requireStore(of: insert.objectID)
+            }
             add(store) { $0.inserted.append(insert) }
         }
         for update in changes.updated {
@@ -124,8 +137,13 @@ extension NSPersistentStoreCoordinator {
                 ])
             }
             let result = try store._save(storeChanges)
-            permanentIDs.merge(result.permanentIDs) { $1 }
-            versions.merge(result.versions) { $1 }
+            if perStore.count == 1 {
+                permanentIDs = result.permanentIDs
+                versions = result.versions
+            } else {
+                permanentIDs.merge(result.permanentIDs) { $1 }
+                versions.merge(result.versions) { $1 }
+            }
             _refreshCache(after: storeChanges, result: result)
         }
         return StoreSaveResult(permanentIDs: permanentIDs, versions: versions)
@@ -141,10 +159,12 @@ extension NSPersistentStoreCoordinator {
             return value
         }
         var rows: [StoreRow] = []
+        rows.reserveCapacity(changes.inserted.count + changes.updated.count)
         for insert in changes.inserted {
             let id = permanent(insert.objectID)
-            rows.append(StoreRow(objectID: id, version: result.versions[id] ?? 1,
-                                 values: insert.values.mapValues(translate)))
+            // Only object IDs need translating; most rows hold none and are kept as they are.
+            let values = insert.values.values.contains { $0 is NSManagedObjectID } ? insert.values.mapValues(translate) : insert.values
+            rows.append(StoreRow(objectID: id, version: result.versions[id] ?? 1, values: values))
         }
         var stale: [NSManagedObjectID] = []
         for update in changes.updated {

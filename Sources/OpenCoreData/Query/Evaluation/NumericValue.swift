@@ -37,11 +37,16 @@ enum NumericValue {
         default: break
         }
         guard kind is NSNumber.Type else { return nil }
-        if let v = value as? NSDecimalNumber { self = .decimal(v.decimalValue); return }
+        // A metatype check first: a failing class cast costs far more than it.
+        if kind is NSDecimalNumber.Type, let v = value as? NSDecimalNumber { self = .decimal(v.decimalValue); return }
         guard let v = value as? NSNumber else { return nil }
-        switch String(cString: v.objCType) {
-        case "d", "f": self = .double(v.doubleValue)
-        case "Q", "L", "I": self = v.uint64Value <= UInt64(Int64.max) ? .integer(v.int64Value) : .unsigned(v.uint64Value)
+        // The type encoding is one character ("q", "d", …); read in place rather than as a new String.
+        let encoding = v.objCType
+        let single = encoding[0] != 0 && encoding[1] == 0 ? UInt8(bitPattern: encoding[0]) : 0
+        switch single {
+        case UInt8(ascii: "d"), UInt8(ascii: "f"): self = .double(v.doubleValue)
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"):
+            self = v.uint64Value <= UInt64(Int64.max) ? .integer(v.int64Value) : .unsigned(v.uint64Value)
         default: self = .integer(v.int64Value)
         }
     }

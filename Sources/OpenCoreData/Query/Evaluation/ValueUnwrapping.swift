@@ -20,6 +20,12 @@ enum EvaluationValues {
     static func flatten(_ value: Any?) -> Any? {
         var current = value
         while let present = current {
+            let presentKind = type(of: present)
+            // Objects are never optionals nor `AnyHashable` boxes: one metatype check settles them,
+            // without the costlier protocol cast below (this runs for every value a save writes).
+            if presentKind is NSObject.Type {
+                return presentKind is NSNull.Type ? nil : present
+            }
             if let box = present as? AnyOptionalBox {
                 current = box.unboxedValue
                 continue
@@ -33,6 +39,14 @@ enum EvaluationValues {
             return present
         }
         return nil
+    }
+
+    /// Whether a value is `NSNull` (`value is NSNull`), answered for objects with a metatype check:
+    /// a cast that fails costs far more, and this is asked for every value a save writes.
+    static func isNull(_ value: Any) -> Bool {
+        let kind = type(of: value)
+        if kind is NSObject.Type { return kind is NSNull.Type }
+        return value is NSNull
     }
 
     /// The elements of a collection value (Swift arrays and sets, `NSArray`, `NSSet`, `NSOrderedSet`),

@@ -56,10 +56,22 @@ extension SQLiteStore {
         // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
         for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
         try vacateUniqueColumns(changes, in: db)
+        // One prepared INSERT per entity, reused for each of its new rows.
+        var plans: [ObjectIdentifier: SQLiteInsertPlan] = [:]
+        versions.reserveCapacity(changes.inserted.count + changes.updated.count)
         for insert in changes.inserted {
             let id = permanentIDs[insert.objectID] ?? insert.objectID
-            try writer.insert(id, values: insert.values)
             versions[id] = 1
+            guard let pk = id.primaryKey else { continue }
+            let entityKey = ObjectIdentifier(id.entity)
+            let plan: SQLiteInsertPlan
+            if let known = plans[entityKey] {
+                plan = known
+            } else {
+                plan = try SQLiteInsertPlan(entity: id.entity, writer: writer)
+                plans[entityKey] = plan
+            }
+            try plan.insert(primaryKey: pk, values: insert.values, writer: writer)
         }
         for update in changes.updated {
             try writer.update(update.objectID, changedValues: update.changedValues)
@@ -78,7 +90,8 @@ extension SQLiteStore {
         for delete in changes.deleted {
             try writer.delete(delete.objectID)
         }
-        return StoreSaveResult(permanentIDs: permanentIDs.filter { $0.key.isTemporaryID }, versions: versions)
+        // `allocateKeys` maps temporary IDs only.
+        return StoreSaveResult(permanentIDs: permanentIDs, versions: versions)
     }
 
     /// The objects whose to-one relationships this save sets itself, by relationship name: a to-many
@@ -86,11 +99,22 @@ extension SQLiteStore {
     static func explicitToOne(_ changes: StoreSaveChanges,
                               permanentIDs: [NSManagedObjectID: NSManagedObjectID]) -> [String: Set<NSManagedObjectID>] {
         var result: [String: Set<NSManagedObjectID>] = [:]
-        let assigned = changes.inserted.map { ($0.objectID, Set($0.values.keys)) } + changes.updated.map { ($0.objectID, Set($0.changedValues.keys)) }
-        for (id, keys) in assigned {
-            let relationships = id.entity.relationshipsByName
-            for key in keys where relationships[key].map({ !$0.isToMany }) ?? false {
-                result[key, default: []].insert(permanentIDs[id] ?? id)
+        // The to-one relationships of each entity, looked up once per entity.
+        var toOneNames: [ObjectIdentifier: [String]] = [:]
+        func names(of entity: NSEntityDescription) -> [String] {
+            if let names = toOneNames[ObjectIdentifier(entity)] { return names }
+            let names = entity.relationshipsByName.values.filter { !$0.isToMany }.map(\.name)
+            toOneNames[ObjectIdentifier(entity)] = names
+            return names
+        }
+        for insert in changes.inserted {
+            for key in names(of: insert.objectID.entity) where insert.values.index(forKey: key) != nil {
+                result[key, default: []].insert(permanentIDs[insert.objectID] ?? insert.objectID)
+            }
+        }
+        for update in changes.updated {
+            for key in names(of: update.objectID.entity) where update.changedValues.index(forKey: key) != nil {
+                result[key, default: []].insert(update.objectID)
             }
         }
         return result
@@ -208,17 +232,6 @@ struct RowWriter {
             }
         }
         return result
-    }
-
-    func insert(_ id: NSManagedObjectID, values: [String: Any]) throws {
-        guard let pk = id.primaryKey else { return }
-        let layout = try store.layout(of: id.entity)
-        let columns = try assignments(for: id.entity, layout: layout, values: values.mapValues { Optional($0) })
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.0)
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let sql = "INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
-        let arguments = [pk.databaseValue, layout.number.databaseValue, 1.databaseValue] + columns.map(\.1)
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
     }
 
     func update(_ id: NSManagedObjectID, changedValues: [String: Any?]) throws {

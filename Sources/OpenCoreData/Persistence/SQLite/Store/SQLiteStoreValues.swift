@@ -10,7 +10,7 @@ enum SQLiteStoreValues {
     /// The column value of an attribute's canonical value.
     /// - Throws: A message naming the attribute when a transformable value cannot be turned into data.
     static func databaseValue(for value: Any?, attribute: NSAttributeDescription) throws -> DatabaseValue {
-        guard let value, !(value is NSNull) else { return .null }
+        guard let value, !EvaluationValues.isNull(value) else { return .null }
         switch attribute.attributeType {
         case .transformableAttributeType:
             return try TransformableStorage.data(for: value, attribute: attribute)?.databaseValue ?? .null

@@ -5,8 +5,9 @@ import Foundation
 /// losing the value; infinities, every other character and blobs of any size are stored exactly.
 extension RowWriter {
     func rejectUnstorable(_ value: Any?, attribute: NSAttributeDescription, path: String) throws {
-        guard let value, !(value is NSNull) else { return }
-        let name = "\(attribute._entity?.name ?? "")\(attribute._entity == nil ? "" : ".")\(path)"
+        guard let value, !EvaluationValues.isNull(value) else { return }
+        // Built only for an error: this check runs for every value a save writes.
+        var name: String { "\(attribute._entity?.name ?? "")\(attribute._entity == nil ? "" : ".")\(path)" }
         switch attribute.attributeType {
         case .doubleAttributeType, .floatAttributeType, .decimalAttributeType:
             if Self.isNaN(value) {

@@ -1,0 +1,110 @@
+import GRDB
+import GRDBSQLite
+
+/// The `INSERT` of one entity within one save: every column the entity's attributes and to-one
+/// relationships are stored in, in a fixed order, with one prepared statement reused for every new
+/// row of the entity.
+///
+/// A value the object does not have is bound as NULL, which is what leaving its column out of the
+/// statement stores (Core Data's tables declare no column defaults). Values are converted exactly as
+/// ``RowWriter/assignments(for:layout:values:)`` converts them for updates.
+struct SQLiteInsertPlan {
+    /// How the value of one property reaches its columns.
+    enum Item {
+        /// A plain attribute stored in one column.
+        case attribute(NSAttributeDescription, external: Bool)
+        /// A composite attribute or a to-one relationship: converted by the general column assignment,
+        /// which gives `columnCount` values.
+        case general(columnCount: Int)
+    }
+
+    let entity: NSEntityDescription
+    let layout: SQLiteEntityLayout
+    /// Property names with how each is written, in column order.
+    let items: [(name: String, item: Item)]
+    /// The `INSERT` statement's text.
+    let sql: String
+    /// The prepared statement (cached by the connection: the text of an entity's `INSERT` never changes).
+    let statement: Statement
+
+    /// The plan of an entity: the columns a `nil` value of each property gives are the columns of the
+    /// property, so every property's columns are found by converting `nil`.
+    init(entity: NSEntityDescription, writer: RowWriter) throws {
+        let store = writer.store
+        let layout = try store.layout(of: entity)
+        var items: [(name: String, item: Item)] = []
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        let attributes = store.attributes(of: entity)
+        let names = Set(attributes.keys).union(store.relationships(of: entity).filter { !$0.value.isToMany }.keys).sorted()
+        for name in names {
+            let assigned = try writer.assignments(for: entity, layout: layout, values: [name: nil])
+            guard !assigned.isEmpty else { continue }
+            columns += assigned.map(\.0)
+            if let attribute = attributes[name], !(attribute is NSCompositeAttributeDescription), assigned.count == 1 {
+                items.append((name, .attribute(attribute, external: ExternalBinaryStorage.applies(to: attribute))))
+            } else {
+                items.append((name, .general(columnCount: assigned.count)))
+            }
+        }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let sql = "INSERT INTO \(layout.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+        self.entity = entity
+        self.layout = layout
+        self.items = items
+        self.sql = sql
+        statement = try writer.db.cachedStatement(sql: sql)
+    }
+
+    /// Inserts one row: binds its values and runs the statement.
+    func insert(primaryKey: Int64, values: [String: Any], writer: RowWriter) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        var index: Int32 = 1
+        sqlite3_bind_int64(handle, index, primaryKey)
+        sqlite3_bind_int64(handle, index + 1, Int64(layout.number))
+        sqlite3_bind_int64(handle, index + 2, 1)
+        index += 3
+        for (name, item) in items {
+            let value = values[name]
+            switch item {
+            case let .attribute(attribute, external):
+                let databaseValue: DatabaseValue
+                if let value {
+                    databaseValue = try writer.columnValue(value, attribute: attribute, external: external, path: name)
+                } else {
+                    databaseValue = .null
+                }
+                _ = databaseValue.bind(to: handle, at: index)
+                index += 1
+            case let .general(columnCount):
+                let assigned = try writer.assignments(for: entity, layout: layout, values: [name: value])
+                guard assigned.count == columnCount else {
+                    throw writer.saveError("The value of \(entity.name ?? "").\(name) does not fit its \(columnCount) columns.")
+                }
+                for (_, databaseValue) in assigned {
+                    _ = databaseValue.bind(to: handle, at: index)
+                    index += 1
+                }
+            }
+        }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(writer.db.sqliteConnection))
+            sqlite3_reset(handle)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+        }
+    }
+}
+
+extension RowWriter {
+    /// The column value of one attribute's non-nil value, checked as `assignments` checks it.
+    func columnValue(_ value: Any, attribute: NSAttributeDescription, external: Bool, path: String) throws -> DatabaseValue {
+        try rejectUnstorable(value, attribute: attribute, path: path)
+        do {
+            if external { return try externallyStorableValue(value, attribute: attribute) }
+            return try SQLiteStoreValues.databaseValue(for: value, attribute: attribute)
+        } catch let error as TransformableStorage.Failure {
+            throw saveError(error.message)
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Testing
+@testable import OpenCoreData
+import GRDB
+
+/// Saving many new objects at once, as the insert benchmark does: every object becomes exactly one
+/// row with its values, primary keys are allocated in one run, and every saved object ends with a
+/// permanent ID — checked on the file with SQLite-level queries.
+@Suite("Save throughput")
+struct SaveThroughputTests {
+    let directory: URL
+    let url: URL
+
+    init() throws {
+        directory = try Fixtures.temporaryDirectory()
+        url = directory.appendingPathComponent("Throughput.sqlite")
+    }
+
+    /// Bulk: ten Integer 64 attributes (`i0`…`i9`, default 0); Jot: optional attributes without defaults
+    /// and a to-one relationship to Bulk; Scribble: a subentity of Jot sharing its table.
+    static func model() -> NSManagedObjectModel {
+        let bulk = ModelKit.entity("Bulk", (0..<10).map { column in
+            let attribute = ModelKit.attribute("i\(column)", .integer64AttributeType, optional: false)
+            attribute.defaultValue = 0
+            return attribute
+        })
+        let note = ModelKit.entity("Jot", [
+            ModelKit.attribute("text", .stringAttributeType),
+            ModelKit.attribute("score", .doubleAttributeType),
+            ModelKit.attribute("stamp", .dateAttributeType),
+        ])
+        let memo = ModelKit.entity("Scribble", [ModelKit.attribute("level", .integer16AttributeType)])
+        note.subentities = [memo]
+        note.properties += [ModelKit.relationship("item", to: bulk)]
+        let model = NSManagedObjectModel()
+        model.entities = [bulk, note, memo]
+        return model
+    }
+
+    func context() throws -> NSManagedObjectContext {
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    /// Inserts `count` Bulk objects whose `iN` value is `row * 10 + N`, starting at row `first`.
+    func insertItems(_ count: Int, from first: Int = 0, into context: NSManagedObjectContext) -> [NSManagedObject] {
+        (first..<(first + count)).map { row in
+            let item = NSEntityDescription.insertNewObject(forEntityName: "Bulk", into: context)
+            for column in 0..<10 { item.setValue(Int64(row * 10 + column), forKey: "i\(column)") }
+            return item
+        }
+    }
+
+    @Test("one save of 5,000 new objects writes exactly those rows, with their values")
+    func manyObjectsOneSave() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        let count = 5_000
+        try context.performAndWait {
+            let items = insertItems(count, into: context)
+            let recorder = NotificationRecorder([.NSManagedObjectContextDidSave], object: context)
+            try context.save()
+            #expect(!context.hasChanges)
+            #expect(items.allSatisfy { !$0.objectID.isTemporaryID && !$0.isInserted && !$0.hasChanges })
+            #expect(recorder.named(.NSManagedObjectContextDidSave).first?.objects(NSInsertedObjectsKey).count == count)
+            // Each object kept its values and names the row that holds them.
+            for item in items.prefix(50) {
+                let pk = try #require(item.objectID.primaryKey)
+                let row = try #require(try StoreKit.rows(url, "SELECT ZI0, ZI9 FROM ZBULK WHERE Z_PK = ?", [pk]).first)
+                #expect(row[0] as Int64? == item.value(forKey: "i0") as? Int64)
+                #expect(row[1] as Int64? == item.value(forKey: "i9") as? Int64)
+                #expect(context.registeredObject(for: item.objectID) === item)
+            }
+        }
+        let summary = try #require(try StoreKit.rows(url, """
+            SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK), MIN(Z_OPT), MAX(Z_OPT), COUNT(DISTINCT Z_ENT), \
+            TOTAL(ZI0), TOTAL(ZI5), TOTAL(ZI9) FROM ZBULK
+            """).first)
+        let rows = Double(count)
+        #expect(summary[0] as Int64? == Int64(count))
+        #expect(summary[1] as Int64? == 1)
+        #expect(summary[2] as Int64? == Int64(count))
+        #expect(summary[3] as Int64? == 1 && summary[4] as Int64? == 1)
+        #expect(summary[5] as Int64? == 1)
+        // Σ (row × 10 + column) over rows 0..<count.
+        let base = 10 * rows * (rows - 1) / 2
+        #expect(summary[6] as Double? == base)
+        #expect(summary[7] as Double? == base + 5 * rows)
+        #expect(summary[8] as Double? == base + 9 * rows)
+        #expect(try StoreKit.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Bulk'").first?[0] as Int64? == Int64(count))
+    }
+
+    @Test("a later save continues the primary keys where the last one stopped")
+    func primaryKeysContinue() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        try context.performAndWait {
+            _ = insertItems(300, into: context)
+            try context.save()
+            let second = insertItems(200, from: 300, into: context)
+            try context.save()
+            #expect(Set(second.compactMap(\.objectID.primaryKey)) == Set(301...500))
+        }
+        let keys = try StoreKit.rows(url, "SELECT Z_PK, ZI0 FROM ZBULK ORDER BY Z_PK").map { ($0[0] as Int64, $0[1] as Int64) }
+        #expect(keys.map(\.0) == Array(1...500))
+        #expect(Set(keys.map(\.1)) == Set((0..<500).map { Int64($0 * 10) }))
+        #expect(try StoreKit.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Bulk'").first?[0] as Int64? == 500)
+    }
+
+    @Test("values never set are stored as NULL, next to the values that were set")
+    func unsetValuesAreNull() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        let stamp = Date(timeIntervalSinceReferenceDate: 1_000)
+        try context.performAndWait {
+            let item = NSEntityDescription.insertNewObject(forEntityName: "Bulk", into: context)
+            let bare = NSEntityDescription.insertNewObject(forEntityName: "Jot", into: context)
+            let full = NSEntityDescription.insertNewObject(forEntityName: "Jot", into: context)
+            full.setValue("full", forKey: "text")
+            full.setValue(2.5, forKey: "score")
+            full.setValue(stamp, forKey: "stamp")
+            full.setValue(item, forKey: "item")
+            let partial = NSEntityDescription.insertNewObject(forEntityName: "Jot", into: context)
+            partial.setValue("partial", forKey: "text")
+            _ = (bare, partial)
+            try context.save()
+        }
+        let rows = try StoreKit.rows(url, "SELECT ZTEXT, ZSCORE, ZSTAMP, ZITEM FROM ZJOT ORDER BY ZTEXT")
+        #expect(rows.count == 3)
+        // Sorted by text (NULL first): keys follow no particular order of insertion.
+        #expect(rows.map { $0[0] as String? } == [nil, "full", "partial"])
+        #expect(rows.map { $0[1] as Double? } == [nil, 2.5, nil])
+        #expect(rows.map { $0[2] as Double? } == [nil, 1_000, nil])
+        #expect(rows.map { $0[3] as Int64? } == [nil, 1, nil])
+        // The item was saved with its default values.
+        #expect(try StoreKit.rows(url, "SELECT ZI0, ZI9 FROM ZBULK").first.map { [$0[0], $0[1]] as [Int64] } == [0, 0])
+    }
+
+    @Test("objects of an entity and of its subentity saved together share the table, each with its entity number")
+    func subentityRowsInOneSave() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        try context.performAndWait {
+            for index in 0..<40 {
+                let object = NSEntityDescription.insertNewObject(forEntityName: index.isMultiple(of: 2) ? "Jot" : "Scribble", into: context)
+                object.setValue("n\(index)", forKey: "text")
+                if !index.isMultiple(of: 2) { object.setValue(Int16(index), forKey: "level") }
+            }
+            try context.save()
+        }
+        let numbers = try StoreKit.rows(url, "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").reduce(into: [String: Int64]()) {
+            $0[$1[0] as String] = $1[1] as Int64
+        }
+        let rows = try StoreKit.rows(url, "SELECT Z_ENT, ZTEXT, ZLEVEL FROM ZJOT ORDER BY Z_PK")
+        #expect(rows.count == 40)
+        #expect(rows.filter { $0[0] as Int64? == numbers["Jot"] }.allSatisfy { $0[2] as Int64? == nil })
+        #expect(rows.filter { $0[0] as Int64? == numbers["Scribble"] }.count == 20)
+        let memoLevels = rows.filter { $0[0] as Int64? == numbers["Scribble"] }.compactMap { $0[2] as Int64? }
+        #expect(Set(memoLevels) == Set(stride(from: 1, to: 40, by: 2).map(Int64.init)))
+        // Jots and scribbles share the root entity's keys.
+        #expect(try StoreKit.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Jot'").first?[0] as Int64? == 40)
+    }
+
+    @Test("objects saved in one save are read back by a second coordinator with every value")
+    func readBackElsewhere() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        try context.performAndWait {
+            _ = insertItems(1_000, into: context)
+            try context.save()
+        }
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
+        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        reader.persistentStoreCoordinator = coordinator
+        try reader.performAndWait {
+            let items = try reader.fetch(StoreKit.request("Bulk"))
+            #expect(items.count == 1_000)
+            var sum: Int64 = 0
+            for item in items {
+                for column in 0..<10 { sum += item.value(forKey: "i\(column)") as? Int64 ?? -1_000_000 }
+            }
+            // Σ over 1,000 rows and ten columns of row × 10 + column.
+            #expect(sum == 100 * 999 * 1_000 / 2 + 45 * 1_000)
+        }
+    }
+}
