@@ -37,7 +37,58 @@ struct FetchBatchingTests {
             for (i, user) in users.enumerated() {
                 #expect(user.value(forKey: "name") as? String == FetchingModel.name(i))
             }
-            #expect(context.cachedRowCount == Self.users)
+        }
+    }
+
+    @Test("scanning a long batched result keeps only the last few batches loaded, however far it goes")
+    func scanMemoryIsBoundedByTheBatch() throws {
+        let stack = try FetchingModel.stack(users: Self.users)
+        let context = try stack.freshContext()
+        let window = FetchBatchRegistry.loadedBatchLimit * 20
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "User")
+            request.fetchBatchSize = 20
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            let users = try context.fetch(request)
+            var mostLoaded = 0
+            for (i, user) in users.enumerated() {
+                #expect(user.value(forKey: "name") as? String == FetchingModel.name(i))
+                if i % 20 == 0 {
+                    mostLoaded = max(mostLoaded, users.filter { !$0.isFault }.count)
+                    #expect(context.cachedRowCount <= window)
+                }
+            }
+            #expect(mostLoaded <= window)
+            #expect(users.filter { !$0.isFault }.count <= window)
+
+            // An early result reads its values again, with the rest of its batch.
+            #expect(users[0].isFault)
+            #expect(users[3].value(forKey: "age") as? Int == FetchingModel.age(3))
+            #expect(!users[19].isFault)
+            #expect(users[20].isFault)
+        }
+    }
+
+    @Test("objects with unsaved changes keep them while a batched scan moves past their batch")
+    func changedObjectsKeepTheirValues() throws {
+        let stack = try FetchingModel.stack(users: 200)
+        let context = try stack.freshContext()
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "User")
+            request.fetchBatchSize = 10
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            let users = try context.fetch(request)
+            users[1].setValue("changed", forKey: "name")
+            for user in users { _ = user.value(forKey: "name") }
+            #expect(!users[1].isFault)
+            #expect(users[1].hasChanges)
+            #expect(users[1].value(forKey: "name") as? String == "changed")
+            #expect(users[0].isFault)
+            try context.save()
+            let again = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "User"))
+                .compactMap { $0.value(forKey: "name") as? String }
+            #expect(again.contains("changed"))
+            #expect(again.count == 200)
         }
     }
 

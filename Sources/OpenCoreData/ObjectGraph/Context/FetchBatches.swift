@@ -2,8 +2,10 @@
 ///
 /// A batched fetch reads only the matching object IDs and returns faults; each fault remembers its
 /// batch. When one of them fires, the rows of its whole batch are read with one request and every
-/// fault of the batch still waiting is filled, so a long result costs memory for the batches touched,
-/// not for the whole result.
+/// fault of the batch still waiting is filled. Only the most recently filled batches keep their values:
+/// when a batch leaves that window, its unchanged objects turn back into faults (their rows leave the
+/// row cache too) and wait for the batch again, so scanning a long result costs memory for a few
+/// batches, not for every row touched.
 // Not Sendable: used only on its context's queue, like the rest of the context's state.
 final class FetchBatchRegistry {
     /// One batch: the IDs of consecutive results and the request's store restriction.
@@ -20,6 +22,12 @@ final class FetchBatchRegistry {
     }
 
     private var batches: [NSManagedObjectID: Batch] = [:]
+
+    /// The batches filled most recently, oldest first.
+    private var loaded: [Batch] = []
+
+    /// How many filled batches keep their values; older ones turn back into faults.
+    static let loadedBatchLimit = 4
 
     /// Remembers the batches of a result.
     func register(_ objectIDs: [NSManagedObjectID], batchSize: Int, entity: NSEntityDescription, affectedStores: [AnyObject]?) {
@@ -39,9 +47,23 @@ final class FetchBatchRegistry {
         return batch
     }
 
+    /// Notes that a batch was filled; returns the batch that leaves the window of filled batches, if any.
+    func noteLoaded(_ batch: Batch) -> Batch? {
+        loaded.removeAll { $0 === batch }
+        loaded.append(batch)
+        guard loaded.count > Self.loadedBatchLimit else { return nil }
+        return loaded.removeFirst()
+    }
+
+    /// Makes some objects of a batch wait for it again.
+    func restore(_ objectIDs: [NSManagedObjectID], to batch: Batch) {
+        for id in objectIDs { batches[id] = batch }
+    }
+
     /// Forgets every pending batch.
     func removeAll() {
         batches = [:]
+        loaded = []
     }
 
     /// The number of objects whose batch has not been loaded.
@@ -75,6 +97,26 @@ extension NSManagedObjectContext {
                 fulfill(other, from: row)
             }
         }
+        if let expired = _fetchBatches.noteLoaded(batch) {
+            _releaseFetchBatch(expired, keeping: object, coordinator: coordinator)
+        }
         return filled
+    }
+
+    /// Turns the unchanged objects of a batch that left the window back into faults waiting for that
+    /// batch, and drops their rows from the row cache. Objects with unsaved changes, and the object
+    /// being read, keep their values.
+    private func _releaseFetchBatch(_ batch: FetchBatchRegistry.Batch, keeping current: NSManagedObject,
+                                    coordinator: NSPersistentStoreCoordinator) {
+        var released: [NSManagedObjectID] = []
+        released.reserveCapacity(batch.objectIDs.count)
+        for id in batch.objectIDs {
+            guard let object = registry[id], object !== current, !object._isFault, !object.hasChanges,
+                  object.changedKeys.isEmpty, object.valuesAtLastEvent.isEmpty else { continue }
+            _turnIntoFault(object, keepingTransients: true)
+            released.append(id)
+        }
+        _fetchBatches.restore(released, to: batch)
+        coordinator._rowCache.remove(released)
     }
 }

@@ -12,8 +12,19 @@ extension NSManagedObjectContext {
             return
         }
         guard !object._isFault else { return }
+        _turnIntoFault(object, keepingTransients: flag) {
+            _updated[ObjectIdentifier(object)] = nil
+            _noteRefreshed(object)
+        }
+    }
+
+    /// Drops an object's values so that it reads them again on next access, calling its
+    /// `willTurnIntoFault()` and `didTurnIntoFault()` around the change; `whileFaulted` runs just before
+    /// `didTurnIntoFault()`.
+    func _turnIntoFault(_ object: NSManagedObject, keepingTransients: Bool, whileFaulted: () -> Void = {}) {
         object.willTurnIntoFault()
-        let transients = flag ? object.storage.filter { object.entity.propertiesByName[$0.key]?.isTransient == true } : [:]
+        let transients = keepingTransients
+            ? object.storage.filter { object.entity.propertiesByName[$0.key]?.isTransient == true } : [:]
         object.storage = transients
         object.toMany = [:]
         object.fetchedPropertyValues = [:]
@@ -22,8 +33,7 @@ extension NSManagedObjectContext {
         object.changedKeys = []
         object.valuesAtLastEvent = [:]
         object._isFault = true
-        _updated[ObjectIdentifier(object)] = nil
-        _noteRefreshed(object)
+        whileFaulted()
         object.didTurnIntoFault()
     }
 
