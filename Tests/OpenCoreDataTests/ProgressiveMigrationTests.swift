@@ -301,3 +301,45 @@ final class ProgressiveTitlePolicy: NSEntityMigrationPolicy {
         }
     }
 }
+
+/// Fails every migration it takes part in.
+final class ProgressiveFailingPolicy: NSEntityMigrationPolicy {
+    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+                                             manager: NSMigrationManager) throws {
+        throw NSError(domain: "ProgressiveFailingPolicy", code: 7)
+    }
+}
+
+extension ProgressiveMigrationTests {
+    @Test("when a later step of a chain fails in NSMigrationManager, the store stays at V1 with every row, not at V2")
+    func failingManagerStepLeavesTheOriginalVersion() throws {
+        let directory = TemporaryDirectory()
+        let bundle = try ProgressiveBundleKit.writeBundle(in: directory.url)
+        let url = directory.file("Library.sqlite")
+        try ProgressiveBundleKit.fillStore(at: url, bundle: bundle, people: 3, books: 9)
+        NSEntityMigrationPolicy.register(ProgressiveFailingPolicy.self)
+        let versions = try NSManagedObjectModel.versions(inBundleAt: bundle).map { try $0.loadModel() }
+        let failing = try NSMappingModel.inferredMappingModel(forSourceModel: versions[1], destinationModel: versions[2])
+        let books = try #require(failing.entityMappings?.first { $0.destinationEntityName == "Book" })
+        books.entityMigrationPolicyClassName = "ProgressiveFailingPolicy"
+        var sources = ProgressiveMigration.MappingSources()
+        sources.lookup = { source, destination in
+            source === versions[1] && destination === versions[2] ? failing : nil
+        }
+        let names = ["Library", "Library 2", "Library 3"]
+        let steps = try ProgressiveMigration.steps(from: versions[0], to: versions[2], through: versions, name: { model in
+            versions.firstIndex { $0 === model }.map { names[$0] }
+        }, sources: sources)
+        #expect(steps.map(\.usesMigrationManager) == [false, true])
+        #expect(throws: NSError.self) {
+            try ProgressiveMigration(storeURL: url, steps: steps).run(progress: nil, handler: nil, defersCleanup: false,
+                                                                       sqlDebugLog: nil, configuration: nil)
+        }
+        #expect(try MigrationKit.differences(url, versions[0]) == [])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".Library.sqlite") }
+        #expect(leftovers.isEmpty)
+        let context = try MigrationKit.open(versions[0], at: url, sources: [], options: nil)
+        #expect(try context.all("Book").count == 9)
+        #expect(try context.all("Person").count == 3)
+    }
+}

@@ -19,8 +19,10 @@ public let OCDMigrationProgressOptionKey = "OCDMigrationProgressOptionKey"
 /// "Model 10"). The path taken is the one with the longest steps: from each version, the newest
 /// version a mapping reaches is tried first.
 ///
-/// Every step runs inside one SQLite transaction on the store file, so a failure or a crash at any
-/// point leaves the store at its original version with all its rows, or at the destination.
+/// Steps the SQLite store runs itself share one transaction on the store file; a chain in which a
+/// migration manager runs a step works on a copy that replaces the store at the end. Either way a
+/// failure or a crash at any point leaves the store at its original version with all its rows, or at
+/// the destination.
 ///
 /// This type is an OpenCoreData addition.
 public struct ProgressiveMigration {
@@ -143,7 +145,8 @@ public struct ProgressiveMigration {
         self.steps = steps
     }
 
-    /// Runs every step in order, inside one transaction on the store file. `progress` (its
+    /// Runs every step in order, leaving the store at the destination version or, on failure, as it
+    /// was. `progress` (its
     /// `totalUnitCount` is set to 100 per step) and `handler` (called with the fraction done, 0…1,
     /// and a description of the step) report how far it got.
     ///
@@ -154,11 +157,33 @@ public struct ProgressiveMigration {
         try run(progress: progress, handler: handler, defersCleanup: false, sqlDebugLog: nil, configuration: nil)
     }
 
-    /// Runs the steps; the last one may defer its cleanup. Consecutive steps the SQLite store runs
-    /// itself share one transaction; a migration manager's step commits on its own (file swap).
+    /// Runs the steps; the last one may defer its cleanup. When every step runs in the SQLite store
+    /// itself, they share one transaction on the store file. When a migration manager runs one of several
+    /// steps, the whole chain runs on a working copy that replaces the store in one rename at the end, so
+    /// a failure or a crash never leaves the store at an intermediate version.
     func run(progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
              sqlDebugLog: SQLDebugLog?, configuration: String?) throws {
         guard !steps.isEmpty else { return }
+        guard steps.count > 1, steps.contains(where: { $0.plan == nil }) else {
+            try run(on: storeURL, progress: progress, handler: handler, defersCleanup: defersCleanup,
+                    sqlDebugLog: sqlDebugLog, configuration: configuration)
+            return
+        }
+        let working = try SQLiteStore.makeWorkingCopy(of: storeURL)
+        do {
+            try run(on: working, progress: progress, handler: handler, defersCleanup: defersCleanup,
+                    sqlDebugLog: sqlDebugLog, configuration: configuration)
+        } catch {
+            SQLiteStore.removeFiles(of: working)
+            throw error
+        }
+        try SQLiteStore.replaceStore(at: storeURL, withMigratedFile: working)
+    }
+
+    /// Runs the steps on the SQLite file at `storeURL`: consecutive steps the store runs itself share one
+    /// transaction; a migration manager's step commits on its own (file swap).
+    private func run(on storeURL: URL, progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
+                     sqlDebugLog: SQLDebugLog?, configuration: String?) throws {
         progress?.totalUnitCount = Int64(steps.count * 100)
         let count = steps.count
         func reporter(_ position: Int) -> (Double, String) -> Void {

@@ -55,22 +55,53 @@ extension SQLiteStore {
         if let report { manager.migrationProgressHandler = { fraction in report(Double(fraction), "Migrating with a mapping model") } }
         do {
             try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: mapping, to: temporary, type: .sqlite, options: nil)
-            try checkpoint(temporary)
-            try checkpoint(url)
         } catch {
             removeFiles(of: temporary)
             throw error
         }
+        try replaceStore(at: url, withMigratedFile: temporary)
+    }
+
+    /// Copies the store at `url`, with its write-ahead log folded in, to a working file beside it, for a
+    /// migration that must not touch the store until it has finished.
+    static func makeWorkingCopy(of url: URL) throws -> URL {
+        let working = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).progressive")
+        removeFiles(of: working)
+        do {
+            try checkpoint(url)
+            try FileManager.default.copyItem(at: url, to: working)
+        } catch {
+            removeFiles(of: working)
+            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
+                NSLocalizedDescriptionKey: "Migrating the store at \(url.path) failed: it could not be copied to a working file (\(error.localizedDescription)). The store was left unchanged.",
+                NSURLErrorKey: url,
+                NSUnderlyingErrorKey: error,
+            ])
+        }
+        return working
+    }
+
+    /// Moves a fully migrated file over the store at `url` in one atomic rename, after folding both files'
+    /// write-ahead logs into them. A failure before the rename leaves the store as it was and removes the
+    /// migrated file.
+    static func replaceStore(at url: URL, withMigratedFile migrated: URL) throws {
+        do {
+            try checkpoint(migrated)
+            try checkpoint(url)
+        } catch {
+            removeFiles(of: migrated)
+            throw error
+        }
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-        guard rename(temporary.path, url.path) == 0 else {
+        guard rename(migrated.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
-            removeFiles(of: temporary)
+            removeFiles(of: migrated)
             throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
                 NSLocalizedDescriptionKey: "Migrating the store at \(url.path) failed: the migrated file could not replace it (\(reason)). The store was left unchanged.",
                 NSURLErrorKey: url,
             ])
         }
-        removeFiles(of: temporary)
+        removeFiles(of: migrated)
     }
 
     /// Moves everything the write-ahead log of the file holds into the file, and empties the log.
@@ -83,7 +114,7 @@ extension SQLiteStore {
     }
 
     /// Removes a SQLite file and its journal files, if present.
-    private static func removeFiles(of url: URL) {
+    static func removeFiles(of url: URL) {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     }
 }
