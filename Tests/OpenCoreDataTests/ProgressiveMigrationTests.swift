@@ -90,6 +90,29 @@ enum ProgressiveBundleKit {
     }
 }
 
+extension ProgressiveBundleKit {
+    /// The bundle's three versions and the planned V1 → V2 → V3 steps, where step `onStep` uses the
+    /// inferred mapping with the policy class `bookPolicy` on its Book mapping (so it runs through
+    /// `NSMigrationManager`).
+    static func steps(in bundle: URL, bookPolicy: String, onStep position: Int) throws
+        -> (versions: [NSManagedObjectModel], steps: [ProgressiveMigration.Step]) {
+        let versions = try NSManagedObjectModel.versions(inBundleAt: bundle).map { try $0.loadModel() }
+        let custom = try NSMappingModel.inferredMappingModel(forSourceModel: versions[position],
+                                                             destinationModel: versions[position + 1])
+        let books = try #require(custom.entityMappings?.first { $0.destinationEntityName == "Book" })
+        books.entityMigrationPolicyClassName = bookPolicy
+        var sources = ProgressiveMigration.MappingSources()
+        sources.lookup = { source, destination in
+            source === versions[position] && destination === versions[position + 1] ? custom : nil
+        }
+        let names = ["Library", "Library 2", "Library 3"]
+        let steps = try ProgressiveMigration.steps(from: versions[0], to: versions[2], through: versions, name: { model in
+            versions.firstIndex { $0 === model }.map { names[$0] }
+        }, sources: sources)
+        return (versions, steps)
+    }
+}
+
 /// Progressive migration: a store two versions behind, whose direct mapping cannot be inferred, is
 /// migrated V1 → V2 → V3 at store open or by hand, with progress reported, and a process killed
 /// mid-chain leaves the store at V1 or V3 with all its rows.
@@ -179,18 +202,7 @@ struct ProgressiveMigrationTests {
         let url = directory.file("Library.sqlite")
         try ProgressiveBundleKit.fillStore(at: url, bundle: bundle, people: 3, books: 9)
         NSEntityMigrationPolicy.register(ProgressiveTitlePolicy.self)
-        let versions = try NSManagedObjectModel.versions(inBundleAt: bundle).map { try $0.loadModel() }
-        let custom = try NSMappingModel.inferredMappingModel(forSourceModel: versions[0], destinationModel: versions[1])
-        let books = try #require(custom.entityMappings?.first { $0.destinationEntityName == "Book" })
-        books.entityMigrationPolicyClassName = "ProgressiveTitlePolicy"
-        var sources = ProgressiveMigration.MappingSources()
-        sources.lookup = { source, destination in
-            source === versions[0] && destination === versions[1] ? custom : nil
-        }
-        let names = ["Library", "Library 2", "Library 3"]
-        let steps = try ProgressiveMigration.steps(from: versions[0], to: versions[2], through: versions, name: { model in
-            versions.firstIndex { $0 === model }.map { names[$0] }
-        }, sources: sources)
+        let (versions, steps) = try ProgressiveBundleKit.steps(in: bundle, bookPolicy: "ProgressiveTitlePolicy", onStep: 0)
         #expect(steps.map(\.usesMigrationManager) == [true, false])
         #expect(steps.map(\.isInferred) == [false, true])
         var fractions: [Double] = []
@@ -318,18 +330,7 @@ extension ProgressiveMigrationTests {
         let url = directory.file("Library.sqlite")
         try ProgressiveBundleKit.fillStore(at: url, bundle: bundle, people: 3, books: 9)
         NSEntityMigrationPolicy.register(ProgressiveFailingPolicy.self)
-        let versions = try NSManagedObjectModel.versions(inBundleAt: bundle).map { try $0.loadModel() }
-        let failing = try NSMappingModel.inferredMappingModel(forSourceModel: versions[1], destinationModel: versions[2])
-        let books = try #require(failing.entityMappings?.first { $0.destinationEntityName == "Book" })
-        books.entityMigrationPolicyClassName = "ProgressiveFailingPolicy"
-        var sources = ProgressiveMigration.MappingSources()
-        sources.lookup = { source, destination in
-            source === versions[1] && destination === versions[2] ? failing : nil
-        }
-        let names = ["Library", "Library 2", "Library 3"]
-        let steps = try ProgressiveMigration.steps(from: versions[0], to: versions[2], through: versions, name: { model in
-            versions.firstIndex { $0 === model }.map { names[$0] }
-        }, sources: sources)
+        let (versions, steps) = try ProgressiveBundleKit.steps(in: bundle, bookPolicy: "ProgressiveFailingPolicy", onStep: 1)
         #expect(steps.map(\.usesMigrationManager) == [false, true])
         #expect(throws: NSError.self) {
             try ProgressiveMigration(storeURL: url, steps: steps).run(progress: nil, handler: nil, defersCleanup: false,
