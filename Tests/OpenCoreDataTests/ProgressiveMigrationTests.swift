@@ -344,3 +344,57 @@ extension ProgressiveMigrationTests {
         #expect(try context.all("Person").count == 3)
     }
 }
+
+/// Keeps Apple's default behaviour; naming it makes a mapping run through `NSMigrationManager`.
+final class ProgressivePassThroughPolicy: NSEntityMigrationPolicy {}
+
+extension ProgressiveMigrationTests {
+    /// Photo(name, image: external binary data) in V1; V2 adds `caption`, V3 adds `note`.
+    static func photoVersions() -> [NSManagedObjectModel] {
+        (0..<3).map { version in
+            let image = ModelKit.attribute("image", .binaryDataAttributeType)
+            image.allowsExternalBinaryDataStorage = true
+            var properties = [ModelKit.attribute("name", .stringAttributeType), image]
+            if version >= 1 { properties.append(ModelKit.attribute("caption", .stringAttributeType)) }
+            if version >= 2 { properties.append(ModelKit.attribute("note", .stringAttributeType)) }
+            return MigrationKit.model([ModelKit.entity("Photo", properties)])
+        }
+    }
+
+    @Test("externally stored values survive migrations that run through NSMigrationManager, alone or in a chain")
+    func externalDataSurvivesManagerMigrations() throws {
+        NSEntityMigrationPolicy.register(ProgressivePassThroughPolicy.self)
+        let big = PhotoModel.bytes(300 * 1024, seed: 9)
+        let versions = Self.photoVersions()
+        for chain in [false, true] {
+            let directory = TemporaryDirectory()
+            let url = directory.file("Photos.sqlite")
+            try MigrationKit.makeStore(versions[0], at: url) { context in
+                let photo = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: context)
+                photo.setValue("big", forKey: "name")
+                photo.setValue(big, forKey: "image")
+            }
+            let last = chain ? 2 : 1
+            let custom = try NSMappingModel.inferredMappingModel(forSourceModel: versions[last - 1], destinationModel: versions[last])
+            try #require(custom.entityMappings?.first).entityMigrationPolicyClassName = "ProgressivePassThroughPolicy"
+            var sources = ProgressiveMigration.MappingSources()
+            sources.lookup = { source, destination in
+                source === versions[last - 1] && destination === versions[last] ? custom : nil
+            }
+            // One planned step per version pair (V1 → V3 could be inferred directly; the chain is the point).
+            let steps = try (1...last).flatMap { index in
+                try ProgressiveMigration.steps(from: versions[index - 1], to: versions[index],
+                                               through: [versions[index - 1], versions[index]],
+                                               name: { model in versions.firstIndex { $0 === model }.map { "V\($0 + 1)" } },
+                                               sources: sources)
+            }
+            #expect(steps.map(\.usesMigrationManager) == (chain ? [false, true] : [true]))
+            try ProgressiveMigration(storeURL: url, steps: steps).run()
+            let context = try MigrationKit.open(versions[last], at: url, sources: [], options: nil)
+            let photo = try #require(try context.all("Photo").first)
+            #expect(photo.value(forKey: "image") as? Data == big)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix("..") }
+            #expect(leftovers.isEmpty)
+        }
+    }
+}

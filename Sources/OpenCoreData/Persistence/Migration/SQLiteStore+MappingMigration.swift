@@ -70,6 +70,7 @@ extension SQLiteStore {
         do {
             try checkpoint(url)
             try FileManager.default.copyItem(at: url, to: working)
+            try shareExternalData(of: url, with: working)
         } catch {
             removeFiles(of: working)
             throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
@@ -88,6 +89,9 @@ extension SQLiteStore {
         do {
             try checkpoint(migrated)
             try checkpoint(url)
+            // The migrated file's externally stored values join the store's before the rename, so the
+            // store finds them whichever file it turns out to be after a crash.
+            try shareExternalData(of: migrated, with: url)
         } catch {
             removeFiles(of: migrated)
             throw error
@@ -113,8 +117,29 @@ extension SQLiteStore {
         }
     }
 
-    /// Removes a SQLite file and its journal files, if present.
+    /// Removes a temporary SQLite file of a migration, its journal files and its folder of externally
+    /// stored values, if present.
     static func removeFiles(of url: URL) {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        try? FileManager.default.removeItem(at: ExternalBinaryStorage(storeURL: url).directory.deletingLastPathComponent())
+    }
+
+    /// Makes the externally stored values of the store at `source` available to the store at
+    /// `destination` as well (hard links where the file system allows, copies otherwise). Files are
+    /// named by UUID, so a name the destination already has is the same value and is left alone.
+    static func shareExternalData(of source: URL, with destination: URL) throws {
+        let manager = FileManager.default
+        let from = ExternalBinaryStorage(storeURL: source).directory
+        let to = ExternalBinaryStorage(storeURL: destination).directory
+        guard let names = try? manager.contentsOfDirectory(atPath: from.path), !names.isEmpty else { return }
+        try manager.createDirectory(at: to, withIntermediateDirectories: true)
+        for name in names where !manager.fileExists(atPath: to.appendingPathComponent(name).path) {
+            let file = from.appendingPathComponent(name)
+            do {
+                try manager.linkItem(at: file, to: to.appendingPathComponent(name))
+            } catch {
+                try manager.copyItem(at: file, to: to.appendingPathComponent(name))
+            }
+        }
     }
 }
