@@ -127,13 +127,21 @@ enum MigrationBundleKit {
 
     /// Writes `Catalog.xcdatamodeld` with versions "Catalog" (V1) and "Catalog 2" (V2, current).
     static func writeBundle(in directory: URL) throws -> URL {
-        let bundle = directory.appendingPathComponent("Catalog.xcdatamodeld", isDirectory: true)
-        for (name, text) in [("Catalog", v1), ("Catalog 2", v2)] {
-            let folder = bundle.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
+        try writeVersionedBundle(named: "Catalog", versions: [("Catalog", v1), ("Catalog 2", v2)], in: directory)
+    }
+
+    /// Writes `<name>.xcdatamodeld` in `directory` with one `.xcdatamodel` per version (its `contents`
+    /// text), the last one marked current in `.xccurrentversion`.
+    static func writeVersionedBundle(named name: String, versions: [(name: String, contents: String)],
+                                     in directory: URL) throws -> URL {
+        let bundle = directory.appendingPathComponent("\(name).xcdatamodeld", isDirectory: true)
+        for version in versions {
+            let folder = bundle.appendingPathComponent("\(version.name).xcdatamodel", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: folder.appendingPathComponent("contents"))
+            try Data(version.contents.utf8).write(to: folder.appendingPathComponent("contents"))
         }
-        let marker = try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": "Catalog 2.xcdatamodel"],
+        let current = (versions.last?.name ?? name) + ".xcdatamodel"
+        let marker = try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": current],
                                                         format: .xml, options: 0)
         try marker.write(to: bundle.appendingPathComponent(".xccurrentversion"))
         return bundle

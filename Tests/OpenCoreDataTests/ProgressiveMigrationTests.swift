@@ -55,16 +55,9 @@ enum ProgressiveBundleKit {
 
     /// Writes `Library.xcdatamodeld` with "Library", "Library 2" and "Library 3" (current).
     static func writeBundle(in directory: URL) throws -> URL {
-        let bundle = directory.appendingPathComponent("Library.xcdatamodeld", isDirectory: true)
-        for (name, text) in [("Library", v1), ("Library 2", v2), ("Library 3", v3)] {
-            let folder = bundle.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: folder.appendingPathComponent("contents"))
-        }
-        let marker = try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": "Library 3.xcdatamodel"],
-                                                        format: .xml, options: 0)
-        try marker.write(to: bundle.appendingPathComponent(".xccurrentversion"))
-        return bundle
+        try MigrationBundleKit.writeVersionedBundle(named: "Library",
+                                                    versions: [("Library", v1), ("Library 2", v2), ("Library 3", v3)],
+                                                    in: directory)
     }
 
     /// A V1 store with `people` people and `books` books (book i written by person i % people), filled with SQL.
