@@ -7,6 +7,7 @@ struct FrozenEntityLookups {
     let relationshipsByName: [String: NSRelationshipDescription]
     let versionHash: Data
     let writeTraits: EntityWriteTraits
+    let slotLayout: PropertySlotLayout
 
     /// Computes the lookups of an entity that is still editable (its `_frozen` is `nil`).
     init(_ entity: NSEntityDescription) {
@@ -16,5 +17,6 @@ struct FrozenEntityLookups {
         relationshipsByName = entity.relationshipsByName
         versionHash = VersionHashing.hash(of: entity)
         writeTraits = EntityWriteTraits(entity)
+        slotLayout = PropertySlotLayout(entity)
     }
 }

@@ -39,7 +39,7 @@ extension NSManagedObjectContext {
     func makeObject(for objectID: NSManagedObjectID, type: NSManagedObject.Type? = nil) -> NSManagedObject {
         let type = type ?? ManagedObjectClasses.objectClass(for: objectID.entity)
         let object = type.init(entity: objectID.entity, insertInto: nil)
-        object.storage = [:]
+        object.storage.removeAll()
         object._objectID = objectID
         object._context = self
         registry[objectID] = object
@@ -110,7 +110,7 @@ extension NSManagedObjectContext {
                 preconditionFailure("Core Data could not fulfill a fault for \(object._objectID.uriRepresentation().absoluteString): the object no longer exists in the store.")
             }
             // The object is gone from the store: it reads as a deleted object with no values.
-            object.storage = [:]
+            object.storage.removeAll()
             object.toMany = [:]
             object._isDeleted = true
             return

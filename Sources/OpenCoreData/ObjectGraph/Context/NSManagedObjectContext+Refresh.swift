@@ -23,12 +23,12 @@ extension NSManagedObjectContext {
     /// `didTurnIntoFault()`.
     func _turnIntoFault(_ object: NSManagedObject, keepingTransients: Bool, whileFaulted: () -> Void = {}) {
         object.willTurnIntoFault()
-        let transients = keepingTransients
-            ? object.storage.filter { object.entity.propertiesByName[$0.key]?.isTransient == true } : [:]
-        object.storage = transients
+        var values = PropertyValues(layout: object.storage.layout)
+        if keepingTransients { values.copySlots(values.layout.transientSlots, from: object.storage) }
+        object.storage = values
         object.toMany = [:]
         object.fetchedPropertyValues = [:]
-        object.snapshot = [:]
+        object.snapshot = PropertyValues(layout: .empty)
         object.snapshotVersion = 0
         object.changedKeys = []
         object.valuesAtLastEvent = [:]
@@ -113,7 +113,7 @@ extension NSManagedObjectContext {
     /// Puts back the values an object had when it was last fetched or saved.
     private func restoreCommittedValues(of object: NSManagedObject) {
         guard !object._isFault else { return }
-        var values: [String: Any] = [:]
+        var values = PropertyValues(layout: object.storage.layout)
         for (key, value) in object.snapshot {
             guard let relationship = object.entity.relationshipsByName[key] else {
                 values[key] = value

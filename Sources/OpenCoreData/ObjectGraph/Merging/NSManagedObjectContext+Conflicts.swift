@@ -61,8 +61,8 @@ extension NSManagedObjectContext {
             return NSMergeConflict(source: source,
                                    newVersion: Int(conflict.storeRow?.version ?? 0),
                                    oldVersion: Int(conflict.expectedVersion),
-                                   cachedSnapshot: Self.completeSnapshot(source.snapshot, of: source.entity),
-                                   persistedSnapshot: conflict.storeRow.map { Self.completeSnapshot($0.values, of: source.entity) })
+                                   cachedSnapshot: Self.completeSnapshot(source.snapshot.dictionary, of: source.entity),
+                                   persistedSnapshot: conflict.storeRow.map { Self.completeSnapshot($0.values.dictionary, of: source.entity) })
         }
     }
 
@@ -71,11 +71,11 @@ extension NSManagedObjectContext {
         failure.conflicts.map { conflict in
             let objects = conflict.objectIDs.compactMap { registry[$0] }
             let stored = conflict.storeRow.map { registry[$0.objectID] ?? object(with: $0.objectID) }
-            let storedSnapshot = conflict.storeRow.map { Self.completeSnapshot($0.values, of: $0.objectID.entity) }
+            let storedSnapshot = conflict.storeRow.map { Self.completeSnapshot($0.values.dictionary, of: $0.objectID.entity) }
             let snapshots: [Any] = objects.map { object -> [AnyHashable: Any] in
                 guard !object.isNewlyInserted else { return [:] }
                 var result: [AnyHashable: Any] = [:]
-                for (key, value) in Self.completeSnapshot(object.snapshot, of: object.entity) { result[key] = value }
+                for (key, value) in Self.completeSnapshot(object.snapshot.dictionary, of: object.entity) { result[key] = value }
                 return result
             }
             var storedKeys: [AnyHashable: Any]?

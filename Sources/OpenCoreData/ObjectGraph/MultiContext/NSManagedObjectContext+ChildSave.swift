@@ -16,7 +16,7 @@ extension NSManagedObjectContext {
             }
             object._isFault = false
             object._isDeleted = false
-            object.storage = [:]
+            object.storage.removeAll()
             object.toMany = [:]
             // New to the child means new to this context too: the child read everything else from here.
             object.isNewlyInserted = true

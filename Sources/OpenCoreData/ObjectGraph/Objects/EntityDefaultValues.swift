@@ -7,15 +7,16 @@ import Foundation
 /// every object, which copies the dictionary only when it first changes a value. Entities still being
 /// edited get them computed afresh each time.
 // @unchecked Sendable: `cache` is only read and changed with `lock` held; the cached dictionaries hold
-// immutable canonical values (NSNumber, String, Date, Data, …) and are never mutated.
+// immutable canonical values (NSNumber, String, Date, Data, …) and are never mutated in place (objects
+// copy them on their first change).
 final class EntityDefaultValues: @unchecked Sendable {
     private static let shared = EntityDefaultValues()
     private let lock = NSLock()
     /// Default values by entity; the entity is kept so that an identifier is never reused for another.
-    private var cache: [ObjectIdentifier: (entity: NSEntityDescription, values: [String: Any])] = [:]
+    private var cache: [ObjectIdentifier: (entity: NSEntityDescription, values: PropertyValues)] = [:]
 
     /// The default values of every attribute of `entity` (inherited ones included) that has one.
-    static func values(for entity: NSEntityDescription) -> [String: Any] {
+    static func values(for entity: NSEntityDescription) -> PropertyValues {
         guard entity._frozen != nil else { return compute(entity) }
         let key = ObjectIdentifier(entity)
         if let cached = shared.lock.withLock({ shared.cache[key] }), cached.entity === entity {
@@ -26,11 +27,11 @@ final class EntityDefaultValues: @unchecked Sendable {
         return values
     }
 
-    private static func compute(_ entity: NSEntityDescription) -> [String: Any] {
-        var values: [String: Any] = [:]
+    private static func compute(_ entity: NSEntityDescription) -> PropertyValues {
+        var values = PropertyValues(entity: entity)
         for (name, attribute) in entity.attributesByName {
             if let value = attribute.defaultValue {
-                values[name] = ManagedValueCoercion.canonical(value, for: attribute.attributeType) ?? value
+                values.setCanonical(ManagedValueCoercion.canonical(value, for: attribute.attributeType) ?? value, forKey: name)
             }
         }
         return values

@@ -53,8 +53,13 @@ extension NSManagedObject {
         if let attribute = property as? NSAttributeDescription {
             let newValue = ManagedValueCoercion.attributeValue(value, attribute: attribute, object: self)
             let context = _context
-            recordChange(forKey: key, snapshotValue: storage[key], context: context)
-            storage[key] = newValue
+            if let index = storage.index(of: key) {
+                recordChange(forKey: key, snapshotSlot: storage.slots[index], context: context)
+                storage.slots[index] = PropertySlot(canonical: newValue, kind: storage.layout.kinds[index])
+            } else {
+                recordChange(forKey: key, snapshotSlot: PropertySlot(storage[key]), context: context)
+                storage[key] = newValue
+            }
             context?._objectDidChange(self)
             return
         }
@@ -80,25 +85,42 @@ extension NSManagedObject {
         context?._registerUndoOfChange(of: self, key: key)
         if valuesAtLastEvent[key] == nil {
             if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
-            valuesAtLastEvent[key] = currentValueForSnapshot(key) ?? NSNull()
+            valuesAtLastEvent[key] = PropertySlot(currentValueForSnapshot(key))
         }
         changedKeys.insert(key)
     }
 
     /// `recordChange(forKey:)` for a property whose snapshot form is its stored value (an attribute),
-    /// given that value and the object's context.
-    func recordChange(forKey key: String, snapshotValue: Any?, context: NSManagedObjectContext?) {
+    /// given that value's slot and the object's context.
+    @inline(__always)
+    func recordChange(forKey key: String, snapshotSlot: PropertySlot, context: NSManagedObjectContext?) {
         context?._registerUndoOfChange(of: self, key: key)
         if valuesAtLastEvent.isEmpty {
             context?._noteChangedForEvent(self)
             // Room for the event's changes at once, instead of growing key by key.
-            valuesAtLastEvent.reserveCapacity(Swift.min(_entity.propertiesByName.count, 16))
+            valuesAtLastEvent.reserveCapacity(Swift.min(storage.slots.count, 16))
         }
         if valuesAtLastEvent[key] == nil {
-            valuesAtLastEvent[key] = snapshotValue ?? NSNull()
+            valuesAtLastEvent[key] = snapshotSlot
         }
-        if changedKeys.isEmpty { changedKeys.reserveCapacity(Swift.min(_entity.propertiesByName.count, 16)) }
+        if changedKeys.isEmpty { changedKeys.reserveCapacity(Swift.min(storage.slots.count, 16)) }
         changedKeys.insert(key)
+    }
+
+    /// Sets an attribute's slot from a `@Managed` setter: `setPrimitiveValue(_:forKey:)` for a value
+    /// already in slot form.
+    func _setPrimitiveSlot(_ slot: PropertySlot, at index: Int, forKey key: String) {
+        if ConcurrencyDebug.isEnabled { _context?._checkQueue("setting \(_entity.name ?? "?").\(key)") }
+        let layout = storage.layout
+        _fireFaultIfNeeded()
+        guard storage.layout === layout else {
+            _setPrimitiveValue(slot.boxed, forKey: key)
+            return
+        }
+        let context = _context
+        recordChange(forKey: key, snapshotSlot: storage.slots[index], context: context)
+        storage.slots[index] = slot
+        context?._objectDidChange(self)
     }
 
     /// The current value of a property in snapshot form: to-one as an object ID, to-many as object IDs.

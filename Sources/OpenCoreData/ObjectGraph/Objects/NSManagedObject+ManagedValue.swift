@@ -12,6 +12,11 @@ extension NSManagedObject {
         if let keyPathRecorder {
             return keyPathRecorder.record(key, as: Value.self, object: self)
         }
+        if let index = storage.layout.indices[key], storage.layout.kinds[index] != .toMany {
+            let slot = _managedSlot(at: index, forKey: key)
+            if let value = ManagedSlotAccess.value(slot, as: Value.self) { return value }
+            return ManagedValueConversion.swiftValue(slot.boxed, as: Value.self, object: self, key: key)
+        }
         return ManagedValueConversion.swiftValue(_managedPropertyValue(forKey: key), as: Value.self, object: self, key: key)
     }
 
@@ -20,6 +25,14 @@ extension NSManagedObject {
     /// The `@Managed` macro expands a property's setter to a call of this method; it accepts the types
     /// ``managedValue(forKey:)`` returns.
     public func setManagedValue<Value>(_ value: Value, forKey key: String) {
+        if let index = storage.layout.indices[key],
+           let slot = ManagedSlotAccess.slot(value, kind: storage.layout.kinds[index]) {
+            // As Core Data's generated setters: change notifications around the primitive change.
+            willChangeValue(forKey: key)
+            _setPrimitiveSlot(slot, at: index, forKey: key)
+            didChangeValue(forKey: key)
+            return
+        }
         setValue(ManagedValueConversion.storedValue(value, object: self, key: key), forKey: key)
     }
 }

@@ -61,9 +61,10 @@ extension NSManagedObject {
     /// with the values they had then (`NSNull` for `nil`).
     public func changedValuesForCurrentEvent() -> [String: Any] {
         var result: [String: Any] = [:]
-        for (key, old) in valuesAtLastEvent {
+        for (key, slot) in valuesAtLastEvent {
             guard let property = _entity.propertiesByName[key], !property.isTransient else { continue }
-            if PropertyValueEquality.equal(old is NSNull ? nil : old, currentValueForSnapshot(key)) { continue }
+            let old = slot.boxed
+            if PropertyValueEquality.equal(old, currentValueForSnapshot(key)) { continue }
             result[key] = valueFromSnapshotForm(old, forKey: key) ?? NSNull()
         }
         return result
@@ -120,7 +121,7 @@ extension NSManagedObject {
     }
 
     /// The snapshot, read from the store (without firing the fault) when the object is a fault.
-    func committedSnapshot() -> [String: Any] {
+    func committedSnapshot() -> PropertyValues {
         if _isFault, let row = _context?._row(for: _objectID) { return row.values }
         return snapshot
     }

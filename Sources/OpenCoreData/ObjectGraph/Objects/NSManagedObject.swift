@@ -18,12 +18,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Current values of persistent properties: attributes hold canonical values, to-one relationships
     /// hold the destination object. A missing key means `nil` (or, for a to-many relationship, that it
     /// has not been loaded yet: see `toMany`).
-    var storage: [String: Any] = [:]
+    var storage = PropertyValues(layout: .empty)
     /// Loaded to-many relationships: name → destination objects (in order for ordered relationships).
     var toMany: [String: [NSManagedObject]] = [:]
     /// The values last read from or written to the store: attributes as canonical values, to-one
     /// relationships as destination object IDs. Empty for an object never saved.
-    var snapshot: [String: Any] = [:]
+    var snapshot = PropertyValues(layout: .empty)
     /// The store's version (`Z_OPT`) of the row the snapshot came from; 0 for an object never saved.
     var snapshotVersion: Int64 = 0
     /// Whether the object's values have not been loaded yet.
@@ -31,7 +31,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Names of persistent properties changed since the last save (or fetch).
     var changedKeys: Set<String> = []
     /// Values as they were at the last `processPendingChanges()`, for properties changed since then.
-    var valuesAtLastEvent: [String: Any] = [:]
+    var valuesAtLastEvent: [String: PropertySlot] = [:]
     /// Whether the object has been deleted in its context and not yet saved.
     var _isDeleted = false
     /// Whether `prepareForDeletion()` has run for the current deletion.
@@ -87,14 +87,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     /// Sets every attribute's default value (from the model) as its current value.
     func applyDefaultValues() {
-        let defaults = EntityDefaultValues.values(for: _entity)
-        if storage.isEmpty {
-            storage = defaults
-            return
-        }
-        for (name, value) in defaults {
-            storage[name] = value
-        }
+        storage = EntityDefaultValues.values(for: _entity)
     }
 
     // MARK: Overridable methods. Swift on Linux cannot override methods declared in extensions, so every

@@ -138,7 +138,7 @@ extension NSPersistentStoreCoordinator {
             for row in rows {
                 guard let id = temporary[row.objectID] else { continue }
                 let toMany = (related[row.objectID] ?? [:]).mapValues { $0.compactMap { temporary[$0] } }
-                changes.inserted.append(.init(objectID: id, values: row.values.mapValues(map), toMany: toMany))
+                changes.inserted.append(.init(objectID: id, values: row.values.dictionary.mapValues(map), toMany: toMany))
             }
             var metadata = store.metadata ?? [:]
             metadata[NSStoreUUIDKey] = newStore.identifier

@@ -163,7 +163,7 @@ extension NSPersistentStoreCoordinator {
         for insert in changes.inserted {
             let id = permanent(insert.objectID)
             // Only object IDs need translating; most rows hold none and are kept as they are.
-            let values = insert.values.values.contains { $0 is NSManagedObjectID } ? insert.values.mapValues(translate) : insert.values
+            let values = insert.values.mappingObjectIDs(permanent)
             rows.append(StoreRow(objectID: id, version: result.versions[id] ?? 1, values: values))
         }
         var stale: [NSManagedObjectID] = []
@@ -274,7 +274,7 @@ extension NSPersistentStoreCoordinator {
         guard let descriptors, !descriptors.isEmpty else { return rows }
         return rows.sorted { a, b in
             for descriptor in descriptors {
-                let order = descriptor.compare(a.values as NSDictionary, to: b.values as NSDictionary)
+                let order = descriptor.compare(a.values.dictionary as NSDictionary, to: b.values.dictionary as NSDictionary)
                 if order != .orderedSame { return order == .orderedAscending }
             }
             return false

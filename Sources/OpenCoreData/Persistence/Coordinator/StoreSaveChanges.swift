@@ -4,8 +4,19 @@ struct StoreSaveChanges {
     /// values (a missing key means `nil`) and the contents of its to-many relationships.
     struct Insert {
         let objectID: NSManagedObjectID
-        let values: [String: Any]
+        let values: PropertyValues
         let toMany: [String: [NSManagedObjectID]]
+
+        init(objectID: NSManagedObjectID, values: PropertyValues, toMany: [String: [NSManagedObjectID]]) {
+            self.objectID = objectID
+            self.values = values
+            self.toMany = toMany
+        }
+
+        /// An insert whose values are given by name, kept in the layout of the object's entity.
+        init(objectID: NSManagedObjectID, values: [String: Any], toMany: [String: [NSManagedObjectID]]) {
+            self.init(objectID: objectID, values: PropertyValues(entity: objectID.entity, values), toMany: toMany)
+        }
     }
 
     /// A changed object: the version (`Z_OPT`) the context read, the changed attribute and to-one values

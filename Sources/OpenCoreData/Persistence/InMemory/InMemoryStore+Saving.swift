@@ -67,7 +67,7 @@ extension InMemoryStore {
         var versions: [NSManagedObjectID: Int64] = [:]
         for insert in changes.inserted {
             let id = permanentIDs[insert.objectID] ?? insert.objectID
-            let values = try canonical(id, insert.values.mapValues { Optional($0) }).compactMapValues { $0 }
+            let values = try canonical(id, insert.values.dictionary.mapValues { Optional($0) }).compactMapValues { $0 }
             _state.rows[id] = StoreRow(objectID: id, version: 1, values: values)
             versions[id] = 1
         }
@@ -115,7 +115,7 @@ extension InMemoryStore {
                 && (row.values[inverse] as? NSManagedObjectID) == owner
                 && !wanted.contains(id) && !explicit.contains(id) {
                 var values = row.values
-                values.removeValue(forKey: inverse)
+                values[inverse] = nil
                 _state.rows[id] = StoreRow(objectID: id, version: row.version, values: values)
                 _state.orderKeys[id]?.removeValue(forKey: inverse)
             }

@@ -8,5 +8,17 @@ struct StoreRow: @unchecked Sendable {
     let version: Int64
     /// Attribute name → canonical value; to-one relationship name → destination `NSManagedObjectID`.
     /// A missing key means `nil`. To-many relationships are not included.
-    let values: [String: Any]
+    let values: PropertyValues
+
+    /// A row with the given values, kept in the layout of the object's entity.
+    init(objectID: NSManagedObjectID, version: Int64, values: PropertyValues) {
+        self.objectID = objectID
+        self.version = version
+        self.values = values
+    }
+
+    /// A row with values given by name (property name → canonical value or destination ID).
+    init(objectID: NSManagedObjectID, version: Int64, values: [String: Any]) {
+        self.init(objectID: objectID, version: version, values: PropertyValues(entity: objectID.entity, values))
+    }
 }

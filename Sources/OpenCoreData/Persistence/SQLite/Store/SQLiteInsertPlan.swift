@@ -20,8 +20,10 @@ struct SQLiteInsertPlan {
 
     let entity: NSEntityDescription
     let layout: SQLiteEntityLayout
-    /// Property names with how each is written, in column order.
-    let items: [(name: String, item: Item)]
+    /// Property names with how each is written, in column order, and the slot of each in `slotLayout`.
+    let items: [(name: String, item: Item, slot: Int?)]
+    /// The slot layout the slots of `items` refer to: the entity's.
+    let slotLayout: PropertySlotLayout
     /// The `INSERT` statement's text.
     let sql: String
     /// The prepared statement (cached by the connection: the text of an entity's `INSERT` never changes).
@@ -32,7 +34,8 @@ struct SQLiteInsertPlan {
     init(entity: NSEntityDescription, writer: RowWriter) throws {
         let store = writer.store
         let layout = try store.layout(of: entity)
-        var items: [(name: String, item: Item)] = []
+        var items: [(name: String, item: Item, slot: Int?)] = []
+        let slotLayout = entity._slotLayout
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         let attributes = store.attributes(of: entity)
         let names = Set(attributes.keys).union(store.relationships(of: entity).filter { !$0.value.isToMany }.keys).sorted()
@@ -41,9 +44,9 @@ struct SQLiteInsertPlan {
             guard !assigned.isEmpty else { continue }
             columns += assigned.map(\.0)
             if let attribute = attributes[name], !(attribute is NSCompositeAttributeDescription), assigned.count == 1 {
-                items.append((name, .attribute(attribute, external: ExternalBinaryStorage.applies(to: attribute))))
+                items.append((name, .attribute(attribute, external: ExternalBinaryStorage.applies(to: attribute)), slotLayout.indices[name]))
             } else {
-                items.append((name, .general(columnCount: assigned.count)))
+                items.append((name, .general(columnCount: assigned.count), slotLayout.indices[name]))
             }
         }
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
@@ -51,12 +54,14 @@ struct SQLiteInsertPlan {
         self.entity = entity
         self.layout = layout
         self.items = items
+        self.slotLayout = slotLayout
         self.sql = sql
         statement = try writer.db.cachedStatement(sql: sql)
     }
 
-    /// Inserts one row: binds its values and runs the statement.
-    func insert(primaryKey: Int64, values: [String: Any], writer: RowWriter) throws {
+    /// Inserts one row: binds its values and runs the statement. Integers and doubles kept unboxed in
+    /// their slots are bound as they are.
+    func insert(primaryKey: Int64, values: PropertyValues, writer: RowWriter) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         var index: Int32 = 1
@@ -64,8 +69,27 @@ struct SQLiteInsertPlan {
         sqlite3_bind_int64(handle, index + 1, Int64(layout.number))
         sqlite3_bind_int64(handle, index + 2, 1)
         index += 3
-        for (name, item) in items {
-            let value = values[name]
+        let bySlot = values.layout === slotLayout
+        for (name, item, slot) in items {
+            if bySlot, let slot, case .attribute(_, false) = item {
+                switch values.slots[slot] {
+                case .integer(let integer):
+                    sqlite3_bind_int64(handle, index, integer)
+                    index += 1
+                    continue
+                case .double(let double) where !double.isNaN:
+                    sqlite3_bind_double(handle, index, double)
+                    index += 1
+                    continue
+                case .absent:
+                    sqlite3_bind_null(handle, index)
+                    index += 1
+                    continue
+                default:
+                    break
+                }
+            }
+            let value = bySlot ? slot.flatMap { values.slots[$0].boxed } : values[name]
             switch item {
             case let .attribute(attribute, external):
                 let databaseValue: DatabaseValue

@@ -108,7 +108,7 @@ extension SQLiteStore {
             return names
         }
         for insert in changes.inserted {
-            for key in names(of: insert.objectID.entity) where insert.values.index(forKey: key) != nil {
+            for key in names(of: insert.objectID.entity) where insert.values[key] != nil {
                 result[key, default: []].insert(permanentIDs[insert.objectID] ?? insert.objectID)
             }
         }

@@ -1,0 +1,92 @@
+/// Where the values of an entity's properties live in a ``PropertyValues``: one slot per property (its
+/// inherited properties included), in the entity's property order.
+///
+/// A layout is computed once when the entity's model becomes immutable and shared by every object and
+/// row of the entity; while the model is still editable each use computes a new, equal layout.
+final class PropertySlotLayout: Sendable {
+    /// How a slot's value is kept.
+    enum Kind: UInt8, Sendable {
+        /// An Integer 16, 32 or 64 attribute: an `Int64`, boxed as `NSNumber(value: Int64)` on demand.
+        case integer
+        /// A Double attribute: a `Double`, boxed as `NSNumber(value: Double)` on demand.
+        case double
+        /// A to-many relationship (an object keeps its contents apart; snapshots keep destination IDs).
+        case toMany
+        /// Any other property (an attribute or a to-one relationship): its value in canonical form.
+        case other
+    }
+
+    /// The property names, by slot.
+    let names: [String]
+    /// The slot of each property name.
+    let indices: [String: Int]
+    /// How each slot keeps its value.
+    let kinds: [Kind]
+    /// The slots of to-one relationships.
+    let toOneSlots: [Int]
+    /// The slots of transient properties.
+    let transientSlots: [Int]
+
+    /// A layout with no slots: every value it holds is kept by name.
+    static let empty = PropertySlotLayout(names: [], kinds: [], toOne: [], transient: [])
+
+    private init(names: [String], kinds: [Kind], toOne: [Int], transient: [Int]) {
+        self.names = names
+        self.kinds = kinds
+        toOneSlots = toOne
+        transientSlots = transient
+        var indices = [String: Int](minimumCapacity: names.count)
+        for (index, name) in names.enumerated() { indices[name] = index }
+        self.indices = indices
+    }
+
+    /// Computes the layout of an entity's properties (fetched properties excluded: their results are
+    /// kept apart). A property that redeclares an inherited name takes over its slot.
+    convenience init(_ entity: NSEntityDescription) {
+        var names: [String] = []
+        var kinds: [Kind] = []
+        var toOne: Set<Int> = []
+        var transient: Set<Int> = []
+        var positions: [String: Int] = [:]
+        for property in entity._allProperties where !(property is NSFetchedPropertyDescription) {
+            let slot: Int
+            if let existing = positions[property.name] {
+                slot = existing
+            } else {
+                slot = names.count
+                positions[property.name] = slot
+                names.append(property.name)
+                kinds.append(.other)
+            }
+            kinds[slot] = Self.kind(of: property)
+            if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
+                toOne.insert(slot)
+            } else {
+                toOne.remove(slot)
+            }
+            if property.isTransient { transient.insert(slot) } else { transient.remove(slot) }
+        }
+        self.init(names: names, kinds: kinds, toOne: toOne.sorted(), transient: transient.sorted())
+    }
+
+    /// The number of slots.
+    var count: Int { names.count }
+
+    private static func kind(of property: NSPropertyDescription) -> Kind {
+        if let relationship = property as? NSRelationshipDescription, relationship.isToMany { return .toMany }
+        guard let attribute = property as? NSAttributeDescription,
+              !(attribute is NSCompositeAttributeDescription) else { return .other }
+        switch attribute.attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: return .integer
+        case .doubleAttributeType: return .double
+        default: return .other
+        }
+    }
+}
+
+extension NSEntityDescription {
+    /// The slot layout of the entity's values: fixed once the model is in use.
+    var _slotLayout: PropertySlotLayout {
+        _frozen?.slotLayout ?? PropertySlotLayout(self)
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// The values of an object's (or a store row's) properties, one slot per property of its entity.
+///
+/// Reading and writing by name (`values["title"]`) works as on a `[String: Any]` whose missing keys
+/// are `nil`; the hot paths — fetching, `@Managed` accessors, saving — address slots directly through
+/// the layout and keep integers and doubles unboxed. Values are a value type: copies share their slots
+/// until one of them changes.
+struct PropertyValues {
+    /// Where each property's value lives.
+    private(set) var layout: PropertySlotLayout
+    /// The values, by slot of `layout`.
+    var slots: ContiguousArray<PropertySlot>
+    /// Values of keys the layout has no slot for (kept so that no value handed in is ever lost).
+    private var overflow: [String: Any]?
+
+    /// Values with every slot of `layout` empty.
+    init(layout: PropertySlotLayout) {
+        self.layout = layout
+        slots = ContiguousArray(repeating: .absent, count: layout.count)
+    }
+
+    /// Values of an entity's properties, all empty.
+    init(entity: NSEntityDescription) {
+        self.init(layout: entity._slotLayout)
+    }
+
+    /// Values of an entity's properties taken from a dictionary (property name → canonical value).
+    init(entity: NSEntityDescription, _ dictionary: [String: Any]) {
+        self.init(layout: entity._slotLayout, dictionary)
+    }
+
+    /// Values in `layout` taken from a dictionary (property name → canonical value).
+    init(layout: PropertySlotLayout, _ dictionary: [String: Any]) {
+        self.init(layout: layout)
+        for (key, value) in dictionary { self[key] = value }
+    }
+
+    /// The value of a property, boxed in canonical form; `nil` when it has none. Setting `nil` (or
+    /// `NSNull`) removes the value.
+    subscript(key: String) -> Any? {
+        get {
+            if let index = layout.indices[key] { return slots[index].boxed }
+            return overflow?[key]
+        }
+        set {
+            if let index = layout.indices[key] {
+                slots[index] = PropertySlot(newValue)
+            } else if let newValue {
+                if overflow == nil { overflow = [:] }
+                overflow![key] = newValue
+            } else {
+                overflow?[key] = nil
+            }
+        }
+    }
+
+    /// The slot of a property, or `nil` when the layout has none for it.
+    @inline(__always)
+    func index(of key: String) -> Int? {
+        layout.indices[key]
+    }
+
+    /// Whether no property has a value.
+    var isEmpty: Bool {
+        if overflow?.isEmpty == false { return false }
+        for slot in slots where slot.isPresent { return false }
+        return true
+    }
+
+    /// The number of properties that have a value.
+    var count: Int {
+        slots.reduce(into: overflow?.count ?? 0) { count, slot in if slot.isPresent { count += 1 } }
+    }
+
+    /// The names of the properties that have a value.
+    var keys: [String] {
+        var keys: [String] = []
+        for (index, slot) in slots.enumerated() where slot.isPresent { keys.append(layout.names[index]) }
+        if let overflow { keys.append(contentsOf: overflow.keys) }
+        return keys
+    }
+
+    /// The values as a dictionary (property name → canonical value).
+    var dictionary: [String: Any] {
+        var result = [String: Any](minimumCapacity: slots.count)
+        for (key, value) in self { result[key] = value }
+        return result
+    }
+
+    /// Removes every value, keeping the layout.
+    mutating func removeAll() {
+        for index in slots.indices { slots[index] = .absent }
+        overflow = nil
+    }
+
+    /// The values for which `isIncluded` is true, in the same layout.
+    func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> PropertyValues {
+        var result = PropertyValues(layout: layout)
+        for element in self where try isIncluded(element) { result[element.key] = element.value }
+        return result
+    }
+
+    /// Copies the slots of the given indexes from `other`, which must have the same layout.
+    mutating func copySlots(_ indexes: [Int], from other: PropertyValues) {
+        for index in indexes { slots[index] = other.slots[index] }
+    }
+
+    /// Whether `other` keeps its values in the same slots.
+    @inline(__always)
+    func sharesLayout(with other: PropertyValues) -> Bool {
+        layout === other.layout
+    }
+}
+
+extension PropertyValues: Sequence {
+    /// A property name and its value in canonical form.
+    typealias Element = (key: String, value: Any)
+
+    /// Iterates the properties that have a value, in slot order, then those kept by name.
+    struct Iterator: IteratorProtocol {
+        private let values: PropertyValues
+        private var index = 0
+        private var overflow: Dictionary<String, Any>.Iterator?
+
+        init(_ values: PropertyValues) {
+            self.values = values
+            overflow = values.overflow?.makeIterator()
+        }
+
+        mutating func next() -> Element? {
+            while index < values.slots.count {
+                defer { index += 1 }
+                if let value = values.slots[index].boxed { return (values.layout.names[index], value) }
+            }
+            return overflow?.next()
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(self)
+    }
+
+    var underestimatedCount: Int { 0 }
+}
+
+extension PropertyValues {
+    /// Sets a canonical value, unboxing the numbers of Integer and Double attributes into their slots.
+    mutating func setCanonical(_ value: Any?, forKey key: String) {
+        guard let index = layout.indices[key] else {
+            self[key] = value
+            return
+        }
+        slots[index] = PropertySlot(canonical: value, kind: layout.kinds[index])
+    }
+}
+
+extension PropertySlot {
+    /// A slot for a canonical value of a slot of the given kind: the numbers of Integer and Double
+    /// attributes are kept unboxed.
+    init(canonical value: Any?, kind: PropertySlotLayout.Kind) {
+        switch kind {
+        case .integer:
+            if let number = value as? NSNumber, !(number is NSDecimalNumber) {
+                self = .integer(number.int64Value)
+                return
+            }
+        case .double:
+            if let number = value as? NSNumber, !(number is NSDecimalNumber) {
+                self = .double(number.doubleValue)
+                return
+            }
+        case .other, .toMany:
+            break
+        }
+        self.init(value)
+    }
+}
+
+extension PropertyValues {
+    /// The values with the object ID of every to-one relationship replaced by `transform(id)`; the
+    /// values themselves (shared, not copied) when they hold no object ID.
+    func mappingObjectIDs(_ transform: (NSManagedObjectID) -> NSManagedObjectID) -> PropertyValues {
+        var result = self
+        for index in layout.toOneSlots {
+            if case .value(let id as NSManagedObjectID) = slots[index] { result.slots[index] = .value(transform(id)) }
+        }
+        if let overflow {
+            for (key, value) in overflow {
+                if let id = value as? NSManagedObjectID { result.overflow?[key] = transform(id) }
+            }
+        }
+        return result
+    }
+}
