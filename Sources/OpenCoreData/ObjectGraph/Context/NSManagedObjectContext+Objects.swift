@@ -69,16 +69,20 @@ extension NSManagedObjectContext {
     func fulfill(_ object: NSManagedObject, from row: StoreRow) {
         // The row's values, with to-one relationships' destination IDs turned into objects.
         var values = row.values
-        for (key, relationship) in object._entity.relationshipsByName where !relationship.isToMany {
-            if let id = row.values[key] as? NSManagedObjectID {
-                values[key] = self.object(with: id)
+        let layout = values.layout
+        for index in layout.toOneSlots {
+            if case .value(let id as NSManagedObjectID) = values.slots[index] {
+                values.slots[index] = .value(self.object(with: id))
             }
         }
         // Transient properties keep their values; persistent ones come from the row.
-        if !object.storage.isEmpty {
-            let properties = object._entity.propertiesByName
-            for (key, value) in object.storage where properties[key]?.isTransient == true {
-                values[key] = value
+        if !layout.transientSlots.isEmpty {
+            if object.storage.layout === layout {
+                values.copySlots(layout.transientSlots, from: object.storage)
+            } else {
+                for index in layout.transientSlots {
+                    values.slots[index] = PropertySlot(canonical: object.storage[layout.names[index]], kind: layout.kinds[index])
+                }
             }
         }
         object.storage = values

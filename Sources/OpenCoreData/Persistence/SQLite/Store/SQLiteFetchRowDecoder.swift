@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Turns the result rows of one compiled `.rows` fetch into store rows.
 ///
@@ -9,6 +10,10 @@ import GRDB
 final class SQLiteFetchRowDecoder {
     /// How one column becomes part of a row's values, for rows of one entity.
     private enum Step {
+        /// An Integer 16, 32 or 64 attribute, read into its slot unboxed (`width`: its bit width).
+        case integer(index: Int32, slot: Int, width: Int, attribute: NSAttributeDescription)
+        /// A Double attribute, read into its slot unboxed.
+        case double(index: Int32, slot: Int)
         /// A plain attribute, read with `readValue`'s rules (`external`: through the external-data
         /// reference rules of `allowsExternalBinaryDataStorage`).
         case attribute(index: Int, name: String, attribute: NSAttributeDescription, external: Bool)
@@ -23,12 +28,15 @@ final class SQLiteFetchRowDecoder {
     /// The steps for rows of one entity.
     private struct Plan {
         let entity: NSEntityDescription
+        let slotLayout: PropertySlotLayout
         let steps: [Step]
         let relationships: [String: NSRelationshipDescription]
         let hasToOne: Bool
     }
 
     private let store: SQLiteStore
+    /// The statement whose rows are decoded: unboxed columns are read from it directly.
+    private let handle: SQLiteStatement
     private let columns: [SQLiteResultColumn]
     private let storeIdentifier: String?
     private let coordinator: NSPersistentStoreCoordinator?
@@ -39,8 +47,9 @@ final class SQLiteFetchRowDecoder {
     /// The plan of the previous row: rows of one entity usually come together.
     private var lastPlan: (number: Int64, plan: Plan)?
 
-    init(store: SQLiteStore, columns: [SQLiteResultColumn]) {
+    init(store: SQLiteStore, statement: Statement, columns: [SQLiteResultColumn]) {
         self.store = store
+        handle = statement.sqliteStatement
         self.columns = columns
         storeIdentifier = store.identifier
         coordinator = store.persistentStoreCoordinator
@@ -55,11 +64,33 @@ final class SQLiteFetchRowDecoder {
         let number: Int64 = entityNumberIndex.flatMap { row[$0] } ?? 0
         let version: Int64 = versionIndex.flatMap { row[$0] } ?? 0
         let plan = try self.plan(for: number)
-        var values = [String: Any](minimumCapacity: plan.steps.count)
+        var values = PropertyValues(layout: plan.slotLayout)
         var keys: [String: Int64] = [:]
         var entities: [String: Int64] = [:]
         for step in plan.steps {
             switch step {
+            case let .integer(index, slot, width, attribute):
+                switch sqlite3_column_type(handle, index) {
+                case SQLITE_NULL:
+                    continue
+                case SQLITE_INTEGER:
+                    let integer = sqlite3_column_int64(handle, index)
+                    values.slots[slot] = .integer(width == 16 ? Int64(Int16(truncatingIfNeeded: integer))
+                        : width == 32 ? Int64(Int32(truncatingIfNeeded: integer)) : integer)
+                default:
+                    let dbValue: DatabaseValue = row[Int(index)]
+                    values.slots[slot] = PropertySlot(canonical: try read(dbValue, attribute: attribute, external: false), kind: .integer)
+                }
+            case let .double(index, slot):
+                switch sqlite3_column_type(handle, index) {
+                case SQLITE_NULL:
+                    continue
+                case SQLITE_INTEGER, SQLITE_FLOAT:
+                    values.slots[slot] = .double(sqlite3_column_double(handle, index))
+                default:
+                    let dbValue: DatabaseValue = row[Int(index)]
+                    values.slots[slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: .doubleAttributeType), kind: .double)
+                }
             case let .attribute(index, name, attribute, external):
                 let dbValue: DatabaseValue = row[index]
                 if let value = try read(dbValue, attribute: attribute, external: external) { values[name] = value }
@@ -107,6 +138,7 @@ final class SQLiteFetchRowDecoder {
         let entity = try store.entity(number: number)
         let entityName = entity.name ?? ""
         let attributes = store.attributes(of: entity)
+        let slotLayout = entity._slotLayout
         var steps: [Step] = []
         var hasToOne = false
         for column in columns where column.entities.isEmpty || column.entities.contains(entityName) {
@@ -119,6 +151,25 @@ final class SQLiteFetchRowDecoder {
                                                path: Array(components.dropFirst()), element: element))
             case let .attribute(name, _):
                 guard let attribute = attributes[name] else { continue }
+                let external = ExternalBinaryStorage.applies(to: attribute)
+                if !external, let slot = slotLayout.indices[name] {
+                    switch attribute.attributeType {
+                    case .integer16AttributeType:
+                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 16, attribute: attribute))
+                        continue
+                    case .integer32AttributeType:
+                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 32, attribute: attribute))
+                        continue
+                    case .integer64AttributeType:
+                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 64, attribute: attribute))
+                        continue
+                    case .doubleAttributeType:
+                        steps.append(.double(index: Int32(column.index), slot: slot))
+                        continue
+                    default:
+                        break
+                    }
+                }
                 steps.append(.attribute(index: column.index, name: name, attribute: attribute,
                                         external: ExternalBinaryStorage.applies(to: attribute)))
             case let .toOneKey(relationship):
@@ -130,7 +181,7 @@ final class SQLiteFetchRowDecoder {
                 break
             }
         }
-        let plan = Plan(entity: entity, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
+        let plan = Plan(entity: entity, slotLayout: slotLayout, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
         plans[number] = plan
         lastPlan = (number, plan)
         return plan

@@ -31,7 +31,7 @@ extension SQLiteStore {
         let query = try compiler().compile(resolved(request, entity: entity), selection: .rows)
         return try read { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: \.count) {
             let statement = try db.cachedStatement(sql: query.sql)
-            let decoder = SQLiteFetchRowDecoder(store: self, columns: query.columns)
+            let decoder = SQLiteFetchRowDecoder(store: self, statement: statement, columns: query.columns)
             let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
             var rows: [StoreRow] = []
             while let row = try cursor.next() { rows.append(try decoder.decode(row)) }
