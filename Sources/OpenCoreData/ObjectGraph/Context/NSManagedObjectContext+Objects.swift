@@ -39,7 +39,8 @@ extension NSManagedObjectContext {
     func makeObject(for objectID: NSManagedObjectID, type: NSManagedObject.Type? = nil) -> NSManagedObject {
         let type = type ?? ManagedObjectClasses.objectClass(for: objectID.entity)
         let object = type.init(entity: objectID.entity, insertInto: nil)
-        object.storage.removeAll()
+        // A fault has no values until it fires (the row brings them, in the entity's layout).
+        object.storage = PropertyValues(layout: .empty)
         object._objectID = objectID
         object._context = self
         registry[objectID] = object

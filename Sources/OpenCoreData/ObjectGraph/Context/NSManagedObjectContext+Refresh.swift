@@ -72,7 +72,7 @@ extension NSManagedObjectContext {
         for object in _inserted.values {
             object._context = nil
         }
-        registry = [:]
+        registry.removeAll()
         _inserted = [:]
         _updated = [:]
         _deleted = [:]

@@ -27,7 +27,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var _coordinator: NSPersistentStoreCoordinator?
 
     /// Registered objects, one per object ID.
-    var registry: [NSManagedObjectID: NSManagedObject] = [:]
+    var registry = ObjectIDMap<NSManagedObject>()
     /// Objects inserted since the last save, in insertion order.
     var _inserted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered objects changed since the last save.

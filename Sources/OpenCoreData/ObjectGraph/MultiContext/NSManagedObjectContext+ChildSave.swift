@@ -16,7 +16,7 @@ extension NSManagedObjectContext {
             }
             object._isFault = false
             object._isDeleted = false
-            object.storage.removeAll()
+            object.storage = PropertyValues(entity: object.entity)
             object.toMany = [:]
             // New to the child means new to this context too: the child read everything else from here.
             object.isNewlyInserted = true

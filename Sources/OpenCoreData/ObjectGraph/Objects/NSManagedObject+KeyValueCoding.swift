@@ -109,9 +109,8 @@ extension NSManagedObject {
 
     /// Sets an attribute's slot from a `@Managed` setter: `setPrimitiveValue(_:forKey:)` for a value
     /// already in slot form.
-    func _setPrimitiveSlot(_ slot: PropertySlot, at index: Int, forKey key: String) {
+    func _setPrimitiveSlot(_ slot: PropertySlot, at index: Int, in layout: PropertySlotLayout, forKey key: String) {
         if ConcurrencyDebug.isEnabled { _context?._checkQueue("setting \(_entity.name ?? "?").\(key)") }
-        let layout = storage.layout
         _fireFaultIfNeeded()
         guard storage.layout === layout else {
             _setPrimitiveValue(slot.boxed, forKey: key)

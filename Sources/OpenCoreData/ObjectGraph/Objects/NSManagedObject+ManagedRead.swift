@@ -18,8 +18,7 @@ extension NSManagedObject {
     /// The slot a `@Managed` property of an attribute or to-one relationship reads, with the access
     /// announced as `_managedPropertyValue(forKey:)` announces it.
     @inline(__always)
-    func _managedSlot(at index: Int, forKey key: String) -> PropertySlot {
-        let layout = storage.layout
+    func _managedSlot(at index: Int, in layout: PropertySlotLayout, forKey key: String) -> PropertySlot {
         willAccessValue(forKey: key)
         defer { didAccessValue(forKey: key) }
         if ConcurrencyDebug.isEnabled { _context?._checkQueue("reading \(_entity.name ?? "?").\(key)") }

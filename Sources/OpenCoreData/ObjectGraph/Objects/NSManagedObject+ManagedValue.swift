@@ -12,8 +12,9 @@ extension NSManagedObject {
         if let keyPathRecorder {
             return keyPathRecorder.record(key, as: Value.self, object: self)
         }
-        if let index = storage.layout.indices[key], storage.layout.kinds[index] != .toMany {
-            let slot = _managedSlot(at: index, forKey: key)
+        let layout = _valuesLayout
+        if let index = layout.indices[key], layout.kinds[index] != .toMany {
+            let slot = _managedSlot(at: index, in: layout, forKey: key)
             if let value = ManagedSlotAccess.value(slot, as: Value.self) { return value }
             return ManagedValueConversion.swiftValue(slot.boxed, as: Value.self, object: self, key: key)
         }
@@ -25,14 +26,23 @@ extension NSManagedObject {
     /// The `@Managed` macro expands a property's setter to a call of this method; it accepts the types
     /// ``managedValue(forKey:)`` returns.
     public func setManagedValue<Value>(_ value: Value, forKey key: String) {
-        if let index = storage.layout.indices[key],
-           let slot = ManagedSlotAccess.slot(value, kind: storage.layout.kinds[index]) {
+        let layout = _valuesLayout
+        if let index = layout.indices[key], let slot = ManagedSlotAccess.slot(value, kind: layout.kinds[index]) {
             // As Core Data's generated setters: change notifications around the primitive change.
             willChangeValue(forKey: key)
-            _setPrimitiveSlot(slot, at: index, forKey: key)
+            _setPrimitiveSlot(slot, at: index, in: layout, forKey: key)
             didChangeValue(forKey: key)
             return
         }
         setValue(ManagedValueConversion.storedValue(value, object: self, key: key), forKey: key)
+    }
+
+    /// The layout the object's values have, or will have once its fault fires (a fault's values are
+    /// empty until then).
+    @inline(__always)
+    var _valuesLayout: PropertySlotLayout {
+        let layout = storage.layout
+        if layout.count == 0, _isFault { return _entity._slotLayout }
+        return layout
     }
 }

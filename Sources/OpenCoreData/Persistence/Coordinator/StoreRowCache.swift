@@ -4,7 +4,7 @@
 // @unchecked Sendable: the dictionary is only touched while holding `lock`.
 final class StoreRowCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var rows: [NSManagedObjectID: StoreRow] = [:]
+    private var rows = ObjectIDMap<StoreRow>()
 
     /// The cached row of an object.
     func row(for objectID: NSManagedObjectID) -> StoreRow? {
@@ -16,6 +16,7 @@ final class StoreRowCache: @unchecked Sendable {
     func store(_ newRows: [StoreRow]) {
         guard !newRows.isEmpty, !QueryGenerationScope.isPinned else { return }
         lock.withLock {
+            if rows.isEmpty { rows.reserveCapacity(newRows.count) }
             for row in newRows { rows[row.objectID] = row }
         }
     }
@@ -30,14 +31,14 @@ final class StoreRowCache: @unchecked Sendable {
     /// Forgets the rows that match a condition.
     func remove(where condition: (StoreRow) -> Bool) {
         lock.withLock {
-            rows = rows.filter { !condition($0.value) }
+            rows.removeAll { _, row in condition(row) }
         }
     }
 
     /// Forgets every row of a store.
     func removeAll(of store: NSPersistentStore) {
         lock.withLock {
-            rows = rows.filter { $0.key.storeIdentifier != store.identifier }
+            rows.removeAll { id, _ in id.storeIdentifier == store.identifier }
         }
     }
 
