@@ -20,6 +20,11 @@ final class PropertySlotLayout: Sendable {
     let names: [String]
     /// The slot of each property name.
     let indices: [String: Int]
+    /// An open-addressing table of slots + 1 (0: empty), indexed by ``probeHash(_:)`` of the name: the
+    /// lookup of every `@Managed` access, cheaper than hashing the name with `Hasher`.
+    private let probeTable: [Int32]
+    /// `probeTable.count - 1` (the count is a power of two).
+    private let probeMask: Int
     /// How each slot keeps its value.
     let kinds: [Kind]
     /// The slots of to-one relationships.
@@ -38,6 +43,36 @@ final class PropertySlotLayout: Sendable {
         var indices = [String: Int](minimumCapacity: names.count)
         for (index, name) in names.enumerated() { indices[name] = index }
         self.indices = indices
+        var size = 8
+        while size < names.count * 2 { size *= 2 }
+        var table = [Int32](repeating: 0, count: size)
+        for (index, name) in names.enumerated() {
+            var position = Self.probeHash(name) & (size - 1)
+            while table[position] != 0 { position = (position + 1) & (size - 1) }
+            table[position] = Int32(index + 1)
+        }
+        probeTable = table
+        probeMask = size - 1
+    }
+
+    /// The slot of a property name, or `nil` when the entity has no such property.
+    @inline(__always)
+    func index(of name: String) -> Int? {
+        var position = Self.probeHash(name) & probeMask
+        while true {
+            let entry = Int(probeTable[position])
+            if entry == 0 { return nil }
+            if names[entry - 1] == name { return entry - 1 }
+            position = (position + 1) & probeMask
+        }
+    }
+
+    /// FNV-1a over the name's UTF-8 bytes: property names are short.
+    @inline(__always)
+    private static func probeHash(_ name: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 
     /// Computes the layout of an entity's properties (fetched properties excluded: their results are

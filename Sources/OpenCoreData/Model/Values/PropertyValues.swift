@@ -40,11 +40,11 @@ struct PropertyValues {
     /// `NSNull`) removes the value.
     subscript(key: String) -> Any? {
         get {
-            if let index = layout.indices[key] { return slots[index].boxed }
+            if let index = layout.index(of: key) { return slots[index].boxed }
             return overflow?[key]
         }
         set {
-            if let index = layout.indices[key] {
+            if let index = layout.index(of: key) {
                 slots[index] = PropertySlot(newValue)
             } else if let newValue {
                 if overflow == nil { overflow = [:] }
@@ -58,7 +58,7 @@ struct PropertyValues {
     /// The slot of a property, or `nil` when the layout has none for it.
     @inline(__always)
     func index(of key: String) -> Int? {
-        layout.indices[key]
+        layout.index(of: key)
     }
 
     /// Whether no property has a value.
@@ -147,7 +147,7 @@ extension PropertyValues: Sequence {
 extension PropertyValues {
     /// Sets a canonical value, unboxing the numbers of Integer and Double attributes into their slots.
     mutating func setCanonical(_ value: Any?, forKey key: String) {
-        guard let index = layout.indices[key] else {
+        guard let index = layout.index(of: key) else {
             self[key] = value
             return
         }

@@ -66,7 +66,7 @@ extension NSManagedObjectContext {
                 changes.inserted.append(.init(objectID: object.objectID, values: object.storage, toMany: [:]))
                 continue
             }
-            var values: [String: Any] = [:]
+            var values = PropertyValues(layout: object.storage.layout)
             var toMany: [String: [NSManagedObjectID]] = [:]
             for property in object.entity.propertiesByName.values where !property.isTransient {
                 if let relationship = property as? NSRelationshipDescription {
@@ -77,8 +77,12 @@ extension NSManagedObjectContext {
                     } else if let destination = object.storage[relationship.name] as? NSManagedObject {
                         values[relationship.name] = try destinationIDs([destination], of: object, relationship)[0]
                     }
-                } else if property is NSAttributeDescription, let value = object.storage[property.name] {
-                    values[property.name] = value
+                } else if property is NSAttributeDescription {
+                    if let index = object.storage.index(of: property.name) {
+                        values.slots[index] = object.storage.slots[index]
+                    } else if let value = object.storage[property.name] {
+                        values[property.name] = value
+                    }
                 }
             }
             changes.inserted.append(.init(objectID: object.objectID, values: values, toMany: toMany))
@@ -146,6 +150,10 @@ extension NSManagedObjectContext {
                 object.valuesAtLastEvent = [:]
                 object.isNewlyInserted = false
                 continue
+            }
+            if object.snapshot.layout !== object.storage.layout {
+                // A new object's snapshot starts empty: give it the layout of the object's values.
+                object.snapshot = PropertyValues(layout: object.storage.layout, object.snapshot.dictionary)
             }
             for property in object.entity._allProperties where !property.isTransient {
                 if let relationship = property as? NSRelationshipDescription, relationship.isToMany {

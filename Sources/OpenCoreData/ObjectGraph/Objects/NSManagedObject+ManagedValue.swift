@@ -13,8 +13,11 @@ extension NSManagedObject {
             return keyPathRecorder.record(key, as: Value.self, object: self)
         }
         let layout = _valuesLayout
-        if let index = layout.indices[key], layout.kinds[index] != .toMany {
+        if let index = layout.index(of: key), layout.kinds[index] != .toMany {
             let slot = _managedSlot(at: index, in: layout, forKey: key)
+            // The common exact cases first: no optional of the generic type is formed for them.
+            if case .integer(let integer) = slot, Value.self == Int64.self { return unsafeBitCast(integer, to: Value.self) }
+            if case .double(let double) = slot, Value.self == Double.self { return unsafeBitCast(double, to: Value.self) }
             if let value = ManagedSlotAccess.value(slot, as: Value.self) { return value }
             return ManagedValueConversion.swiftValue(slot.boxed, as: Value.self, object: self, key: key)
         }
@@ -27,7 +30,7 @@ extension NSManagedObject {
     /// ``managedValue(forKey:)`` returns.
     public func setManagedValue<Value>(_ value: Value, forKey key: String) {
         let layout = _valuesLayout
-        if let index = layout.indices[key], let slot = ManagedSlotAccess.slot(value, kind: layout.kinds[index]) {
+        if let index = layout.index(of: key), let slot = ManagedSlotAccess.slot(value, kind: layout.kinds[index]) {
             // As Core Data's generated setters: change notifications around the primitive change.
             willChangeValue(forKey: key)
             _setPrimitiveSlot(slot, at: index, in: layout, forKey: key)

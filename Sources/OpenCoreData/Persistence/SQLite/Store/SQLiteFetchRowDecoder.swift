@@ -11,7 +11,7 @@ final class SQLiteFetchRowDecoder {
     /// How one column becomes part of a row's values, for rows of one entity.
     private enum Step {
         /// An Integer 16, 32 or 64 attribute, read into its slot unboxed (`width`: its bit width).
-        case integer(index: Int32, slot: Int, width: Int, attribute: NSAttributeDescription)
+        case integer(index: Int32, slot: Int, width: Int)
         /// A Double attribute, read into its slot unboxed.
         case double(index: Int32, slot: Int)
         /// A plain attribute, read with `readValue`'s rules (`external`: through the external-data
@@ -69,7 +69,7 @@ final class SQLiteFetchRowDecoder {
         var entities: [String: Int64] = [:]
         for step in plan.steps {
             switch step {
-            case let .integer(index, slot, width, attribute):
+            case let .integer(index, slot, width):
                 switch sqlite3_column_type(handle, index) {
                 case SQLITE_NULL:
                     continue
@@ -79,7 +79,9 @@ final class SQLiteFetchRowDecoder {
                         : width == 32 ? Int64(Int32(truncatingIfNeeded: integer)) : integer)
                 default:
                     let dbValue: DatabaseValue = row[Int(index)]
-                    values.slots[slot] = PropertySlot(canonical: try read(dbValue, attribute: attribute, external: false), kind: .integer)
+                    // A value of another storage class: converted by the general rules (rare).
+                    let type: NSAttributeType = width == 16 ? .integer16AttributeType : width == 32 ? .integer32AttributeType : .integer64AttributeType
+                    values.slots[slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: type), kind: .integer)
                 }
             case let .double(index, slot):
                 switch sqlite3_column_type(handle, index) {
@@ -155,13 +157,13 @@ final class SQLiteFetchRowDecoder {
                 if !external, let slot = slotLayout.indices[name] {
                     switch attribute.attributeType {
                     case .integer16AttributeType:
-                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 16, attribute: attribute))
+                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 16))
                         continue
                     case .integer32AttributeType:
-                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 32, attribute: attribute))
+                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 32))
                         continue
                     case .integer64AttributeType:
-                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 64, attribute: attribute))
+                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 64))
                         continue
                     case .doubleAttributeType:
                         steps.append(.double(index: Int32(column.index), slot: slot))
