@@ -36,6 +36,11 @@ enum PropertySlot {
         }
     }
 
+    /// Does nothing: lets `dictionary[key, default: slot].keep()` insert a slot only when the key is
+    /// missing, in one lookup.
+    @inline(__always)
+    mutating func keep() {}
+
     /// Whether the slot holds a value.
     @inline(__always)
     var isPresent: Bool {

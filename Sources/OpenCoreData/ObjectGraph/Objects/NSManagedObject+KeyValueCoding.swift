@@ -100,9 +100,8 @@ extension NSManagedObject {
             // Room for the event's changes at once, instead of growing key by key.
             valuesAtLastEvent.reserveCapacity(Swift.min(storage.slots.count, 16))
         }
-        if valuesAtLastEvent[key] == nil {
-            valuesAtLastEvent[key] = snapshotSlot
-        }
+        // Keeps the first value of the event: one lookup, inserting only when the key is new.
+        valuesAtLastEvent[key, default: snapshotSlot].keep()
         if changedKeys.isEmpty { changedKeys.reserveCapacity(Swift.min(storage.slots.count, 16)) }
         changedKeys.insert(key)
     }

@@ -9,19 +9,34 @@ extension NSManagedObject {
     /// `Data` reads `nil` as empty. Reading `nil` as a non-optional `Date`, `UUID`, `URL` or object, or a
     /// value as a type it cannot be converted to, stops the program naming entity, key and type.
     public func managedValue<Value>(forKey key: String) -> Value {
-        if let keyPathRecorder {
-            return keyPathRecorder.record(key, as: Value.self, object: self)
-        }
+        guard keyPathRecorder == nil else { return _recordedValue(forKey: key) }
         let layout = _valuesLayout
         if let index = layout.index(of: key), layout.kinds[index] != .toMany {
             let slot = _managedSlot(at: index, in: layout, forKey: key)
-            // The common exact cases first: no optional of the generic type is formed for them.
+            // The common exact cases inline; every other conversion is out of line, so that this
+            // generic function forms no optional of its type parameter (its metadata costs a lookup).
             if case .integer(let integer) = slot, Value.self == Int64.self { return unsafeBitCast(integer, to: Value.self) }
             if case .double(let double) = slot, Value.self == Double.self { return unsafeBitCast(double, to: Value.self) }
-            if let value = ManagedSlotAccess.value(slot, as: Value.self) { return value }
-            return ManagedValueConversion.swiftValue(slot.boxed, as: Value.self, object: self, key: key)
+            return _managedValue(from: slot, forKey: key)
         }
-        return ManagedValueConversion.swiftValue(_managedPropertyValue(forKey: key), as: Value.self, object: self, key: key)
+        return _managedValueThroughKeyValueCoding(forKey: key)
+    }
+
+    @inline(never)
+    private func _recordedValue<Value>(forKey key: String) -> Value {
+        guard let keyPathRecorder else { preconditionFailure("No key path is being recorded.") }
+        return keyPathRecorder.record(key, as: Value.self, object: self)
+    }
+
+    @inline(never)
+    private func _managedValue<Value>(from slot: PropertySlot, forKey key: String) -> Value {
+        if let value = ManagedSlotAccess.value(slot, as: Value.self) { return value }
+        return ManagedValueConversion.swiftValue(slot.boxed, as: Value.self, object: self, key: key)
+    }
+
+    @inline(never)
+    private func _managedValueThroughKeyValueCoding<Value>(forKey key: String) -> Value {
+        ManagedValueConversion.swiftValue(_managedPropertyValue(forKey: key), as: Value.self, object: self, key: key)
     }
 
     /// Sets the value of a persistent property from the Swift type a subclass declares for it.

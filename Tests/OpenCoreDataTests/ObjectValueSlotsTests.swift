@@ -1,0 +1,164 @@
+import Testing
+import OpenCoreData
+import GRDB
+
+// Integer and Double attributes are kept unboxed in per-object slots and bound to SQLite as they are.
+// These tests pin what a Core Data user sees at every place those values cross into the boxed
+// (`NSNumber`) world: Key-Value Coding, change tracking, undo, store rows written by other programs,
+// and the checks a save makes.
+
+final class SlotGauge: NSManagedObject {
+    @Managed var count: Int64
+    @Managed var countOrNil: Int64?
+    @Managed var level: Int16
+    @Managed var reading: Double
+    @Managed var label: String?
+}
+
+@Suite("Object values in slots")
+struct ObjectValueSlotsTests {
+    let directory: URL
+    let url: URL
+
+    init() throws {
+        directory = try Fixtures.temporaryDirectory()
+        url = directory.appendingPathComponent("Gauges.sqlite")
+    }
+
+    static func model() -> NSManagedObjectModel {
+        let gauge = ModelKit.entity("SlotGauge", [
+            ModelKit.attribute("count", .integer64AttributeType),
+            ModelKit.attribute("countOrNil", .integer64AttributeType),
+            ModelKit.attribute("level", .integer16AttributeType),
+            ModelKit.attribute("reading", .doubleAttributeType),
+            ModelKit.attribute("label", .stringAttributeType),
+        ])
+        gauge.managedObjectClassName = NSStringFromClass(SlotGauge.self)
+        let model = NSManagedObjectModel()
+        model.entities = [gauge]
+        return model
+    }
+
+    func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    @Test("numbers set through @Managed read back as NSNumber through value(forKey:), and KVC sets read back through @Managed")
+    func keyValueCodingSeesTypedValues() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
+        let context = context(coordinator)
+        try context.performAndWait {
+            let gauge = SlotGauge(context: context)
+            gauge.count = 9_007_199_254_740_993
+            gauge.reading = 0.1
+            #expect((gauge.value(forKey: "count") as? NSNumber)?.int64Value == 9_007_199_254_740_993)
+            #expect((gauge.value(forKey: "reading") as? NSNumber)?.doubleValue == 0.1)
+            #expect(gauge.value(forKey: "countOrNil") == nil)
+            #expect(gauge.countOrNil == nil)
+
+            gauge.setValue(NSNumber(value: 42), forKey: "countOrNil")
+            gauge.setValue(7, forKey: "level")
+            #expect(gauge.countOrNil == 42)
+            #expect(gauge.level == 7)
+            let matching = NSPredicate(format: "count == %@ AND reading > 0.05", NSNumber(value: 9_007_199_254_740_993 as Int64))
+            #expect(matching.evaluate(with: gauge))
+            try context.save()
+        }
+        let reader = self.context(coordinator)
+        try reader.performAndWait {
+            let request = NSFetchRequest<SlotGauge>(entityName: "SlotGauge")
+            request.predicate = NSPredicate(format: "count == %lld", 9_007_199_254_740_993 as Int64)
+            let gauge = try #require(try reader.fetch(request).first)
+            #expect(gauge.count == 9_007_199_254_740_993)
+            #expect(gauge.countOrNil == 42)
+            #expect(gauge.level == 7)
+            #expect(gauge.reading == 0.1)
+            #expect(gauge.committedValues(forKeys: ["count"])["count"] as? NSNumber == NSNumber(value: 9_007_199_254_740_993 as Int64))
+        }
+    }
+
+    @Test("changedValues, changedValuesForCurrentEvent and undo see @Managed number changes")
+    func changeTrackingOfTypedSets() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
+        let context = context(coordinator)
+        try context.performAndWait {
+            context.undoManager = UndoManager()
+            let gauge = SlotGauge(context: context)
+            gauge.count = 5
+            gauge.reading = 1.5
+            try context.save()
+
+            context.processPendingChanges()
+            gauge.count = 6
+            gauge.count = 7
+            gauge.reading = 2.5
+            #expect(gauge.changedValues()["count"] as? NSNumber == NSNumber(value: 7))
+            #expect(gauge.changedValuesForCurrentEvent()["count"] as? NSNumber == NSNumber(value: 5))
+            #expect(gauge.changedValuesForCurrentEvent()["reading"] as? NSNumber == NSNumber(value: 1.5))
+            #expect(gauge.committedValues(forKeys: nil)["count"] as? NSNumber == NSNumber(value: 5))
+
+            context.processPendingChanges()
+            context.undoManager?.undo()
+            #expect(gauge.count == 5)
+            #expect(gauge.reading == 1.5)
+            #expect(!gauge.hasPersistentChangedValues)
+        }
+    }
+
+    @Test("integer and double columns written by other programs as NULL, REAL or TEXT read as Core Data converts them")
+    func foreignStorageClassesConvert() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
+            let context = context(coordinator)
+            try context.performAndWait {
+                for _ in 0..<3 { _ = SlotGauge(context: context) }
+                try context.save()
+            }
+            for store in coordinator.persistentStores { try coordinator.remove(store) }
+        }
+        try StoreKit.execute(url, """
+            UPDATE ZSLOTGAUGE SET ZCOUNT = 3.0, ZREADING = 2, ZLEVEL = 70000 WHERE Z_PK = 1;
+            UPDATE ZSLOTGAUGE SET ZCOUNT = '12', ZREADING = NULL, ZCOUNTORNIL = NULL WHERE Z_PK = 2;
+            UPDATE ZSLOTGAUGE SET ZCOUNT = NULL, ZCOUNTORNIL = 8 WHERE Z_PK = 3;
+            """)
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
+        let context = context(coordinator)
+        try context.performAndWait {
+            let request = NSFetchRequest<SlotGauge>(entityName: "SlotGauge")
+            let gauges = try context.fetch(request).sorted { $0.objectID.uriRepresentation().absoluteString < $1.objectID.uriRepresentation().absoluteString }
+            try #require(gauges.count == 3)
+            #expect(gauges[0].count == 3)
+            #expect(gauges[0].reading == 2)
+            #expect(gauges[0].level == Int16(truncatingIfNeeded: 70000))
+            #expect(gauges[1].count == 12)
+            #expect(gauges[1].value(forKey: "reading") == nil)
+            #expect(gauges[1].countOrNil == nil)
+            #expect(gauges[2].count == 0)
+            #expect(gauges[2].value(forKey: "count") == nil)
+            #expect(gauges[2].countOrNil == 8)
+        }
+    }
+
+    @Test("a NaN set through @Managed still fails the save with the unstorable-value error, writing nothing")
+    func notANumberIsRefused() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
+        let context = context(coordinator)
+        try context.performAndWait {
+            let gauge = SlotGauge(context: context)
+            gauge.count = 1
+            gauge.reading = .nan
+            #expect(throws: NSError.self) { try context.save() }
+            gauge.reading = 3
+            try context.save()
+        }
+        let rows = try StoreKit.rows(url, "SELECT ZCOUNT, ZREADING FROM ZSLOTGAUGE")
+        #expect(rows.count == 1)
+        #expect(rows.first?["ZREADING"] as Double? == 3)
+    }
+}
