@@ -20,6 +20,10 @@ extension NSManagedObject {
             if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
                 guard let objects = toMany[relationship.name] ?? (isNewlyInserted ? [] : nil) else { continue }
                 value = relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+            } else if let index = storage.index(of: property.name), case .integer(let integer) = storage.slots[index] {
+                value = NSNumber(value: integer)
+            } else if let index = storage.index(of: property.name), case .double(let double) = storage.slots[index] {
+                value = NSNumber(value: double)
             } else if let current = storage[property.name] {
                 // Most stored values are objects already (NSNumber, …): a class cast is enough for them.
                 if type(of: current) is NSObject.Type, let object = current as? NSObject {
