@@ -44,7 +44,9 @@ enum RobustnessKit {
         NSFormattingError, NSPersistentStoreInvalidTypeError, NSPersistentStoreTypeMismatchError,
         NSPersistentStoreIncompatibleSchemaError, NSCoreDataError, NSPersistentStoreOperationError,
         NSPersistentStoreOpenError, NSPersistentStoreIncompatibleVersionHashError, NSMigrationError,
-        NSMigrationMissingSourceModelError, NSSQLiteError, NSManagedObjectReferentialIntegrityError,
+        NSMigrationMissingSourceModelError, NSMigrationMissingMappingModelError, NSMigrationManagerSourceStoreError,
+        NSMigrationManagerDestinationStoreError, NSEntityMigrationPolicyError, NSSQLiteError,
+        NSManagedObjectReferentialIntegrityError,
     ]
 
     /// Records that `error` is a well-formed Core Data or Foundation error; returns it as an `NSError`.
