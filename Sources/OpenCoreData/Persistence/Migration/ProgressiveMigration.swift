@@ -97,7 +97,8 @@ public struct ProgressiveMigration {
     /// Plans the migration of the SQLite store at `url` to a version of the `.xcdatamodeld` bundle at
     /// `bundle`: the version named `versionName`, or the bundle's current version. Mapping models
     /// (`.xcmappingmodel`) in the folder holding the bundle or in the main bundle are used for the
-    /// steps they fit, inferred mappings for the others.
+    /// steps they fit, inferred mappings for the others. The versions' models are loaded for the
+    /// migration and are immutable, as a coordinator's model is.
     ///
     /// - Throws: ``NSFileReadNoSuchFileError`` naming the bundle when it holds no such version; the
     ///   errors of ``init(storeAt:versions:names:destinationModel:)`` and of loading the models.
