@@ -104,6 +104,24 @@ struct ContextNotificationTests {
         #expect(ids.objectIDs(NSDeletedObjectIDsKey) == [goneID])
     }
 
+    @Test("DidSave names the saving context under NotificationKey.sourceContext; DidSaveObjectIDs has every ID set, invalidated too")
+    func saveNotificationKeys() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let recorder = NotificationRecorder(Self.allNames, object: context)
+        context.make("Author", ["name": "New"])
+        try context.save()
+        let didSave = try #require(recorder.named(.NSManagedObjectContextDidSave).first)
+        let source = didSave.userInfo?[NSManagedObjectContext.NotificationKey.sourceContext.rawValue] as? NSManagedObjectContext
+        #expect(source === context)
+        #expect(didSave.userInfo?[NSUpdatedObjectsKey] as? Set<NSManagedObject> == [], "empty sets are present")
+        let ids = try #require(recorder.named(.NSManagedObjectContextDidSaveObjectIDs).first)
+        let keys = Set((ids.userInfo ?? [:]).keys.compactMap { $0 as? String })
+        #expect(keys.isSuperset(of: [NSInsertedObjectIDsKey, NSUpdatedObjectIDsKey, NSDeletedObjectIDsKey, NSInvalidatedObjectIDsKey]))
+        #expect(ids.userInfo?[NSInvalidatedObjectIDsKey] as? Set<NSManagedObjectID> == [])
+        #expect(ids.userInfo?[NSManagedObjectContext.NotificationKey.sourceContext.rawValue] == nil, "only object IDs: safe to capture")
+    }
+
     @Test("a save with nothing to write posts no save notifications")
     func emptySave() throws {
         let stack = try GraphStack()
@@ -127,7 +145,8 @@ struct ContextNotificationTests {
         try #require(notes.count == 2)
         #expect(notes[0].objects(NSRefreshedObjectsKey) == [ann])
         #expect(notes[0].objects(NSUpdatedObjectsKey).isEmpty)
-        #expect(notes[1].objects(NSInvalidatedAllObjectsKey) == [ann])
+        #expect(notes[1].userInfo?[NSInvalidatedAllObjectsKey] as? [NSManagedObjectID] == [ann.objectID],
+                "Core Data's value for NSInvalidatedAllObjectsKey is an array of object IDs")
     }
 
     @Test("the typed names and NotificationKey cases are the same names and keys")

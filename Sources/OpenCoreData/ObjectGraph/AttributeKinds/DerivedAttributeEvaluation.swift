@@ -4,7 +4,10 @@ extension NSManagedObjectContext {
     /// Recomputes the derived attributes of the objects a save writes (inserted and changed objects),
     /// so the store keeps each derived value as its expression gives it at save time: key paths
     /// (`posts.@count`, `author.name`) and functions (`lowercase:(name)`, `now()`, `canonical:(title)`).
+    /// Objects whose derived attributes read a value the save changes on a related object are
+    /// recomputed (and saved) too.
     func _recomputeDerivedAttributes() {
+        _recomputeDependentDerivedAttributes()
         for object in Array(_inserted.values) + Array(_updated.values) where !object._isDeleted {
             object._recomputeDerivedAttributes()
         }

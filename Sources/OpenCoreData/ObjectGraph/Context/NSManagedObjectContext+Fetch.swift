@@ -8,6 +8,7 @@ extension NSManagedObjectContext {
     /// memory for them.
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         _checkQueue("fetch(_:)")
+        if _needsQueryGenerationScope { return try _readingQueryGeneration { try fetch(request) } }
         if let type = T.self as? NSManagedObject.Type { ManagedObjectClasses.remember(type) }
         let coordinator = try requireObjectSource()
         let entity = try coordinator._entity(of: request)
@@ -34,6 +35,7 @@ extension NSManagedObjectContext {
     /// Returns the number of objects a fetch request would return.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
         _checkQueue("count(for:)")
+        if _needsQueryGenerationScope { return try _readingQueryGeneration { try count(for: request) } }
         let coordinator = try requireObjectSource()
         let entity = try coordinator._entity(of: request)
         return try count(resolvedCopy(of: request, entity: entity), entity: entity, coordinator: coordinator)

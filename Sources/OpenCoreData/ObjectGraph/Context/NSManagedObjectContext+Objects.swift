@@ -98,6 +98,7 @@ extension NSManagedObjectContext {
 
     /// Fires a fault: loads its row from the coordinator's row cache or store.
     func _fulfillFault(_ object: NSManagedObject) {
+        if _needsQueryGenerationScope { return _readingQueryGeneration { _fulfillFault(object) } }
         if _fulfillFromFetchBatch(object) { return }
         object._isFault = false
         let row: StoreRow?

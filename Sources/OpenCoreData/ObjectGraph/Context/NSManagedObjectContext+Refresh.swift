@@ -63,7 +63,9 @@ extension NSManagedObjectContext {
     }
 
     /// Forgets every registered object: they no longer belong to the context, and unsaved changes are lost.
+    /// A context pinned to a query generation moves to the newest one.
     public func reset() {
+        _advanceQueryGeneration()
         let invalidated = registeredObjects.union(_inserted.values)
         defer { _postInvalidatedAll(invalidated) }
         for object in registry.values {

@@ -14,6 +14,7 @@ extension NSManagedObjectContext {
     /// changes in place.
     public func save() throws {
         _checkQueue("save()")
+        try _loadDeletedFaults()
         processPendingChanges()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
         let coordinator = try requireObjectSource()
@@ -24,7 +25,9 @@ extension NSManagedObjectContext {
         processPendingChanges()
 
         let (result, saved) = try _writeResolvingConflicts(coordinator) {
-            try self.storeChanges(inserted: $0, updated: $1, deleted: $2, coordinator: coordinator)
+            var changes = try self.storeChanges(inserted: $0, updated: $1, deleted: $2, coordinator: coordinator)
+            if coordinator is ParentContextSource { changes.transientValues = self._transientValuesForParent(inserted: $0, updated: $1) }
+            return changes
         }
         adopt(result, inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
         _postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)

@@ -1,17 +1,21 @@
 extension NSManagedObjectContext {
     /// The query generation the context's reads are pinned to, or `nil` when it reads the stores'
-    /// latest contents.
+    /// latest contents. A child context reads through its parent, so it reports its parent's
+    /// generation.
     public var queryGenerationToken: NSQueryGenerationToken? {
-        _links.queryGeneration
+        guard let parent = _links.parent else { return _links.queryGeneration }
+        return parent.performAndWait { parent.queryGenerationToken }
     }
 
     /// Pins the context's reads to a query generation, or unpins them with `nil`.
     ///
     /// With ``NSQueryGenerationToken/current`` the context reads the stores' contents as they are now,
-    /// however other contexts write afterwards, until it saves, merges changes or refreshes all its
-    /// objects — then it moves to the newest generation. Another context's token pins this context to
-    /// that context's generation. Throws when the token belongs to stores the context's coordinator
-    /// does not have, or when a child context is pinned (a child reads its parent).
+    /// however other contexts write afterwards — fetches of every result type, counts, faults,
+    /// batched faults, relationship faults and prefetching alike — until it saves, merges changes,
+    /// refreshes all its objects or is reset: then it moves to the newest generation and stays pinned
+    /// to it. Another context's token pins this context to that context's generation. Throws when the
+    /// token belongs to stores the context's coordinator does not have, or when a child context is
+    /// pinned (a child reads its parent, and so its parent's generation).
     public func setQueryGenerationFrom(_ generation: NSQueryGenerationToken?) throws {
         guard let generation else {
             _links.queryGeneration = nil
@@ -36,7 +40,23 @@ extension NSManagedObjectContext {
         _links.queryGeneration = generation
     }
 
-    /// Moves a pinned context to the newest generation (after it saved, merged or refreshed everything).
+    /// Whether the context is pinned and its generation is not yet the one reads on this thread use:
+    /// its public read entry points then run again inside ``_readingQueryGeneration(_:)``.
+    var _needsQueryGenerationScope: Bool {
+        guard let token = _links.queryGeneration else { return false }
+        return QueryGenerationScope.current !== token
+    }
+
+    /// Runs reads with the context's pinned generation as the generation every store read uses —
+    /// including reads that go to the coordinator directly rather than through the context's object
+    /// source (prefetching, dictionary fetches, batched faults, chunked asynchronous fetches).
+    func _readingQueryGeneration<T>(_ body: () throws -> T) rethrows -> T {
+        guard let token = _links.queryGeneration, QueryGenerationScope.current !== token else { return try body() }
+        return try QueryGenerationScope.$current.withValue(token, operation: body)
+    }
+
+    /// Moves a pinned context to the newest generation (after it saved, merged, refreshed everything
+    /// or was reset).
     func _advanceQueryGeneration() {
         guard _links.queryGeneration != nil, let coordinator = _coordinator else { return }
         if let token = try? NSQueryGenerationToken.make(for: coordinator.persistentStores) {

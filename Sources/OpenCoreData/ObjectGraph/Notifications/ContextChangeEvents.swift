@@ -101,7 +101,8 @@ extension NSManagedObjectContext {
     }
 
     /// Posts `NSManagedObjectContextDidSave` and `NSManagedObjectContextDidSaveObjectIDs` for the objects
-    /// a save wrote (inserted objects already carry their permanent IDs).
+    /// a save wrote (inserted objects already carry their permanent IDs). Every set is present, empty or
+    /// not; DidSave also names the saving context under `NotificationKey.sourceContext`.
     func _postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
         _changeEvents.insertedAtLastEvent = [:]
         _changeEvents.deletedAtLastEvent = [:]
@@ -111,9 +112,11 @@ extension NSManagedObjectContext {
         let deletedIDs = Set(deleted.map(\.objectID))
         var objects: [AnyHashable: Any] = [
             NSInsertedObjectsKey: insertedSet, NSUpdatedObjectsKey: updatedSet, NSDeletedObjectsKey: deletedSet,
+            NSManagedObjectContext.NotificationKey.sourceContext.rawValue: self,
         ]
         var ids: [AnyHashable: Any] = [
             NSInsertedObjectIDsKey: insertedIDs, NSUpdatedObjectIDsKey: updatedIDs, NSDeletedObjectIDsKey: deletedIDs,
+            NSInvalidatedObjectIDsKey: Set<NSManagedObjectID>(),
         ]
         // A pinned context moves to the generation its own save made.
         _advanceQueryGeneration()
@@ -136,7 +139,8 @@ struct SavedObjectIDs: Sendable {
 }
 
 extension NSManagedObjectContext {
-    /// Posts `NSManagedObjectContextObjectsDidChange` with `NSInvalidatedAllObjectsKey` after `reset()`.
+    /// Posts `NSManagedObjectContextObjectsDidChange` with `NSInvalidatedAllObjectsKey` after `reset()`:
+    /// its value is the array of the IDs of the objects the context held.
     func _postInvalidatedAll(_ objects: Set<NSManagedObject>) {
         let events = _changeEvents
         events.changed = [:]
@@ -147,6 +151,6 @@ extension NSManagedObjectContext {
         events.mergedInserted = [:]
         events.mergedDeleted = [:]
         NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,
-                                        userInfo: [NSInvalidatedAllObjectsKey: objects])
+                                        userInfo: [NSInvalidatedAllObjectsKey: objects.map(\.objectID)])
     }
 }

@@ -14,14 +14,16 @@ extension NSNotification.Name {
     public static let NSManagedObjectContextWillSave = NSNotification.Name("NSManagedObjectContextWillSaveNotification")
 
     /// Posted after a context saved. The notification's `object` is the context; the `userInfo` holds the
-    /// saved objects under `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` and `NSDeletedObjectsKey`.
+    /// saved objects under `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` and `NSDeletedObjectsKey`, the
+    /// context under `NSManagedObjectContext.NotificationKey.sourceContext`, and the context's new query
+    /// generation token under `NSManagedObjectContextQueryGenerationKey` when it reads a pinned generation.
     ///
     /// Pass the notification to another context's `mergeChanges(fromContextDidSave:)` to bring it up to date.
     public static let NSManagedObjectContextDidSave = NSNotification.Name("NSManagedObjectContextDidSaveNotification")
 
     /// Posted after a context saved, with the IDs of the saved objects (`NSInsertedObjectIDsKey`,
-    /// `NSUpdatedObjectIDsKey`, `NSDeletedObjectIDsKey`) instead of the objects, so observers on any
-    /// thread may use it.
+    /// `NSUpdatedObjectIDsKey`, `NSDeletedObjectIDsKey`, `NSInvalidatedObjectIDsKey`) instead of the
+    /// objects, so observers on any thread may use it.
     public static let NSManagedObjectContextDidSaveObjectIDs =
         NSNotification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
 
@@ -44,7 +46,7 @@ public let NSRefreshedObjectsKey = "refreshed"
 /// The key for the set of objects that were invalidated in a context notification's `userInfo`.
 public let NSInvalidatedObjectsKey = "invalidated"
 /// The key present in a context notification's `userInfo` when every object of the context was
-/// invalidated (after `reset()`); its value is the set of objects the context held.
+/// invalidated (after `reset()`); its value is an array of the IDs of the objects the context held.
 public let NSInvalidatedAllObjectsKey = "invalidatedAll"
 /// The key for the query generation token a save produced, in a did-save notification's `userInfo`.
 public let NSManagedObjectContextQueryGenerationKey = "newQueryGeneration"

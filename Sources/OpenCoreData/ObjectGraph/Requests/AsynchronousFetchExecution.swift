@@ -62,6 +62,7 @@ extension NSManagedObjectContext {
     /// fetches with pending changes to take into account, are read in one step.
     func fetchInChunks<T>(_ request: NSFetchRequest<T>, chunkSize: Int,
                           step: (_ done: Int, _ total: Int) throws -> Void) throws -> [Any] {
+        if _needsQueryGenerationScope { return try _readingQueryGeneration { try fetchInChunks(request, chunkSize: chunkSize, step: step) } }
         if let type = T.self as? NSManagedObject.Type { ManagedObjectClasses.remember(type) }
         let coordinator = try requireCoordinator()
         let entity = try coordinator._entity(of: request)

@@ -55,11 +55,10 @@ extension SQLiteStore {
                                              destinationConfiguration: configuration, mapping: mapping)
         } catch let error as NSError where error.code == NSInferredMappingModelError || error.code == NSMigrationMissingMappingModelError {
             guard configuration == nil || configuration == NSManagedObjectModel.defaultConfigurationName else { throw error }
-            let versions = MigrationSourceModels.orderedVersions(for: model, registered: registered)
-            let name: (NSManagedObjectModel) -> String? = { candidate in
-                versions.first { $0.model.versionChecksum == candidate.versionChecksum }?.name
-            }
-            let sources = ProgressiveMigration.MappingSources(lookup: { Self.foundMappingModel(from: $0, to: $1) }, infers: infers)
+            let versions = candidates.orderedVersions()
+            let name = ProgressiveMigration.versionNames(versions)
+            let found = ProgressiveMappingFiles()
+            let sources = ProgressiveMigration.MappingSources(lookup: { found.mapping(from: $0, to: $1) }, infers: infers)
             let steps = try ProgressiveMigration.steps(from: source, to: model, through: versions.map(\.model),
                                                        name: name, sources: sources)
             try ProgressiveMigration(storeURL: url, steps: steps)
