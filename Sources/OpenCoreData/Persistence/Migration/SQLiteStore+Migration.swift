@@ -54,16 +54,16 @@ extension SQLiteStore {
             direct = try SQLiteMigrationPlan(source: source, sourceConfiguration: sourceConfiguration, destination: model,
                                              destinationConfiguration: configuration, mapping: mapping)
         } catch let error as NSError where error.code == NSInferredMappingModelError || error.code == NSMigrationMissingMappingModelError {
-            guard configuration == nil || configuration == NSManagedObjectModel.defaultConfigurationName else { throw error }
             let versions = MigrationSourceModels.orderedVersions(for: model, registered: registered)
             let name: (NSManagedObjectModel) -> String? = { candidate in
                 versions.first { $0.model.versionChecksum == candidate.versionChecksum }?.name
             }
-            let sources = ProgressiveMigration.MappingSources(lookup: { Self.foundMappingModel(from: $0, to: $1) }, infers: infers)
+            let sources = ProgressiveMigration.MappingSources(lookup: { Self.foundMappingModel(from: $0, to: $1) }, infers: infers,
+                                                              configuration: configuration)
             let steps = try ProgressiveMigration.steps(from: source, to: model, through: versions.map(\.model),
                                                        name: name, sources: sources)
             try ProgressiveMigration(storeURL: url, steps: steps)
-                .run(progress: progress, handler: nil, defersCleanup: defers, sqlDebugLog: _sqlDebugLog, configuration: nil)
+                .run(progress: progress, handler: nil, defersCleanup: defers, sqlDebugLog: _sqlDebugLog, configuration: configuration)
             return true
         }
         var migration = SQLiteLightweightMigration(url: url, plan: direct, destinationConfiguration: configuration)
