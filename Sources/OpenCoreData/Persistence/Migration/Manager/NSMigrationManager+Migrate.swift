@@ -31,14 +31,11 @@ extension NSMigrationManager {
         let destinationCoordinator = NSPersistentStoreCoordinator(managedObjectModel: destinationModel)
         let destinationStore: NSPersistentStore
         do {
-            destinationStore = try destinationCoordinator.addPersistentStore(ofType: dStoreType, configurationName: _destinationConfiguration,
-                                                                             at: dURL, options: dOptions)
+            destinationStore = try _addDestinationStore(to: destinationCoordinator, type: dStoreType, at: dURL, options: dOptions,
+                                                        carrying: existed ? nil : sourceStore.metadata ?? [:])
         } catch {
+            if !existed { try? destinationCoordinator.destroyPersistentStore(at: dURL, ofType: dStoreType, options: dOptions) }
             throw Self._error(NSMigrationManagerDestinationStoreError, "The destination store at \(dURL.path) cannot be created: \(error.localizedDescription)", url: dURL, underlying: error)
-        }
-        if !existed {
-            destinationStore.metadata = MigrationMetadata.carried(from: sourceStore.metadata ?? [:],
-                                                                  into: destinationStore.metadata ?? [:])
         }
         _destinationContext.persistentStoreCoordinator = destinationCoordinator
         do {
@@ -50,6 +47,23 @@ extension NSMigrationManager {
             throw error
         }
         try? destinationCoordinator.remove(destinationStore)
+    }
+
+    /// Adds the destination store. A new store gets the source store's UUID and metadata keys
+    /// (`sourceMetadata`): a SQLite file is written with them and opened again, so that the store is
+    /// opened with its final identity before any object is created in it.
+    private func _addDestinationStore(to coordinator: NSPersistentStoreCoordinator, type: String, at url: URL,
+                                      options: [AnyHashable: Any]?, carrying sourceMetadata: [String: Any]?) throws -> NSPersistentStore {
+        let store = try coordinator.addPersistentStore(ofType: type, configurationName: _destinationConfiguration, at: url, options: options)
+        guard let sourceMetadata else { return store }
+        let carried = MigrationMetadata.carried(from: sourceMetadata, into: store.metadata ?? [:])
+        guard store is SQLiteStore else {
+            store.metadata = carried
+            return store
+        }
+        try coordinator.remove(store)
+        try NSPersistentStoreCoordinator.setMetadata(carried, forPersistentStoreOfType: type, at: url, options: options)
+        return try coordinator.addPersistentStore(ofType: type, configurationName: _destinationConfiguration, at: url, options: options)
     }
 
     /// Instance creation, relationship creation, then validation and saving, for every entity mapping.
