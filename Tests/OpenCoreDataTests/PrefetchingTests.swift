@@ -91,6 +91,49 @@ struct PrefetchingTests {
         #expect(titles(prefetched) == titles(lazy))
     }
 
+    @Test("prefetching a many-to-many relationship fills the inverse of the objects it reaches with all their objects",
+          arguments: TestStoreKind.allCases)
+    func manyToManyInverse(_ kind: TestStoreKind) throws {
+        let stack = try GraphStack(kind)
+        try PrefetchFixture.fill(stack, authors: 3, postsEach: 3)
+        let context = stack.context()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
+        request.predicate = NSPredicate(format: "author.name == %@", "author000")
+        request.relationshipKeyPathsForPrefetching = ["tags"]
+        let posts = try context.fetch(request)
+        #expect(posts.count == 3)
+        let tags = Set(posts.flatMap { ($0.value(forKey: "tags") as? NSSet)?.allObjects.compactMap { $0 as? NSManagedObject } ?? [] })
+        #expect(tags.count == 3)
+
+        let reader = stack.context()
+        for tag in tags {
+            #expect(!tag.hasFault(forRelationshipNamed: "posts"), "the inverse of \(tag.string("name") ?? "?") is loaded")
+            let loaded = Set(tag.objectIDs(forRelationshipNamed: "posts"))
+            let stored = try #require(try reader.all("Tag", predicate: NSPredicate(format: "name == %@", tag.string("name") ?? "")).first)
+            let expected = Set(((stored.value(forKey: "posts") as? NSSet)?.allObjects ?? []).compactMap { ($0 as? NSManagedObject)?.objectID })
+            #expect(expected.count == 6, "two posts of each of the three authors")
+            #expect(loaded == expected, "all posts of the tag, not only the fetched ones")
+            #expect((tag.value(forKey: "posts") as? NSSet)?.count == 6)
+        }
+    }
+
+    @Test("a many-to-many inverse already loaded in the context keeps its unsaved contents")
+    func manyToManyInverseKeepsLoaded() throws {
+        let stack = try GraphStack()
+        try PrefetchFixture.fill(stack, authors: 1, postsEach: 3)
+        let context = stack.context()
+        let tag = try #require(try context.all("Tag", predicate: NSPredicate(format: "name == 'tag0'")).first)
+        let extra = context.make("Post", ["title": "unsaved"])
+        tag.mutableSetValue(forKey: "posts").add(extra)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
+        request.predicate = NSPredicate(format: "title == 'post0-0'")
+        request.relationshipKeyPathsForPrefetching = ["tags"]
+        _ = try context.fetch(request)
+        let posts = try #require(tag.value(forKey: "posts") as? NSSet)
+        #expect(posts.contains(extra))
+        #expect(posts.count == 3)
+    }
+
     @Test("a key path naming no relationship fails the fetch with an error naming it")
     func badKeyPath() throws {
         let stack = try GraphStack()
@@ -126,7 +169,7 @@ struct PrefetchingStatementCountTests {
         return count
     }
 
-    @Test("the seed's N+1 loop issues 5 statements with posts.tags prefetched, for 8 or 40 authors", arguments: [8, 40])
+    @Test("the seed's N+1 loop issues 6 statements with posts.tags prefetched, for 8 or 40 authors", arguments: [8, 40])
     func boundedStatements(_ authors: Int) throws {
         let stack = try GraphStack()
         try PrefetchFixture.fill(stack, authors: authors, postsEach: 3)
@@ -135,8 +178,8 @@ struct PrefetchingStatementCountTests {
         recorder.removeAll()
         let fetched = try PrefetchFixture.authors(context, prefetching: ["posts", "posts.tags"])
         #expect(touchEverything(fetched) == authors * 3)
-        // Authors; posts of all authors and their rows; tags of all posts and their rows.
-        #expect(recorder.statements.count == 5, "\(recorder.statements)")
+        // Authors; posts of all authors and their rows; tags of all posts, their rows and their posts.
+        #expect(recorder.statements.count == 6, "\(recorder.statements)")
     }
 
     @Test("without prefetching the same loop issues a statement per relationship fault")
@@ -149,6 +192,27 @@ struct PrefetchingStatementCountTests {
         let fetched = try PrefetchFixture.authors(context, prefetching: nil)
         #expect(touchEverything(fetched) == 24)
         #expect(recorder.statements.count > 8 + 24)
+    }
+
+    @Test("walking back a prefetched many-to-many relationship runs no further statement")
+    func manyToManyInverseStatements() throws {
+        let stack = try GraphStack()
+        try PrefetchFixture.fill(stack, authors: 6, postsEach: 3)
+        let recorder = SQLDebugLogRecorder()
+        let context = try recordedContext(stack, recorder)
+        recorder.removeAll()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
+        request.relationshipKeyPathsForPrefetching = ["tags"]
+        let posts = try context.fetch(request)
+        var links = 0
+        for post in posts {
+            for case let tag as NSManagedObject in (post.value(forKey: "tags") as? NSSet)?.allObjects ?? [] {
+                links += (tag.value(forKey: "posts") as? NSSet)?.count ?? 0
+            }
+        }
+        #expect(links == 18 * 2 * 12)
+        // Posts; tags of all posts, their rows, and the posts of all those tags.
+        #expect(recorder.statements.count == 4, "\(recorder.statements)")
     }
 
     @Test("a prefetched to-one relationship costs one statement for all destinations")

@@ -24,7 +24,9 @@ extension NSManagedObjectContext {
         processPendingChanges()
 
         let (result, saved) = try _writeResolvingConflicts(coordinator) {
-            try self.storeChanges(inserted: $0, updated: $1, deleted: $2, coordinator: coordinator)
+            var changes = try self.storeChanges(inserted: $0, updated: $1, deleted: $2, coordinator: coordinator)
+            if coordinator is ParentContextSource { changes.transientValues = self._transientValuesForParent(inserted: $0, updated: $1) }
+            return changes
         }
         adopt(result, inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
         _postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)

@@ -1,7 +1,8 @@
 extension NSManagedObjectContext {
     /// Takes a child's save as this context's own unsaved changes: the child's inserted objects are
-    /// inserted here under the same IDs, its changes are applied to the objects here, its deletes delete
-    /// them here. Nothing is written to the store. Runs on this context's queue.
+    /// inserted here under the same IDs, its changes (transient values included) are applied to the
+    /// objects here, its deletes delete them here. Nothing is written to the store. Runs on this
+    /// context's queue.
     func _absorbChildSave(_ changes: StoreSaveChanges) -> StoreSaveResult {
         var versions: [NSManagedObjectID: Int64] = [:]
         // First register every inserted object, so relationships between them resolve.
@@ -24,7 +25,7 @@ extension NSManagedObjectContext {
             insertedObjects.append((object, insert))
         }
         for (object, insert) in insertedObjects {
-            for property in object.entity.properties where !property.isTransient {
+            for property in object.entity._allProperties where !property.isTransient {
                 let name = property.name
                 if let relationship = property as? NSRelationshipDescription {
                     if relationship.isToMany {
@@ -58,6 +59,7 @@ extension NSManagedObjectContext {
             _objectDidChange(object)
             versions[update.objectID] = object.snapshotVersion
         }
+        _absorbTransientValues(changes.transientValues)
         for removal in changes.deleted {
             delete(self.object(with: _currentID(for: removal.objectID)))
         }

@@ -63,7 +63,7 @@ extension NSManagedObjectContext {
         object._fireFaultIfNeeded()
         if object._isDeleted { return nil }
         var values: [String: Any] = [:]
-        for property in object.entity.properties where !property.isTransient {
+        for property in object.entity._allProperties where !property.isTransient {
             if let relationship = property as? NSRelationshipDescription {
                 if !relationship.isToMany, let destination = object.storage[property.name] as? NSManagedObject {
                     values[property.name] = destination.objectID

@@ -5,7 +5,8 @@ extension NSManagedObjectContext {
     /// objects it fetched: for each key path component, one query for the destination rows of a to-one
     /// relationship, and one for the contents of a to-many relationship plus one for their rows —
     /// however many objects were fetched. Nested key paths (`posts.tags`) continue from the objects the
-    /// previous component loaded. Fetched objects that are still faults get their values from `rows`
+    /// previous component loaded. A many-to-many component also loads the inverse of the destinations
+    /// it reached (one more query). Fetched objects that are still faults get their values from `rows`
     /// first, so that the relationships loaded for them stay in place.
     func _prefetchRelationships<T>(of objects: [NSManagedObject], rows: [StoreRow], for request: NSFetchRequest<T>) throws {
         guard let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty, !objects.isEmpty,
@@ -62,7 +63,34 @@ extension NSManagedObjectContext {
             }
         }
         try loadRows(of: destinations.filter { $0._isFault }, coordinator: coordinator)
+        if let relationship, relationship.isToMany {
+            // After the rows: filling a fault starts its relationships afresh.
+            try prefetchInverse(of: relationship, for: destinations, coordinator: coordinator)
+        }
         return destinations
+    }
+
+    /// Loads the inverse of a many-to-many relationship for the destinations a prefetch reached, in one
+    /// query: each destination's inverse then holds ALL its objects (not only the fetched ones), so
+    /// walking back (`tag.posts`) fires no relationship fault. Destinations whose inverse is already
+    /// loaded keep it. The inverse of a one-to-many relationship is a to-one that the destinations' own
+    /// rows carry, so it needs nothing here.
+    private func prefetchInverse(of relationship: NSRelationshipDescription, for destinations: [NSManagedObject],
+                                 coordinator: NSPersistentStoreCoordinator) throws {
+        guard let inverse = relationship.inverseRelationship, inverse.isToMany else { return }
+        var owners: [NSManagedObjectID: NSManagedObject] = [:]
+        for destination in destinations where destination.toMany[inverse.name] == nil
+            && !destination._objectID.isTemporaryID && !destination._isDeleted
+            && destination.entity.relationshipsByName[inverse.name] === inverse {
+            owners[destination._objectID] = destination
+        }
+        guard !owners.isEmpty else { return }
+        let related = try coordinator.relatedObjectIDs(for: inverse, ofAll: Array(owners.keys))
+        for (id, owner) in owners {
+            let members = (related[id] ?? []).map { object(with: $0) }
+            owner.toMany[inverse.name] = members
+            if owner.snapshot[inverse.name] == nil { owner.snapshot[inverse.name] = members.map(\.objectID) }
+        }
     }
 
     /// Fills faults with their rows: one fetch per entity hierarchy for SQLite stores; rows of other

@@ -26,6 +26,10 @@ struct StoreSaveChanges {
     var inserted: [Insert] = []
     var updated: [Update] = []
     var deleted: [Delete] = []
+    /// A child context's transient values for its parent (to-one as an object ID or `nil`, to-many as
+    /// object IDs), by object ID: all set ones of inserted objects, the changed ones of updated objects.
+    /// Stores never see them.
+    var transientValues: [NSManagedObjectID: [String: Any?]] = [:]
 
     /// Whether there is nothing to write.
     var isEmpty: Bool {
