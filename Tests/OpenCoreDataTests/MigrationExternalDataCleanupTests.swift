@@ -75,6 +75,20 @@ struct MigrationExternalDataCleanupTests {
         #expect(try context.all("Photo").allSatisfy { ($0.value(forKey: "image") as? Data)?.count == 150 * 1024 })
     }
 
+    @Test("a column of an attribute that no longer allows external storage still keeps the files it names")
+    func referencesOfFormerlyExternalColumns() throws {
+        let versions = ProgressiveMigrationTests.photoVersions()
+        let directory = TemporaryDirectory()
+        let url = try makeStore(directory, versions, count: 2)
+        let inline = ProgressiveMigrationTests.photoVersions()[0]
+        let image = try #require(inline.entitiesByName["Photo"]?.attributesByName["image"])
+        image.allowsExternalBinaryDataStorage = false
+        let referenced = try SQLiteExternalDataCleanup.references(inStoreAt: url, model: inline, configuration: nil)
+        #expect(referenced == externalFiles(url))
+        #expect(referenced.count == 2)
+        #expect(SQLiteExternalDataCleanup.removeUnreferencedFiles(ofStoreAt: url, model: inline, configuration: nil).isEmpty)
+    }
+
     @Test("files other rows still reference are kept: only the photos the mapping drops lose theirs")
     func filteredRowsLoseTheirFiles() throws {
         let versions = ProgressiveMigrationTests.photoVersions()

@@ -24,7 +24,9 @@ enum SQLiteExternalDataCleanup {
         return removed.sorted()
     }
 
-    /// The references held by the columns of every attribute that allows external storage.
+    /// The references held by the columns of every binary data and transformable attribute. Columns of
+    /// attributes that do not allow external storage (any more) are read too: a value written while the
+    /// attribute allowed it may still name a file, and a file is kept whenever any column names it.
     static func references(inStoreAt url: URL, model: NSManagedObjectModel, configuration: String?) throws -> Set<String> {
         let schema = try SQLiteSchema(model: model, configurationName: configuration)
         var columnsByTable: [String: Set<String>] = [:]
@@ -32,7 +34,8 @@ enum SQLiteExternalDataCleanup {
             guard let entity = model.entitiesByName[layout.name] else { continue }
             for (name, column) in layout.attributeColumns {
                 guard let attribute = entity.propertiesByName[name] as? NSAttributeDescription,
-                      ExternalBinaryStorage.applies(to: attribute) else { continue }
+                      attribute.attributeType == .binaryDataAttributeType || attribute.attributeType == .transformableAttributeType
+                else { continue }
                 columnsByTable[layout.table, default: []].insert(column)
             }
         }
