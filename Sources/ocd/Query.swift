@@ -132,7 +132,7 @@ struct QueryCommand: ParsableCommand {
 
     /// The comma-separated, trimmed, non-empty items of an option.
     private static func list(_ text: String, option: String) throws -> [String] {
-        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !items.isEmpty, !items.contains(where: \.isEmpty) else {
             throw error(NSFormattingError, "\(option) \"\(text)\" has an empty item")
         }

@@ -76,6 +76,9 @@ struct ModelContentsMapper {
         guard let name = element["name"], !name.isEmpty else {
             throw ModelFileError.invalid("an <entity> element has no name", at: .init(file: file, line: element.line))
         }
+        guard ModelNameRules.isValid(name) else {
+            throw ModelFileError.invalid(ModelNameRules.problem(with: name, kind: "entity"), at: .init(file: file, line: element.line))
+        }
         let entity = NSEntityDescription()
         entity.name = name
         if let className = element["representedClassName"], !className.isEmpty {

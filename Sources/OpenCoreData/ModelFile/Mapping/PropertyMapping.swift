@@ -173,6 +173,10 @@ struct PropertyMapping {
         guard let name = element["name"], !name.isEmpty else {
             throw ModelFileError.invalid("an <\(element.name)> element has no name", at: .init(file: file, line: element.line, entity: entity))
         }
+        guard ModelNameRules.isValid(name) else {
+            throw ModelFileError.invalid(ModelNameRules.problem(with: name, kind: "property"),
+                                         at: .init(file: file, line: element.line, entity: entity))
+        }
         return name
     }
 

@@ -14,6 +14,7 @@ extension NSManagedObjectContext {
     /// changes in place.
     public func save() throws {
         _checkQueue("save()")
+        try _loadDeletedFaults()
         processPendingChanges()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
         let coordinator = try requireObjectSource()

@@ -15,7 +15,7 @@ extension NSManagedObjectContext {
             for object in pending where !object.preparedForDeletion {
                 object.preparedForDeletion = true
                 // The delete rules need the object's values: a fault fires before prepareForDeletion().
-                object.willAccessValue(forKey: nil)
+                guard _loadDeletedObject(object) else { continue }
                 object.prepareForDeletion()
                 applyDeleteRules(of: object)
             }

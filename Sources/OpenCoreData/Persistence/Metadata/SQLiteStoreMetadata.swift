@@ -68,11 +68,11 @@ struct SQLiteStoreMetadata {
             throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
                 "The store file \(url.path) has no metadata row in Z_METADATA.")
         }
-        let uuid: String? = row["Z_UUID"]
-        let data: Data? = row["Z_PLIST"]
+        let uuid = String.fromDatabaseValue(row[0] as DatabaseValue)
+        let data = Data.fromDatabaseValue(row[1] as DatabaseValue)
         guard let uuid, let data else {
             throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
-                "The store file \(url.path) has an empty Z_UUID or Z_PLIST in Z_METADATA.")
+                "The store file \(url.path) has a missing or unreadable Z_UUID or Z_PLIST in Z_METADATA.")
         }
         let decoded: Any
         do {

@@ -68,12 +68,17 @@ enum SQLiteStoreFileAccess {
         return memory
     }
 
-    /// Runs `body`, turning a SQLite error into an `NSError` naming the store file.
+    /// Runs `body`, turning a SQLite error, a damaged value in a bookkeeping column or a value GRDB cannot
+    /// decode into an `NSError` naming the store file.
     static func run<T>(_ url: URL, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
             throw sqliteError(error, url)
+        } catch let damage as SQLiteDamagedValue {
+            throw fileError(NSFileReadCorruptFileError, url, "The store file \(url.path) is damaged: \(damage.message).")
+        } catch let error as RowDecodingError {
+            throw fileError(NSFileReadCorruptFileError, url, "The store file \(url.path) holds a value of the wrong type: \(error).")
         }
     }
 

@@ -67,6 +67,8 @@ struct SQLiteLightweightMigration {
             }
         } catch let error as NSError where error.domain == NSCocoaErrorDomain {
             throw error
+        } catch let damage as SQLiteDamagedValue {
+            throw first.migrationError(NSMigrationError, "the store file is damaged: \(damage.message)", underlying: nil)
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_CONSTRAINT {
                 throw first.migrationError(NSMigrationConstraintViolationError,
@@ -108,7 +110,7 @@ struct SQLiteLightweightMigration {
         progress?(0.02, "Preparing")
         var oldMax: [String: Int64] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY") {
-            if let name: String = row["Z_NAME"] { oldMax[name] = row["Z_MAX"] ?? 0 }
+            if let name = String.fromDatabaseValue(row[0] as DatabaseValue) { oldMax[name] = try row.storedInteger(atIndex: 1) ?? 0 }
         }
         if case let .success(alterations) = inPlacePlan(sqliteVersion: try Self.sqliteVersion(db)) {
             var metadata: SQLiteStoreMetadata?

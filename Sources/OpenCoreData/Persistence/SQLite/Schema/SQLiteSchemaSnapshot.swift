@@ -103,8 +103,9 @@ struct SQLiteSchemaSnapshot: Equatable, Sendable {
         }
         if tables[SQLiteBookkeepingTables.primaryKeyTable] != nil {
             for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT < 16000") {
-                let name: String = row["Z_NAME"] as String? ?? ""
-                entities[name] = Entity(number: row["Z_ENT"] as Int? ?? 0, superNumber: row["Z_SUPER"] as Int? ?? 0)
+                let name = String.fromDatabaseValue(row[1] as DatabaseValue) ?? ""
+                entities[name] = Entity(number: Int(try row.storedInteger(atIndex: 0) ?? 0),
+                                        superNumber: Int(try row.storedInteger(atIndex: 2) ?? 0))
             }
         }
     }

@@ -44,11 +44,20 @@ struct ExternalBinaryStorage {
         return Data([Self.externalTag]) + Data(reference.utf8)
     }
 
-    /// The file reference a column's bytes hold, or `nil` when the value is inline (or untagged).
+    /// The file reference a column's bytes hold, or `nil` when the value is inline (or untagged) or the
+    /// reference is not a plain file name (a damaged or hostile store must not lead reads or removals
+    /// outside the external data folder).
     static func reference(in bytes: Data) -> String? {
         guard bytes.first == externalTag else { return nil }
         let text = String(decoding: bytes.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
-        return text.isEmpty ? nil : text
+        return isFileName(text) ? text : nil
+    }
+
+    /// Whether `text` can name a file of the folder: letters, digits, `-`, `_` and `.`, not starting
+    /// with `.` (Core Data's references are UUID strings).
+    static func isFileName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first != ".", text.utf8.count <= 255 else { return false }
+        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
     }
 
     /// The value bytes a column's bytes stand for: inline bytes without their tag, or the file's contents.
@@ -58,7 +67,10 @@ struct ExternalBinaryStorage {
         case Self.inlineTag?:
             return Data(bytes.dropFirst())
         case Self.externalTag?:
-            guard let reference = Self.reference(in: bytes) else { return Data() }
+            guard let reference = Self.reference(in: bytes) else {
+                let text = String(decoding: bytes.dropFirst().prefix(60), as: UTF8.self)
+                throw TransformableStorage.Failure(message: "the external data reference \"\(text)\" is not a file name of \(directory.path)")
+            }
             do {
                 return try Data(contentsOf: file(reference))
             } catch {
@@ -139,7 +151,7 @@ extension RowWriter {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [pk]) else { return }
         let storage = store.externalBinaryStorage
         for index in columns.indices {
-            if let bytes = row[index] as Data?, let reference = ExternalBinaryStorage.reference(in: bytes) {
+            if let bytes = Data.fromDatabaseValue(row[index] as DatabaseValue), let reference = ExternalBinaryStorage.reference(in: bytes) {
                 externalData.obsolete.append(storage.file(reference))
             }
         }

@@ -51,9 +51,9 @@ final class SQLiteFetchRowDecoder {
 
     /// The store row of one result row.
     func decode(_ row: Row) throws -> StoreRow {
-        let pk: Int64 = primaryKeyIndex.flatMap { row[$0] } ?? 0
-        let number: Int64 = entityNumberIndex.flatMap { row[$0] } ?? 0
-        let version: Int64 = versionIndex.flatMap { row[$0] } ?? 0
+        let pk: Int64 = try primaryKeyIndex.map { try row.requiredStoredInteger(atIndex: $0) } ?? 0
+        let number: Int64 = try entityNumberIndex.flatMap { try row.storedInteger(atIndex: $0) } ?? 0
+        let version: Int64 = try versionIndex.flatMap { try row.storedInteger(atIndex: $0) } ?? 0
         let plan = try self.plan(for: number)
         var values = [String: Any](minimumCapacity: plan.steps.count)
         var keys: [String: Int64] = [:]
@@ -70,9 +70,9 @@ final class SQLiteFetchRowDecoder {
                 SQLiteCompositeValues.insert(value, at: path[...], into: &dictionary)
                 values[name] = dictionary
             case let .toOneKey(index, relationship):
-                if let key: Int64 = row[index] { keys[relationship] = key }
+                if let key = try row.storedInteger(atIndex: index) { keys[relationship] = key }
             case let .toOneEntity(index, relationship):
-                if let key: Int64 = row[index] { entities[relationship] = key }
+                if let key = try row.storedInteger(atIndex: index) { entities[relationship] = key }
             }
         }
         if plan.hasToOne {

@@ -28,8 +28,8 @@ extension SQLiteStore: BatchOperationStore {
     func objectIDs(_ query: SQLiteCompiledQuery, in db: Database) throws -> [NSManagedObjectID] {
         let rows = try Row.fetchAll(db.makeStatement(sql: query.sql), arguments: query.arguments)
         return try rows.map { row in
-            let key: Int64 = row[0]
-            let number: Int64 = row[1]
+            let key: Int64 = try row.requiredStoredInteger(atIndex: 0)
+            let number: Int64 = try row.requiredStoredInteger(atIndex: 1)
             return NSManagedObjectID(entity: try entity(number: number), store: self, primaryKey: key)
         }
     }

@@ -130,8 +130,8 @@ private struct BatchDeletePlan {
                 sql = "SELECT D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D ON D.Z_PK = J.\(destinationColumn) WHERE J.\(sourceColumn) IN (\(marks))"
             }
             for row in try Row.fetchAll(db.makeStatement(sql: sql), arguments: StatementArguments(chunk)) {
-                let key: Int64 = row[0]
-                let number: Int64 = row[1]
+                let key: Int64 = try row.requiredStoredInteger(atIndex: 0)
+                let number: Int64 = try row.requiredStoredInteger(atIndex: 1)
                 result.append(NSManagedObjectID(entity: try store.entity(number: number), store: store, primaryKey: key))
             }
         }
@@ -208,9 +208,9 @@ private struct BatchDeletePlan {
                     let rows = try Row.fetchAll(db.makeStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks))"),
                                                 arguments: StatementArguments(chunk))
                     let survivors = try rows.compactMap { row -> NSManagedObjectID? in
-                        let key: Int64 = row[0]
+                        let key: Int64 = try row.requiredStoredInteger(atIndex: 0)
                         guard !deletedThere.contains(key) else { return nil }
-                        let number: Int64 = row[1]
+                        let number: Int64 = try row.requiredStoredInteger(atIndex: 1)
                         return NSManagedObjectID(entity: try store.entity(number: number), store: store, primaryKey: key)
                     }
                     guard !survivors.isEmpty else { continue }

@@ -15,7 +15,7 @@ extension SQLiteStore {
             try tables.map { table in
                 let row = try Row.fetchOne(db, sql: "SELECT count(*), max(Z_PK), total(Z_OPT) FROM \(table)")
                 let count: Int64 = row?[0] ?? 0
-                let largest: Int64 = row?[1] ?? 0
+                let largest: Int64 = try row?.storedInteger(atIndex: 1) ?? 0
                 let versions: Double = row?[2] ?? 0
                 return "\(table):\(count):\(largest):\(Int64(versions))"
             }.joined(separator: ";")

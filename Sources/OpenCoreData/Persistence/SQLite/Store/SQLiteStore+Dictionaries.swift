@@ -37,10 +37,10 @@ extension SQLiteStore {
                     result[column.key] = value
                 }
             case .objectID(let destination, let hasEntityColumn):
-                guard let key = Int64.fromDatabaseValue(dbValue) else { continue }
+                guard let key = try SQLiteDamagedValue.integer(dbValue, column: column.key) else { continue }
                 var target = destination
                 let entityValue: DatabaseValue = hasEntityColumn ? row[column.index + 1] : .null
-                if let number = Int64.fromDatabaseValue(entityValue) {
+                if let number = try SQLiteDamagedValue.integer(entityValue, column: column.key + " (entity)") {
                     target = try entity(number: number)
                 }
                 result[column.key] = NSManagedObjectID(entity: target, store: self, primaryKey: key)

@@ -50,8 +50,8 @@ extension SQLiteStore {
             var ids: [NSManagedObjectID] = []
             let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
             while let row = try cursor.next() {
-                let pk: Int64 = primaryKeyIndex.flatMap { row[$0] } ?? 0
-                let number: Int64 = entityNumberIndex.flatMap { row[$0] } ?? 0
+                let pk: Int64 = try primaryKeyIndex.map { try row.requiredStoredInteger(atIndex: $0) } ?? 0
+                let number: Int64 = try entityNumberIndex.flatMap { try row.storedInteger(atIndex: $0) } ?? 0
                 let entity: NSEntityDescription
                 if let lastEntity, lastEntity.number == number {
                     entity = lastEntity.entity
@@ -89,9 +89,9 @@ extension SQLiteStore {
 
     /// A whole row of an entity table (`SELECT *`) as a store row, read with the row's own entity layout.
     func decodeTableRow(_ row: Row) throws -> StoreRow {
-        let pk: Int64 = row["Z_PK"] ?? 0
-        let number: Int64 = row["Z_ENT"] ?? 0
-        let version: Int64 = row["Z_OPT"] ?? 0
+        let pk: Int64 = try row.storedInteger("Z_PK") ?? 0
+        let number: Int64 = try row.storedInteger("Z_ENT") ?? 0
+        let version: Int64 = try row.storedInteger("Z_OPT") ?? 0
         let entity = try self.entity(number: number)
         let layout = try layout(of: entity)
         var values: [String: Any] = [:]
@@ -114,9 +114,9 @@ extension SQLiteStore {
         }
         for (name, storage) in layout.relationships {
             guard case let .foreignKey(column, entityColumn, _) = storage,
-                  let key = row[column] as Int64?,
+                  let key = try row.storedInteger(column),
                   let destination = relationships(of: entity)[name]?.destinationEntity else { continue }
-            let target = try (entityColumn.flatMap { row[$0] as Int64? }).map { try self.entity(number: $0) } ?? destination
+            let target = try (entityColumn.flatMap { try row.storedInteger($0) }).map { try self.entity(number: $0) } ?? destination
             values[name] = NSManagedObjectID(entity: target, store: self, primaryKey: key)
         }
         return StoreRow(objectID: NSManagedObjectID(entity: entity, store: self, primaryKey: pk), version: version, values: values)
@@ -144,8 +144,8 @@ extension SQLiteStore {
         let destinations = try read { db in
             let statement = try db.cachedStatement(sql: sql)
             return try Row.fetchAll(statement, arguments: [pk]).map { row in
-                let key: Int64 = row[0] ?? 0
-                let number: Int64? = row[1]
+                let key: Int64 = try row.requiredStoredInteger(atIndex: 0)
+                let number: Int64? = try row.storedInteger(atIndex: 1)
                 let entity = try number.map { try self.entity(number: $0) } ?? destination
                 return NSManagedObjectID(entity: entity, store: self, primaryKey: key)
             }

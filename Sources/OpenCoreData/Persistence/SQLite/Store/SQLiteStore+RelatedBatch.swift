@@ -33,11 +33,14 @@ extension SQLiteStore {
             let rows = try read { db in
                 try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk.map(\.databaseValue)))
             }
-            for row in rows {
-                guard let ownerKey = row[0] as Int64?, let owner = ownersByKey[ownerKey], let key = row[1] as Int64? else { continue }
-                let number: Int64? = row[2]
-                let entity = try number.map { try self.entity(number: $0) } ?? destination
-                result[owner, default: []].append(NSManagedObjectID(entity: entity, store: self, primaryKey: key))
+            try SQLiteStoreFileAccess.run(fileURL) {
+                for row in rows {
+                    guard let ownerKey = try row.storedInteger(atIndex: 0), let owner = ownersByKey[ownerKey],
+                          let key = try row.storedInteger(atIndex: 1) else { continue }
+                    let number: Int64? = try row.storedInteger(atIndex: 2)
+                    let entity = try number.map { try self.entity(number: $0) } ?? destination
+                    result[owner, default: []].append(NSManagedObjectID(entity: entity, store: self, primaryKey: key))
+                }
             }
         }
         return result

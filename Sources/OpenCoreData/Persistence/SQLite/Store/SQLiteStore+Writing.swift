@@ -17,8 +17,9 @@ extension SQLiteStore {
     /// Allocates `count` keys on the `Z_PRIMARYKEY` row of a root entity, inside the caller's transaction.
     static func allocatePrimaryKeys(in db: Database, rootNumber: Int, count: Int) throws -> [Int64] {
         guard count > 0 else { return [] }
-        let max = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"),
-                                     arguments: [rootNumber]) ?? 0
+        let stored = try DatabaseValue.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"),
+                                                arguments: [rootNumber]) ?? .null
+        let max = try SQLiteDamagedValue.integer(stored, column: "Z_PRIMARYKEY.Z_MAX") ?? 0
         try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
             .execute(arguments: [max + Int64(count), rootNumber])
         return (1...count).map { max + Int64($0) }

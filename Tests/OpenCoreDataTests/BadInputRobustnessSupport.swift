@@ -1,0 +1,191 @@
+import Testing
+import OpenCoreData
+import GRDB
+
+/// Damaged copies of the Apple-written fixture stores and a probe that reads everything in a store
+/// through the public API, for the bad-input robustness tests.
+enum RobustnessKit {
+    /// An Apple-written store of `Tests/Fixtures/stores` and the model version that wrote it.
+    struct StoreFixture: Sendable, CustomTestStringConvertible {
+        let folder: String
+        let file: String
+        let modelVersion: String
+
+        var testDescription: String { file }
+
+        var source: URL { Fixtures.stores.appendingPathComponent(folder) }
+        var modelURL: URL { source.appendingPathComponent(modelVersion) }
+
+        /// Copies the store (and its `-wal` and `-shm`) into `directory`; returns the copy's URL.
+        func copy(into directory: URL) throws -> URL {
+            let target = directory.appendingPathComponent(file)
+            for suffix in ["", "-wal", "-shm"] {
+                let from = source.appendingPathComponent(file + suffix)
+                guard FileManager.default.fileExists(atPath: from.path) else { continue }
+                try FileManager.default.copyItem(at: from, to: URL(fileURLWithPath: target.path + suffix))
+            }
+            return target
+        }
+    }
+
+    static let sampleModel = StoreFixture(folder: "alemar11__CoreDataPlus__SampleModel_V1", file: "SampleModel_V1.sqlite",
+                                          modelVersion: "SampleModel.xcdatamodeld/SampleModel.xcdatamodel")
+    static let migrationExample = StoreFixture(
+        folder: "wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example_3",
+        file: "CoreDataMigration_Example_3.sqlite",
+        modelVersion: "CoreDataMigration_Example.xcdatamodeld/CoreDataMigration_Example 3.xcdatamodel")
+    static let bookmarks = StoreFixture(folder: "duckduckgo__BrowserServicesKit__Bookmarks_V5", file: "Bookmarks_V5.sqlite",
+                                        modelVersion: "BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel")
+    static let stores = [sampleModel, migrationExample, bookmarks]
+
+    /// The Foundation and Core Data codes a damaged store, model or argument may fail with.
+    static let allowedCodes: Set<Int> = [
+        NSFileReadUnknownError, NSFileReadNoSuchFileError, NSFileReadCorruptFileError, NSFileReadNoPermissionError,
+        NSFormattingError, NSPersistentStoreInvalidTypeError, NSPersistentStoreTypeMismatchError,
+        NSPersistentStoreIncompatibleSchemaError, NSCoreDataError, NSPersistentStoreOperationError,
+        NSPersistentStoreOpenError, NSPersistentStoreIncompatibleVersionHashError, NSMigrationError,
+        NSMigrationMissingSourceModelError, NSMigrationMissingMappingModelError, NSMigrationManagerSourceStoreError,
+        NSMigrationManagerDestinationStoreError, NSEntityMigrationPolicyError, NSSQLiteError,
+        NSManagedObjectReferentialIntegrityError,
+    ]
+
+    /// Records that `error` is a well-formed Core Data or Foundation error; returns it as an `NSError`.
+    @discardableResult
+    static func expectCocoaError(_ error: any Error, _ what: String,
+                                 sourceLocation: SourceLocation = #_sourceLocation) -> NSError {
+        let error = error as NSError
+        #expect(error.domain == NSCocoaErrorDomain, "\(what): \(error)", sourceLocation: sourceLocation)
+        #expect(allowedCodes.contains(error.code), "\(what): unexpected code \(error.code): \(error.localizedDescription)",
+                sourceLocation: sourceLocation)
+        #expect(!error.localizedDescription.isEmpty, "\(what)", sourceLocation: sourceLocation)
+        return error
+    }
+
+    /// Opens the store at `url` and reads every object of every entity: counts, object IDs, dictionaries,
+    /// fully materialized objects with their relationships prefetched, and each related object through
+    /// `existingObject(with:)`. Returns how many objects were read.
+    @discardableResult
+    static func readEverything(at url: URL, model: NSManagedObjectModel, readOnly: Bool = true) throws -> Int {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        var options: [AnyHashable: Any] = [NSMigratePersistentStoresAutomaticallyOption: false,
+                                           NSInferMappingModelAutomaticallyOption: false]
+        if readOnly { options[NSReadOnlyPersistentStoreOption] = true }
+        let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: options)
+        defer { try? coordinator.remove(store) }
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return try context.performAndWait {
+            var objects = 0
+            for entity in model.entities {
+                guard let name = entity.name else { continue }
+                let attributes = entity.attributesByName.filter { !$0.value.isTransient }.map(\.key).sorted()
+                let relationships = entity.relationshipsByName.keys.sorted()
+                _ = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: name))
+
+                let ids = NSFetchRequest<NSManagedObjectID>(entityName: name)
+                ids.resultType = .managedObjectIDResultType
+                _ = try context.fetch(ids)
+
+                if !attributes.isEmpty {
+                    let dictionaries = NSFetchRequest<NSDictionary>(entityName: name)
+                    dictionaries.resultType = .dictionaryResultType
+                    dictionaries.propertiesToFetch = attributes
+                    _ = try context.fetch(dictionaries)
+                }
+
+                let request = NSFetchRequest<NSManagedObject>(entityName: name)
+                request.returnsObjectsAsFaults = false
+                request.relationshipKeyPathsForPrefetching = relationships
+                for object in try context.fetch(request) {
+                    objects += 1
+                    for key in attributes { _ = object.value(forKey: key) }
+                    var related: [NSManagedObjectID] = []
+                    for key in relationships {
+                        switch object.value(forKey: key) {
+                        case let one as NSManagedObject: related.append(one.objectID)
+                        case let many as Set<NSManagedObject>: related += many.map(\.objectID)
+                        case let many as NSOrderedSet: related += many.compactMap { ($0 as? NSManagedObject)?.objectID }
+                        case let many as NSSet: related += many.compactMap { ($0 as? NSManagedObject)?.objectID }
+                        default: break
+                        }
+                    }
+                    for id in related {
+                        let destination = try context.existingObject(with: id)
+                        for key in destination.entity.attributesByName.keys { _ = destination.value(forKey: key) }
+                    }
+                }
+            }
+            return objects
+        }
+    }
+
+    /// Runs SQL on a store through a connection of its own, closed before returning.
+    static func execute(_ sql: String, on url: URL) throws {
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: sql) }
+        try queue.close()
+    }
+
+    /// The bytes of a store: the file and its `-wal` when that holds anything. (A read-only connection
+    /// to a store in WAL mode creates an empty `-wal` and a `-shm` index, as SQLite does for any reader;
+    /// neither holds data.)
+    static func storeBytes(_ url: URL) -> [String: Data] {
+        var result = ["": FileManager.default.contents(atPath: url.path) ?? Data()]
+        if let wal = FileManager.default.contents(atPath: url.path + "-wal"), !wal.isEmpty { result["-wal"] = wal }
+        return result
+    }
+
+    /// A small deterministic generator (SplitMix64), so each damaged file is the same on every run.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
+
+extension RobustnessKit {
+    /// What one run of `ocd` did.
+    struct CommandResult {
+        let exited: Bool
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    /// Runs the `ocd` executable SwiftPM built beside the tests with `arguments`.
+    static func ocd(_ arguments: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = try QueryCommandTests.executable()
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(exited: process.terminationReason == .exit, status: process.terminationStatus,
+                             output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Each XML attribute of a model file's text: the range of its value and its name.
+    static func xmlAttributes(in text: String) -> [(name: String, value: Range<String.Index>)] {
+        var result: [(String, Range<String.Index>)] = []
+        var index = text.startIndex
+        while let equals = text[index...].range(of: "=\"") {
+            var nameStart = equals.lowerBound
+            while nameStart > text.startIndex, text[text.index(before: nameStart)].isLetter {
+                nameStart = text.index(before: nameStart)
+            }
+            guard let close = text[equals.upperBound...].firstIndex(of: "\"") else { break }
+            result.append((String(text[nameStart..<equals.lowerBound]), equals.upperBound..<close))
+            index = text.index(after: close)
+        }
+        return result
+    }
+}
