@@ -39,15 +39,16 @@ enum RobustnessKit {
     static let stores = [sampleModel, migrationExample, bookmarks]
 
     /// The Foundation and Core Data codes a damaged store, model or argument may fail with.
-    static let allowedCodes: Set<Int> = [
+    static let allowedCodes: Set<Int> = Set<Int>([
         NSFileReadUnknownError, NSFileReadNoSuchFileError, NSFileReadCorruptFileError, NSFileReadNoPermissionError,
         NSFormattingError, NSPersistentStoreInvalidTypeError, NSPersistentStoreTypeMismatchError,
         NSPersistentStoreIncompatibleSchemaError, NSCoreDataError, NSPersistentStoreOperationError,
         NSPersistentStoreOpenError, NSPersistentStoreIncompatibleVersionHashError, NSMigrationError,
         NSMigrationMissingSourceModelError, NSMigrationMissingMappingModelError, NSMigrationManagerSourceStoreError,
         NSMigrationManagerDestinationStoreError, NSEntityMigrationPolicyError, NSSQLiteError,
-        NSManagedObjectReferentialIntegrityError,
-    ]
+        NSManagedObjectReferentialIntegrityError, NSValidationMultipleErrorsError, NSValidationMissingMandatoryPropertyError,
+        NSManagedObjectConstraintMergeError, NSManagedObjectMergeError, NSManagedObjectConstraintValidationError,
+    ]).union(stride(from: NSManagedObjectValidationError, through: NSValidationInvalidURIError, by: 10))
 
     /// Records that `error` is a well-formed Core Data or Foundation error; returns it as an `NSError`.
     @discardableResult
@@ -116,6 +117,45 @@ enum RobustnessKit {
                 }
             }
             return objects
+        }
+    }
+
+    /// Opens the store at `url` read-write and, for every concrete entity, changes the string attributes of
+    /// one object and inserts a new one, then saves. Returns whether the save succeeded. (Deleting objects
+    /// whose related rows are damaged still traps while the delete rules load the relationship: see
+    /// Docs/Robustness.md.)
+    @discardableResult
+    static func writeSomething(at url: URL, model: NSManagedObjectModel) throws -> Bool {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
+            NSMigratePersistentStoresAutomaticallyOption: false, NSInferMappingModelAutomaticallyOption: false,
+        ])
+        defer { try? coordinator.remove(store) }
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return try context.performAndWait {
+            for entity in model.entities where !entity.isAbstract {
+                guard let name = entity.name else { continue }
+                let strings = entity.attributesByName.values.filter { $0.attributeType == .stringAttributeType && !$0.isTransient }
+                let request = NSFetchRequest<NSManagedObjectID>(entityName: name)
+                request.resultType = .managedObjectIDResultType
+                request.fetchLimit = 1
+                let ids = try context.fetch(request)
+                if let first = ids.first {
+                    let object = try context.existingObject(with: first)
+                    for attribute in strings { object.setValue("changed", forKey: attribute.name) }
+                }
+                let inserted = NSEntityDescription.insertNewObject(forEntityName: name, into: context)
+                for attribute in strings { inserted.setValue("new \(attribute.name)", forKey: attribute.name) }
+            }
+            do {
+                try context.save()
+                return true
+            } catch {
+                expectCocoaError(error, "saving into \(url.lastPathComponent)")
+                context.rollback()
+                return false
+            }
         }
     }
 

@@ -143,6 +143,14 @@ struct BadInputRobustnessTests {
         case .readsOrFails:
             break
         }
+        // Writing into the damaged store saves or fails with a Cocoa error; it never traps.
+        if case .failsToOpen = damage.outcome {} else {
+            do {
+                try Kit.writeSomething(at: url, model: model)
+            } catch {
+                Kit.expectCocoaError(error, "writing: \(damage.name)")
+            }
+        }
         if case .failsToOpen(let code) = damage.outcome {
             let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
             let error = try #require(throws: NSError.self) {

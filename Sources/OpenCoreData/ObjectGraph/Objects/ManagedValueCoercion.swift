@@ -42,9 +42,7 @@ enum ManagedValueCoercion {
         case .dateAttributeType:
             return value as? Date
         case .binaryDataAttributeType:
-            if let data = value as? Data { return data }
-            if let data = value as? NSData { return data as Data }
-            return nil
+            return data(value)
         case .UUIDAttributeType:
             if let uuid = value as? UUID { return uuid }
             if let uuid = value as? NSUUID { return uuid as UUID }
@@ -87,6 +85,7 @@ enum ManagedValueCoercion {
     /// Whether `canonical(value, for: type)` would give a value, answered without building it for the
     /// values change tracking already made canonical (validation asks this for every value it checks).
     static func hasCanonicalForm(_ value: Any, for type: NSAttributeType) -> Bool {
+        if type == .binaryDataAttributeType, Swift.type(of: value) is NSData.Type { return true }
         if Swift.type(of: value) is NSNumber.Type {
             switch type {
             case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:

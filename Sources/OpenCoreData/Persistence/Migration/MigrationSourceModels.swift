@@ -4,15 +4,10 @@
 /// versions of the `.xcdatamodeld` bundle the coordinator's model was loaded from, then the models
 /// registered with ``NSPersistentStoreCoordinator/migrationSourceModels``.
 enum MigrationSourceModels {
-    /// The candidate models for a coordinator's model, registered ones first.
-    static func candidates(for model: NSManagedObjectModel, registered: [NSManagedObjectModel]) -> [NSManagedObjectModel] {
-        var result = registered
-        if let bundle = bundleURL(of: model), let versions = try? NSManagedObjectModel.versions(inBundleAt: bundle) {
-            for version in versions.reversed() {
-                if let loaded = try? version.loadModel() { result.append(loaded) }
-            }
-        }
-        return result
+    /// The candidate models for a coordinator's model, registered ones first, bundle versions loaded as
+    /// the search reaches them.
+    static func candidates(for model: NSManagedObjectModel, registered: [NSManagedObjectModel]) -> MigrationCandidates {
+        MigrationCandidates(for: model, registered: registered)
     }
 
     /// The versions a progressive migration may pass through, oldest first: the versions of the
@@ -20,14 +15,17 @@ enum MigrationSourceModels {
     /// else the registered models in the order given.
     static func orderedVersions(for model: NSManagedObjectModel,
                                 registered: [NSManagedObjectModel]) -> [(name: String?, model: NSManagedObjectModel)] {
-        if let bundle = bundleURL(of: model), let versions = try? NSManagedObjectModel.versions(inBundleAt: bundle) {
-            var result: [(name: String?, model: NSManagedObjectModel)] = []
-            for version in versions {
-                if let loaded = try? version.loadModel() { result.append((version.name, loaded)) }
-            }
-            if !result.isEmpty { return result }
-        }
-        return registered.map { (nil, $0) }
+        candidates(for: model, registered: registered).orderedVersions()
+    }
+
+    /// Loads a version of a bundle for a migration and makes it immutable, as a coordinator makes its
+    /// model, so that the many comparisons of a migration plan read each entity's version hash and
+    /// property lookups instead of computing them again. A version too inconsistent to be used by a
+    /// coordinator stays editable (and is compared all the same).
+    static func loadVersion(_ version: NSManagedObjectModel.BundleVersion) throws -> NSManagedObjectModel {
+        let model = try version.loadModel()
+        try? model._markInUse()
+        return model
     }
 
     /// The `.xcdatamodeld` bundle a model was loaded from, if any.
@@ -53,7 +51,7 @@ enum MigrationSourceModels {
     /// exactly the file's (an Apple-written store whose version hashes OpenCoreData computes
     /// differently).
     static func sourceModel(forStoreAt url: URL, metadata: [String: Any], configuration: String?,
-                            candidates: [NSManagedObjectModel]) -> NSManagedObjectModel? {
+                            candidates: some Sequence<NSManagedObjectModel>) -> NSManagedObjectModel? {
         func configurationName(_ model: NSManagedObjectModel) -> String? {
             guard let configuration, model.configurations.contains(configuration) else { return nil }
             return configuration

@@ -134,10 +134,11 @@ public struct ProgressiveMigration {
             ])
         }
         var models: [NSManagedObjectModel] = []
-        for version in versions[...targetIndex] { models.append(try version.loadModel()) }
+        for version in versions[...targetIndex] { models.append(try MigrationSourceModels.loadVersion(version)) }
         let destination = models.removeLast()
+        let found = ProgressiveMappingFiles()
         try self.init(storeAt: url, versions: models, names: versions[..<targetIndex].map(\.name), destinationModel: destination,
-                      sources: MappingSources(lookup: { SQLiteStore.foundMappingModel(from: $0, to: $1) }))
+                      sources: MappingSources(lookup: { found.mapping(from: $0, to: $1) }))
         if let last = steps.last, last.destinationName == nil {
             var named = steps
             named[named.count - 1] = Step(sourceModel: last.sourceModel, destinationModel: last.destinationModel,
@@ -282,6 +283,16 @@ public struct ProgressiveMigration {
         return Step(sourceModel: source, destinationModel: destination, sourceName: name(source),
                     destinationName: name(destination), mappingModel: mapping, runsInPlace: reason == nil,
                     copyReason: reason, isInferred: found == nil, plan: plan)
+    }
+
+    /// A function giving the name of the first of `versions` with a model's version checksum (each
+    /// version's checksum computed once).
+    static func versionNames(_ versions: [(name: String?, model: NSManagedObjectModel)]) -> (NSManagedObjectModel) -> String? {
+        let checksums = versions.map { (name: $0.name, checksum: $0.model.versionChecksum) }
+        return { candidate in
+            let checksum = candidate.versionChecksum
+            return checksums.first { $0.checksum == checksum }?.name
+        }
     }
 
     /// The version of the SQLite library linked into the process (`3.45.1` → 3045001).

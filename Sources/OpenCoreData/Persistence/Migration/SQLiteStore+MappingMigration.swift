@@ -13,12 +13,18 @@ extension SQLiteStore {
     /// The mapping model from `source` to `destination` found in the main bundle or in the folder that
     /// holds the model's `.xcdatamodeld` bundle (and its subfolders), if any.
     static func foundMappingModel(from source: NSManagedObjectModel, to destination: NSManagedObjectModel) -> NSMappingModel? {
+        NSMappingModel(from: mappingModelBundles(for: destination), forSourceModel: source, destinationModel: destination)
+    }
+
+    /// The bundles searched for mapping models into `destination`: the main bundle and the folder that
+    /// holds the model's `.xcdatamodeld` bundle.
+    static func mappingModelBundles(for destination: NSManagedObjectModel) -> [Bundle] {
         var bundles = [Bundle.main]
         if let folder = MigrationSourceModels.bundleURL(of: destination)?.deletingLastPathComponent(),
            folder.standardizedFileURL != Bundle.main.bundleURL.standardizedFileURL, let bundle = Bundle(url: folder) {
             bundles.append(bundle)
         }
-        return NSMappingModel(from: bundles, forSourceModel: source, destinationModel: destination)
+        return bundles
     }
 
     /// Migrates the store file with a mapping model: in place when the mapping only copies values,

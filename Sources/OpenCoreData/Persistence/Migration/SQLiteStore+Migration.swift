@@ -54,11 +54,10 @@ extension SQLiteStore {
             direct = try SQLiteMigrationPlan(source: source, sourceConfiguration: sourceConfiguration, destination: model,
                                              destinationConfiguration: configuration, mapping: mapping)
         } catch let error as NSError where error.code == NSInferredMappingModelError || error.code == NSMigrationMissingMappingModelError {
-            let versions = MigrationSourceModels.orderedVersions(for: model, registered: registered)
-            let name: (NSManagedObjectModel) -> String? = { candidate in
-                versions.first { $0.model.versionChecksum == candidate.versionChecksum }?.name
-            }
-            let sources = ProgressiveMigration.MappingSources(lookup: { Self.foundMappingModel(from: $0, to: $1) }, infers: infers,
+            let versions = candidates.orderedVersions()
+            let name = ProgressiveMigration.versionNames(versions)
+            let found = ProgressiveMappingFiles()
+            let sources = ProgressiveMigration.MappingSources(lookup: { found.mapping(from: $0, to: $1) }, infers: infers,
                                                               configuration: configuration)
             let steps = try ProgressiveMigration.steps(from: source, to: model, through: versions.map(\.model),
                                                        name: name, sources: sources)

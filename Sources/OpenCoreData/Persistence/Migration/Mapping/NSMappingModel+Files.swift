@@ -77,16 +77,20 @@ extension NSMappingModel {
         return Array(Set(found.map(\.standardizedFileURL))).sorted { $0.path < $1.path }
     }
 
+    /// Adds the `.xcmappingmodel` bundles in `folder` and its subfolders, `depth` levels down so far.
+    /// Entries are checked by path: a URL is made only for what is found and the folders walked into
+    /// (a bundle beside build products holds thousands of files).
     private static func _collect(in folder: URL, depth: Int, into found: inout [URL]) {
-        guard depth <= 3, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let folderPath = folder.path
+        guard depth <= 3, let names = try? FileManager.default.contentsOfDirectory(atPath: folderPath) else { return }
+        let prefix = folderPath.hasSuffix("/") ? folderPath : folderPath + "/"
         for name in names.sorted() {
-            let url = folder.appendingPathComponent(name)
             if name.hasSuffix(".xcmappingmodel") {
-                found.append(url)
+                found.append(folder.appendingPathComponent(name))
             } else if !name.hasPrefix(".") {
                 var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                    _collect(in: url, depth: depth + 1, into: &found)
+                if FileManager.default.fileExists(atPath: prefix + name, isDirectory: &isDirectory), isDirectory.boolValue {
+                    _collect(in: folder.appendingPathComponent(name), depth: depth + 1, into: &found)
                 }
             }
         }
