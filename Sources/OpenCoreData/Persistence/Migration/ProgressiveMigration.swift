@@ -55,10 +55,19 @@ public struct ProgressiveMigration {
     /// Finds a mapping model from one version to another (a bundle search), or `nil`.
     typealias MappingLookup = (NSManagedObjectModel, NSManagedObjectModel) -> NSMappingModel?
 
-    /// Where the mapping model of each step comes from: found by `lookup`, else inferred when `infers`.
+    /// Where the mapping model of each step comes from: found by `lookup`, else inferred when `infers`;
+    /// and the named configuration of the store (`nil`: every entity), which each version that has it
+    /// migrates alone.
     struct MappingSources {
         var lookup: MappingLookup?
         var infers = true
+        var configuration: String?
+    }
+
+    /// The configuration a version's layout follows: `name` when the model has a configuration of that
+    /// name, else every entity.
+    static func configuration(_ name: String?, in model: NSManagedObjectModel) -> String? {
+        name.flatMap { model.configurations.contains($0) ? $0 : nil }
     }
 
     /// The store file the migration changes.
@@ -180,6 +189,10 @@ public struct ProgressiveMigration {
             throw error
         }
         try SQLiteStore.replaceStore(at: storeURL, withMigratedFile: working)
+        if let last = steps.last {
+            SQLiteExternalDataCleanup.removeUnreferencedFiles(ofStoreAt: storeURL, model: last.destinationModel,
+                                                              configuration: Self.configuration(configuration, in: last.destinationModel))
+        }
     }
 
     /// Runs the steps on the SQLite file at `storeURL`: consecutive steps the store runs itself share one
@@ -204,11 +217,11 @@ public struct ProgressiveMigration {
                 batch = []
                 let report = reporter(position)
                 try SQLiteStore.migrateWithManager(at: storeURL, from: step.sourceModel, to: step.destinationModel,
-                                                   mapping: step.mappingModel, report: report)
+                                                   mapping: step.mappingModel, configuration: configuration, report: report)
                 continue
             }
             var migration = SQLiteLightweightMigration(url: storeURL, plan: plan,
-                                                       destinationConfiguration: position == count - 1 ? configuration : nil)
+                                                       destinationConfiguration: Self.configuration(configuration, in: step.destinationModel))
             migration.sqlDebugLog = sqlDebugLog
             migration.defersCleanup = defersCleanup && position == count - 1
             migration.progress = reporter(position)
@@ -254,15 +267,18 @@ public struct ProgressiveMigration {
         let mapping = try found ?? NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
         let plan: SQLiteMigrationPlan
         do {
-            plan = try SQLiteMigrationPlan(source: source, sourceConfiguration: nil, destination: destination,
-                                           destinationConfiguration: nil, mapping: mapping)
+            plan = try SQLiteMigrationPlan(source: source, sourceConfiguration: configuration(sources.configuration, in: source),
+                                           destination: destination,
+                                           destinationConfiguration: configuration(sources.configuration, in: destination),
+                                           mapping: mapping)
         } catch let error as NSError where found != nil && error.code == NSMigrationMissingMappingModelError {
             return Step(sourceModel: source, destinationModel: destination, sourceName: name(source),
                         destinationName: name(destination), mappingModel: mapping, runsInPlace: false,
                         copyReason: "the mapping model runs through NSMigrationManager (\(error.localizedDescription))",
                         isInferred: false, plan: nil)
         }
-        let migration = SQLiteLightweightMigration(url: URL(fileURLWithPath: "/"), plan: plan, destinationConfiguration: nil)
+        let migration = SQLiteLightweightMigration(url: URL(fileURLWithPath: "/"), plan: plan,
+                                                   destinationConfiguration: configuration(sources.configuration, in: destination))
         var reason: String?
         if case let .failure(refusal) = migration.inPlacePlan(sqliteVersion: linkedSQLiteVersion) { reason = refusal.description }
         return Step(sourceModel: source, destinationModel: destination, sourceName: name(source),

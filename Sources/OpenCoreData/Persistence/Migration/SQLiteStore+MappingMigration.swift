@@ -45,19 +45,27 @@ extension SQLiteStore {
             return
         }
         progress?.totalUnitCount = 100
-        try Self.migrateWithManager(at: fileURL, from: source, to: destination, mapping: mapping) { fraction, _ in
+        try Self.migrateWithManager(at: fileURL, from: source, to: destination, mapping: mapping,
+                                    configuration: configuration) { fraction, _ in
             progress?.completedUnitCount = Int64((fraction * 100).rounded())
         }
     }
 
     /// Runs a migration manager from the store at `url` into a new file beside it, then moves the new
     /// file over the store. A failure or a crash before the move leaves the store as it was; the move
-    /// itself is atomic.
+    /// itself is atomic. For a store of a named configuration, the manager reads and writes that
+    /// configuration's entities only. The store keeps its UUID and metadata keys. Once the new file
+    /// has replaced the store, externally stored values it no longer references are removed.
     static func migrateWithManager(at url: URL, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
-                                   mapping: NSMappingModel, report: ((Double, String) -> Void)?) throws {
+                                   mapping: NSMappingModel, configuration: String? = nil,
+                                   report: ((Double, String) -> Void)?) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).migrating")
         removeFiles(of: temporary)
         let manager = NSMigrationManager(sourceModel: source, destinationModel: destination)
+        manager._sourceConfiguration = ProgressiveMigration.configuration(configuration, in: source)
+        manager._destinationConfiguration = ProgressiveMigration.configuration(configuration, in: destination)
+        let mapping = mapping._restricted(sourceEntities: source.entities(forConfigurationName: manager._sourceConfiguration),
+                                          destinationEntities: destination.entities(forConfigurationName: manager._destinationConfiguration))
         if let report { manager.migrationProgressHandler = { fraction in report(Double(fraction), "Migrating with a mapping model") } }
         do {
             try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: mapping, to: temporary, type: .sqlite, options: nil)
@@ -66,6 +74,8 @@ extension SQLiteStore {
             throw error
         }
         try replaceStore(at: url, withMigratedFile: temporary)
+        SQLiteExternalDataCleanup.removeUnreferencedFiles(ofStoreAt: url, model: destination,
+                                                          configuration: manager._destinationConfiguration)
     }
 
     /// Copies the store at `url`, with its write-ahead log folded in, to a working file beside it, for a

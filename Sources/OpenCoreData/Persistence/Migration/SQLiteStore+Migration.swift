@@ -54,15 +54,15 @@ extension SQLiteStore {
             direct = try SQLiteMigrationPlan(source: source, sourceConfiguration: sourceConfiguration, destination: model,
                                              destinationConfiguration: configuration, mapping: mapping)
         } catch let error as NSError where error.code == NSInferredMappingModelError || error.code == NSMigrationMissingMappingModelError {
-            guard configuration == nil || configuration == NSManagedObjectModel.defaultConfigurationName else { throw error }
             let versions = candidates.orderedVersions()
             let name = ProgressiveMigration.versionNames(versions)
             let found = ProgressiveMappingFiles()
-            let sources = ProgressiveMigration.MappingSources(lookup: { found.mapping(from: $0, to: $1) }, infers: infers)
+            let sources = ProgressiveMigration.MappingSources(lookup: { found.mapping(from: $0, to: $1) }, infers: infers,
+                                                              configuration: configuration)
             let steps = try ProgressiveMigration.steps(from: source, to: model, through: versions.map(\.model),
                                                        name: name, sources: sources)
             try ProgressiveMigration(storeURL: url, steps: steps)
-                .run(progress: progress, handler: nil, defersCleanup: defers, sqlDebugLog: _sqlDebugLog, configuration: nil)
+                .run(progress: progress, handler: nil, defersCleanup: defers, sqlDebugLog: _sqlDebugLog, configuration: configuration)
             return true
         }
         var migration = SQLiteLightweightMigration(url: url, plan: direct, destinationConfiguration: configuration)

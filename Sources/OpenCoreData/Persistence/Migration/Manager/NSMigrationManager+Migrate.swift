@@ -1,33 +1,11 @@
 /// Running a migration: opening the stores and the three passes.
 extension NSMigrationManager {
-    /// Migrates the store at `sourceURL` to a store at `destinationURL`, following `mapping`.
-    ///
-    /// The source store is opened read-only and never modified. The destination store is created (or
-    /// opened) at `destinationURL`; when the migration fails, a destination file the migration created
-    /// is removed.
-    ///
-    /// - Throws: ``NSMigrationManagerSourceStoreError`` (134150) when the source store cannot be opened
-    ///   with the source model; ``NSMigrationManagerDestinationStoreError`` (134160) when the
-    ///   destination store cannot be opened or saved; ``NSEntityMigrationPolicyError`` (134170) when a
-    ///   policy method throws (the policy's error under `NSUnderlyingErrorKey`); ``NSMigrationError``
-    ///   (134110) when the mapping does not fit the models, a value does not fit its property, or the
-    ///   migrated objects do not validate; the error given to ``cancelMigrationWithError(_:)``.
-    public func migrateStore(from sourceURL: URL, type sourceType: NSPersistentStore.StoreType,
-                             options sourceOptions: [AnyHashable: Any]? = nil, mapping: NSMappingModel,
-                             to destinationURL: URL, type destinationType: NSPersistentStore.StoreType,
-                             options destinationOptions: [AnyHashable: Any]? = nil) throws {
-        try migrateStore(from: sourceURL, sourceType: sourceType.rawValue, options: sourceOptions, with: mapping,
-                         toDestinationURL: destinationURL, destinationType: destinationType.rawValue,
-                         destinationOptions: destinationOptions)
-    }
-
-    /// Migrates the store at `sourceURL` to a store at `dURL`, performing the mappings of `mappings`.
-    ///
-    /// - Throws: ``NSMigrationMissingMappingModelError`` (134140) when `mappings` is `nil`; otherwise the
-    ///   errors of ``migrateStore(from:type:options:mapping:to:type:options:)``.
-    public func migrateStore(from sourceURL: URL, sourceType sStoreType: String, options sOptions: [AnyHashable: Any]? = nil,
-                             with mappings: NSMappingModel?, toDestinationURL dURL: URL, destinationType dStoreType: String,
-                             destinationOptions dOptions: [AnyHashable: Any]? = nil) throws {
+    /// Runs a migration: opens the source store read-only and the destination store, carries the
+    /// source store's UUID and metadata keys over to a destination store it creates, runs the passes,
+    /// and removes a destination file it created when anything fails.
+    func _migrateStore(from sourceURL: URL, sourceType sStoreType: String, options sOptions: [AnyHashable: Any]?,
+                       with mappings: NSMappingModel?, to dURL: URL, destinationType dStoreType: String,
+                       destinationOptions dOptions: [AnyHashable: Any]?) throws {
         guard let mapping = mappings else {
             throw Self._error(NSMigrationMissingMappingModelError, "No mapping model was given to migrate the store at \(sourceURL.path).", url: sourceURL)
         }
@@ -41,7 +19,8 @@ extension NSMigrationManager {
         readOptions[NSReadOnlyPersistentStoreOption] = true
         let sourceStore: NSPersistentStore
         do {
-            sourceStore = try sourceCoordinator.addPersistentStore(ofType: sStoreType, configurationName: nil, at: sourceURL, options: readOptions)
+            sourceStore = try sourceCoordinator.addPersistentStore(ofType: sStoreType, configurationName: _sourceConfiguration,
+                                                                   at: sourceURL, options: readOptions)
         } catch {
             throw Self._error(NSMigrationManagerSourceStoreError, "The source store at \(sourceURL.path) cannot be opened with the source model: \(error.localizedDescription)", url: sourceURL, underlying: error)
         }
@@ -52,8 +31,10 @@ extension NSMigrationManager {
         let destinationCoordinator = NSPersistentStoreCoordinator(managedObjectModel: destinationModel)
         let destinationStore: NSPersistentStore
         do {
-            destinationStore = try destinationCoordinator.addPersistentStore(ofType: dStoreType, configurationName: nil, at: dURL, options: dOptions)
+            destinationStore = try _addDestinationStore(to: destinationCoordinator, type: dStoreType, at: dURL, options: dOptions,
+                                                        carrying: existed ? nil : sourceStore.metadata ?? [:])
         } catch {
+            if !existed { try? destinationCoordinator.destroyPersistentStore(at: dURL, ofType: dStoreType, options: dOptions) }
             throw Self._error(NSMigrationManagerDestinationStoreError, "The destination store at \(dURL.path) cannot be created: \(error.localizedDescription)", url: dURL, underlying: error)
         }
         _destinationContext.persistentStoreCoordinator = destinationCoordinator
@@ -66,6 +47,23 @@ extension NSMigrationManager {
             throw error
         }
         try? destinationCoordinator.remove(destinationStore)
+    }
+
+    /// Adds the destination store. A new store gets the source store's UUID and metadata keys
+    /// (`sourceMetadata`): a SQLite file is written with them and opened again, so that the store is
+    /// opened with its final identity before any object is created in it.
+    private func _addDestinationStore(to coordinator: NSPersistentStoreCoordinator, type: String, at url: URL,
+                                      options: [AnyHashable: Any]?, carrying sourceMetadata: [String: Any]?) throws -> NSPersistentStore {
+        let store = try coordinator.addPersistentStore(ofType: type, configurationName: _destinationConfiguration, at: url, options: options)
+        guard let sourceMetadata else { return store }
+        let carried = MigrationMetadata.carried(from: sourceMetadata, into: store.metadata ?? [:])
+        guard store is SQLiteStore else {
+            store.metadata = carried
+            return store
+        }
+        try coordinator.remove(store)
+        try NSPersistentStoreCoordinator.setMetadata(carried, forPersistentStoreOfType: type, at: url, options: options)
+        return try coordinator.addPersistentStore(ofType: type, configurationName: _destinationConfiguration, at: url, options: options)
     }
 
     /// Instance creation, relationship creation, then validation and saving, for every entity mapping.

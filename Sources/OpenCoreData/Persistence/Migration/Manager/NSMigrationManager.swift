@@ -7,11 +7,15 @@
 ///
 /// Apple's `migrationProgress` is observed with Key-Value Observing, which Linux lacks: OpenCoreData
 /// calls ``migrationProgressHandler`` each time the progress changes.
+///
+/// A migration keeps the source store's identity: the destination store gets the source store's
+/// UUID (``NSStoreUUIDKey``) and every metadata key you set, while the model version keys become the
+/// destination model's.
+///
+/// You can subclass the manager and override its methods, as in Apple's Core Data.
 open class NSMigrationManager: NSObject {
-    /// The model of the source store.
-    public let sourceModel: NSManagedObjectModel
-    /// The model of the destination store.
-    public let destinationModel: NSManagedObjectModel
+    private let _sourceModel: NSManagedObjectModel
+    private let _destinationModel: NSManagedObjectModel
     /// Information for your own use during the migration.
     open var userInfo: [AnyHashable: Any]?
     /// Whether a store type's own migration manager may be used; OpenCoreData always migrates with this
@@ -27,17 +31,65 @@ open class NSMigrationManager: NSObject {
     var _destinationContext: NSManagedObjectContext
     var _associations = MigrationAssociations()
     var _policies: [ObjectIdentifier: NSEntityMigrationPolicy] = [:]
-    var _cancellation: (any Error)?
     var _expressionError: (any Error)?
-    var _progress: Float = 0
+    /// Guards ``_cancellationState`` and ``_progressState``, which other threads read and write
+    /// (``cancelMigrationWithError(_:)`` from a progress observer, ``migrationProgress``).
+    let _lock = NSLock()
+    private var _cancellationState: (any Error)?
+    private var _progressState: Float = 0
+    /// The configuration the migration reads from the source store and writes to the destination
+    /// store (`nil`: every entity); set by store open for stores added with a named configuration.
+    var _sourceConfiguration: String?
+    var _destinationConfiguration: String?
 
     /// Creates a manager that migrates stores of `sourceModel` to stores of `destinationModel`.
     public init(sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel) {
-        self.sourceModel = sourceModel
-        self.destinationModel = destinationModel
+        _sourceModel = sourceModel
+        _destinationModel = destinationModel
         _sourceContext = NSMigrationManager._makeContext()
         _destinationContext = NSMigrationManager._makeContext()
         super.init()
+    }
+
+    /// The model of the source store.
+    open var sourceModel: NSManagedObjectModel { _sourceModel }
+    /// The model of the destination store.
+    open var destinationModel: NSManagedObjectModel { _destinationModel }
+
+    /// Migrates the store at `sourceURL` to a store at `destinationURL`, following `mapping`.
+    ///
+    /// The source store is opened read-only and never modified. The destination store is created (or
+    /// opened) at `destinationURL`; when the migration fails, a destination file the migration created
+    /// is removed. A destination store the migration creates gets the source store's UUID and
+    /// metadata keys, with the destination model's version hashes.
+    ///
+    /// This method calls ``migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:)``;
+    /// a subclass that overrides that method changes both.
+    ///
+    /// - Throws: ``NSMigrationManagerSourceStoreError`` (134150) when the source store cannot be opened
+    ///   with the source model; ``NSMigrationManagerDestinationStoreError`` (134160) when the
+    ///   destination store cannot be opened or saved; ``NSEntityMigrationPolicyError`` (134170) when a
+    ///   policy method throws (the policy's error under `NSUnderlyingErrorKey`); ``NSMigrationError``
+    ///   (134110) when the mapping does not fit the models, a value does not fit its property, or the
+    ///   migrated objects do not validate; the error given to ``cancelMigrationWithError(_:)``.
+    open func migrateStore(from sourceURL: URL, type sourceType: NSPersistentStore.StoreType,
+                           options sourceOptions: [AnyHashable: Any]? = nil, mapping: NSMappingModel,
+                           to destinationURL: URL, type destinationType: NSPersistentStore.StoreType,
+                           options destinationOptions: [AnyHashable: Any]? = nil) throws {
+        try migrateStore(from: sourceURL, sourceType: sourceType.rawValue, options: sourceOptions, with: mapping,
+                         toDestinationURL: destinationURL, destinationType: destinationType.rawValue,
+                         destinationOptions: destinationOptions)
+    }
+
+    /// Migrates the store at `sourceURL` to a store at `dURL`, performing the mappings of `mappings`.
+    ///
+    /// - Throws: ``NSMigrationMissingMappingModelError`` (134140) when `mappings` is `nil`; otherwise the
+    ///   errors of ``migrateStore(from:type:options:mapping:to:type:options:)``.
+    open func migrateStore(from sourceURL: URL, sourceType sStoreType: String, options sOptions: [AnyHashable: Any]? = nil,
+                           with mappings: NSMappingModel?, toDestinationURL dURL: URL, destinationType dStoreType: String,
+                           destinationOptions dOptions: [AnyHashable: Any]? = nil) throws {
+        try _migrateStore(from: sourceURL, sourceType: sStoreType, options: sOptions, with: mappings,
+                          to: dURL, destinationType: dStoreType, destinationOptions: dOptions)
     }
 
     /// The mapping model of the current (or last) migration.
@@ -48,8 +100,8 @@ open class NSMigrationManager: NSObject {
     open var destinationContext: NSManagedObjectContext { _destinationContext }
     /// The entity mapping being migrated; an empty mapping before a migration starts.
     open var currentEntityMapping: NSEntityMapping { _currentEntityMapping ?? NSEntityMapping() }
-    /// How much of the migration is done, from 0 to 1.
-    open var migrationProgress: Float { _progress }
+    /// How much of the migration is done, from 0 to 1. Any thread may read it.
+    open var migrationProgress: Float { _lock.withLock { _progressState } }
 
     /// Records that `sourceInstance` was migrated to `destinationInstance` by `entityMapping`; the
     /// relationship pass and ``destinationInstances(forEntityMappingName:sourceInstances:)`` use it.
@@ -82,18 +134,26 @@ open class NSMigrationManager: NSObject {
 
     /// Stops the migration in progress: it fails with `error` as soon as the current step returns, and
     /// the destination store is removed.
+    ///
+    /// You can call this method from any thread, for example from an observer of the migration's
+    /// progress. The first cancellation's error is the one the migration throws.
     open func cancelMigrationWithError(_ error: any Error) {
-        _cancellation = error
+        _lock.withLock { if _cancellationState == nil { _cancellationState = error } }
     }
+
+    /// The error of a cancellation, if the migration was cancelled.
+    var _cancellation: (any Error)? { _lock.withLock { _cancellationState } }
 
     /// Clears the associations, contexts and progress of the last migration.
     open func reset() {
         _associations = MigrationAssociations()
         _policies = [:]
         _currentEntityMapping = nil
-        _cancellation = nil
         _expressionError = nil
-        _progress = 0
+        _lock.withLock {
+            _cancellationState = nil
+            _progressState = 0
+        }
         _sourceContext = Self._makeContext()
         _destinationContext = Self._makeContext()
     }
@@ -111,9 +171,12 @@ open class NSMigrationManager: NSObject {
     /// Sets the progress and tells the handler.
     func _setProgress(_ value: Float) {
         let clamped = min(max(value, 0), 1)
-        guard clamped != _progress else { return }
-        _progress = clamped
-        migrationProgressHandler?(clamped)
+        let changed = _lock.withLock {
+            guard clamped != _progressState else { return false }
+            _progressState = clamped
+            return true
+        }
+        if changed { migrationProgressHandler?(clamped) }
     }
 }
 

@@ -1,6 +1,6 @@
 /// Inferring a mapping model from two models, as lightweight migration does.
 extension NSMappingModel {
-    /// Returns the mapping model Core Data infers between two models for a lightweight migration.
+    /// The mapping model Core Data infers between two models for a lightweight migration.
     ///
     /// A destination entity comes from the source entity with its name, or with the name its
     /// `renamingIdentifier` gives; so does each destination attribute and relationship within its
@@ -13,8 +13,8 @@ extension NSMappingModel {
     ///   cannot be inferred: an attribute whose type changed, a relationship whose destination entity
     ///   is not the one it had, a property that changed between attribute and relationship, or two
     ///   destination entities or properties claiming the same source.
-    public class func inferredMappingModel(forSourceModel sourceModel: NSManagedObjectModel,
-                                         destinationModel: NSManagedObjectModel) throws -> NSMappingModel {
+    static func _inferredMappingModel(forSourceModel sourceModel: NSManagedObjectModel,
+                                      destinationModel: NSManagedObjectModel) throws -> NSMappingModel {
         let model = NSMappingModel()
         var mappings: [NSEntityMapping] = []
         var claimed: [String: String] = [:]

@@ -21,9 +21,38 @@ open class NSMappingModel: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Returns the mapping model Core Data infers between two models for a lightweight migration, or
+    /// throws ``NSInferredMappingModelError`` (134190) naming why it cannot be inferred.
+    ///
+    /// See ``_inferredMappingModel(forSourceModel:destinationModel:)`` for the rules.
+    open class func inferredMappingModel(forSourceModel sourceModel: NSManagedObjectModel,
+                                         destinationModel: NSManagedObjectModel) throws -> NSMappingModel {
+        try _inferredMappingModel(forSourceModel: sourceModel, destinationModel: destinationModel)
+    }
+
     /// The mapping whose destination entity is `name`.
     func entityMapping(forDestinationEntityNamed name: String) -> NSEntityMapping? {
         (entityMappings ?? []).first { $0.destinationEntityName == name && $0.mappingType != .removeEntityMappingType }
+    }
+
+    /// The mapping model restricted to the entity mappings that read entities among `sourceEntities`
+    /// and write entities among `destinationEntities` (`nil`: any entity), for a store that holds one
+    /// configuration of its model. Returns the receiver when nothing is left out.
+    func _restricted(sourceEntities: [NSEntityDescription]?, destinationEntities: [NSEntityDescription]?) -> NSMappingModel {
+        let sources = sourceEntities.map { Set($0.compactMap(\.name)) }
+        let destinations = destinationEntities.map { Set($0.compactMap(\.name)) }
+        let mappings = entityMappings ?? []
+        let kept = mappings.filter { mapping in
+            if let name = mapping.sourceEntityName, let sources, mapping.mappingType != .addEntityMappingType,
+               !sources.contains(name) { return false }
+            if let name = mapping.destinationEntityName, let destinations, mapping.mappingType != .removeEntityMappingType,
+               !destinations.contains(name) { return false }
+            return true
+        }
+        guard kept.count != mappings.count else { return self }
+        let restricted = NSMappingModel()
+        restricted.entityMappings = kept
+        return restricted
     }
 
     /// A description listing the entity mappings.
