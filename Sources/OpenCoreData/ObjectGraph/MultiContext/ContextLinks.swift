@@ -14,7 +14,7 @@ final class ContextLinks: @unchecked Sendable {
     var saveObserver: NSObjectProtocol?
     /// Temporary IDs of objects that have since received permanent IDs, so that children that still
     /// know an object by its temporary ID find it.
-    var retiredTemporaryIDs: [NSManagedObjectID: NSManagedObjectID] = [:]
+    var retiredTemporaryIDs = ObjectIDMap<NSManagedObjectID>()
     /// The query generation the context's reads are pinned to.
     var queryGeneration: NSQueryGenerationToken?
 

@@ -42,18 +42,30 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
 
     /// Creates a permanent ID with the store's identifier already read (fetches read it once for
     /// all their rows).
-    init(entity: NSEntityDescription, store: NSPersistentStore, storeIdentifier: String?, primaryKey: Int64) {
+    convenience init(entity: NSEntityDescription, store: NSPersistentStore, storeIdentifier: String?, primaryKey: Int64) {
+        self.init(entity: entity, store: store, storeIdentifier: storeIdentifier, primaryKey: primaryKey,
+                  hashBase: Self.hashBase(storeIdentifier: storeIdentifier, entity: entity))
+    }
+
+    /// Creates a permanent ID whose ``hashBase(storeIdentifier:entity:)`` the caller computed once for
+    /// many IDs of one entity and store.
+    init(entity: NSEntityDescription, store: NSPersistentStore, storeIdentifier: String?, primaryKey: Int64, hashBase: Int) {
         self.entity = entity
         _store = store
         self.storeIdentifier = storeIdentifier
         self.primaryKey = primaryKey
         temporaryIdentifier = nil
+        // Multiplicative mixing spreads consecutive keys; dictionaries hash this value again.
+        _hash = hashBase ^ Int(truncatingIfNeeded: UInt64(bitPattern: primaryKey) &* 0x9E37_79B9_7F4A_7C15)
+        super.init()
+    }
+
+    /// The part of a permanent ID's hash that depends on its store and entity, not on its key.
+    static func hashBase(storeIdentifier: String?, entity: NSEntityDescription) -> Int {
         var hasher = Hasher()
-        hasher.combine(primaryKey)
         hasher.combine(storeIdentifier)
         hasher.combine(entity.name)
-        _hash = hasher.finalize()
-        super.init()
+        return hasher.finalize()
     }
 
     /// The persistent store that holds the object, or `nil` for a temporary ID (or when the store has

@@ -29,6 +29,8 @@ final class SQLiteFetchRowDecoder {
     private struct Plan {
         let entity: NSEntityDescription
         let slotLayout: PropertySlotLayout
+        /// The entity's part of its object IDs' hash in this store.
+        let idHashBase: Int
         let steps: [Step]
         let relationships: [String: NSRelationshipDescription]
         let hasToOne: Bool
@@ -115,7 +117,8 @@ final class SQLiteFetchRowDecoder {
                 values[name] = NSManagedObjectID(entity: target, store: store, storeIdentifier: storeIdentifier, primaryKey: key)
             }
         }
-        let objectID = NSManagedObjectID(entity: plan.entity, store: store, storeIdentifier: storeIdentifier, primaryKey: pk)
+        let objectID = NSManagedObjectID(entity: plan.entity, store: store, storeIdentifier: storeIdentifier, primaryKey: pk,
+                                         hashBase: plan.idHashBase)
         return StoreRow(objectID: objectID, version: version, values: values)
     }
 
@@ -183,7 +186,8 @@ final class SQLiteFetchRowDecoder {
                 break
             }
         }
-        let plan = Plan(entity: entity, slotLayout: slotLayout, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
+        let plan = Plan(entity: entity, slotLayout: slotLayout,
+                        idHashBase: NSManagedObjectID.hashBase(storeIdentifier: storeIdentifier, entity: entity), steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
         plans[number] = plan
         lastPlan = (number, plan)
         return plan

@@ -140,14 +140,27 @@ extension SQLiteStore {
     /// Permanent IDs for the inserts that carry temporary IDs, allocated per root entity.
     private func allocateKeys(for inserts: [StoreSaveChanges.Insert], in db: Database) throws -> [NSManagedObjectID: NSManagedObjectID] {
         var byRoot: [Int: [NSManagedObjectID]] = [:]
+        // Inserts of one entity usually come together: its layout and ID hash base are looked up once
+        // per run of them.
+        var last: (entity: NSEntityDescription, root: Int, hashBase: Int)?
+        func entityFacts(_ entity: NSEntityDescription) throws -> (entity: NSEntityDescription, root: Int, hashBase: Int) {
+            if let last, last.entity === entity { return last }
+            let facts = (entity, try layout(of: entity).rootNumber, NSManagedObjectID.hashBase(storeIdentifier: identifier, entity: entity))
+            last = facts
+            return facts
+        }
         for insert in inserts where insert.objectID.isTemporaryID {
-            byRoot[try layout(of: insert.objectID.entity).rootNumber, default: []].append(insert.objectID)
+            byRoot[try entityFacts(insert.objectID.entity).root, default: []].append(insert.objectID)
         }
         var result: [NSManagedObjectID: NSManagedObjectID] = [:]
+        result.reserveCapacity(inserts.count)
+        let storeIdentifier = identifier
         for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
             let keys = try Self.allocatePrimaryKeys(in: db, rootNumber: root, count: ids.count)
             for (id, key) in zip(ids, keys) {
-                result[id] = NSManagedObjectID(entity: id.entity, store: self, primaryKey: key)
+                let facts = try entityFacts(id.entity)
+                result[id] = NSManagedObjectID(entity: id.entity, store: self, storeIdentifier: storeIdentifier,
+                                               primaryKey: key, hashBase: facts.hashBase)
             }
         }
         return result
