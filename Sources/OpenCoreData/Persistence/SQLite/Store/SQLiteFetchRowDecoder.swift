@@ -62,9 +62,9 @@ final class SQLiteFetchRowDecoder {
 
     /// The store row of one result row.
     func decode(_ row: Row) throws -> StoreRow {
-        let pk: Int64 = try primaryKeyIndex.map { try row.requiredStoredInteger(atIndex: $0) } ?? 0
-        let number: Int64 = try entityNumberIndex.flatMap { try row.storedInteger(atIndex: $0) } ?? 0
-        let version: Int64 = try versionIndex.flatMap { try row.storedInteger(atIndex: $0) } ?? 0
+        let pk: Int64 = try primaryKeyIndex.map { try integer(at: $0, of: row) ?? row.requiredStoredInteger(atIndex: $0) } ?? 0
+        let number: Int64 = try entityNumberIndex.flatMap { try integer(at: $0, of: row) ?? row.storedInteger(atIndex: $0) } ?? 0
+        let version: Int64 = try versionIndex.flatMap { try integer(at: $0, of: row) ?? row.storedInteger(atIndex: $0) } ?? 0
         let plan = try self.plan(for: number)
         var values = PropertyValues(layout: plan.slotLayout)
         var keys: [String: Int64] = [:]
@@ -120,6 +120,14 @@ final class SQLiteFetchRowDecoder {
         let objectID = NSManagedObjectID(entity: plan.entity, store: store, storeIdentifier: storeIdentifier, primaryKey: pk,
                                          hashBase: plan.idHashBase)
         return StoreRow(objectID: objectID, version: version, values: values)
+    }
+
+    /// The value of a bookkeeping column when it holds an integer, as it does in every undamaged store;
+    /// `nil` sends the caller to the checked read, which reports damage.
+    @inline(__always)
+    private func integer(at index: Int, of row: Row) -> Int64? {
+        guard sqlite3_column_type(handle, Int32(index)) == SQLITE_INTEGER else { return nil }
+        return sqlite3_column_int64(handle, Int32(index))
     }
 
     /// An attribute's value, as `SQLiteStore.readValue` reads it.
