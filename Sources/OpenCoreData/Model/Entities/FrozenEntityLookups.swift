@@ -8,6 +8,8 @@ struct FrozenEntityLookups {
     let versionHash: Data
     let writeTraits: EntityWriteTraits
     let slotLayout: PropertySlotLayout
+    /// The property of each slot of `slotLayout`.
+    let propertiesBySlot: [NSPropertyDescription?]
 
     /// Computes the lookups of an entity that is still editable (its `_frozen` is `nil`).
     init(_ entity: NSEntityDescription) {
@@ -17,6 +19,9 @@ struct FrozenEntityLookups {
         relationshipsByName = entity.relationshipsByName
         versionHash = VersionHashing.hash(of: entity)
         writeTraits = EntityWriteTraits(entity)
-        slotLayout = PropertySlotLayout(entity)
+        let slotLayout = PropertySlotLayout(entity)
+        let byName = entity.propertiesByName
+        self.slotLayout = slotLayout
+        propertiesBySlot = slotLayout.names.map { byName[$0] }
     }
 }

@@ -2,7 +2,7 @@ extension NSManagedObject {
     /// Implements `validateValue(_:forKey:)`: the model's checks of the property, then the per-key
     /// validation methods registered for the object's class.
     func _validateValue(_ value: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKey key: String) throws {
-        guard let property = _entity.propertiesByName[key] else {
+        guard let property = _property(named: key) else {
             preconditionFailure("The entity \(_entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
         }
         try PropertyValidation.validate(value.pointee, property: property, object: self)
@@ -79,5 +79,18 @@ extension NSManagedObject {
             NSLocalizedDescriptionKey: "Multiple validation errors occurred: "
                 + errors.map(\.localizedDescription).joined(separator: "; "),
         ])
+    }
+}
+
+extension NSManagedObject {
+    /// The entity's property with the given name, found through the slot table of an immutable model
+    /// (a save validates every property of every object it writes).
+    @inline(__always)
+    func _property(named key: String) -> NSPropertyDescription? {
+        if let frozen = _entity._frozen, let index = frozen.slotLayout.index(of: key),
+           let property = frozen.propertiesBySlot[index] {
+            return property
+        }
+        return _entity.propertiesByName[key]
     }
 }
