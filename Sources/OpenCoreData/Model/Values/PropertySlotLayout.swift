@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the values of an entity's properties live in a ``PropertyValues``: one slot per property (its
 /// inherited properties included), in the entity's property order.
 ///
@@ -31,6 +33,9 @@ final class PropertySlotLayout: Sendable {
     let toOneSlots: [Int]
     /// The slots of transient properties.
     let transientSlots: [Int]
+
+    /// Values computed once per layout by the layers above (the default values new objects start with).
+    let derivedValues = PropertySlotLayoutCache()
 
     /// A layout with no slots: every value it holds is kept by name.
     static let empty = PropertySlotLayout(names: [], kinds: [], toOne: [], transient: [])
@@ -123,5 +128,21 @@ extension NSEntityDescription {
     /// The slot layout of the entity's values: fixed once the model is in use.
     var _slotLayout: PropertySlotLayout {
         _frozen?.slotLayout ?? PropertySlotLayout(self)
+    }
+}
+
+/// Values computed once from a layout's entity and kept with the layout.
+// @unchecked Sendable: `defaultValues` is only read and written with `lock` held, and the values are
+// immutable canonical values, never changed in place (objects copy them on their first change).
+final class PropertySlotLayoutCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var defaultValues: PropertyValues?
+
+    /// The cached default values, computing them with `make` the first time.
+    func defaults(_ make: () -> PropertyValues) -> PropertyValues {
+        if let values = lock.withLock({ defaultValues }) { return values }
+        let values = make()
+        lock.withLock { defaultValues = values }
+        return values
     }
 }

@@ -31,7 +31,11 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         primaryKey = nil
         let identifier = TemporaryObjectIdentifiers.next()
         temporaryIdentifier = identifier
-        _hash = identifier.hashValue
+        // The identifier's halves, mixed: as unique as the identifier, without hashing its bytes.
+        let halves = withUnsafeBytes(of: identifier.uuid) { bytes in
+            (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        }
+        _hash = Int(truncatingIfNeeded: halves.0 ^ (halves.1 &* 0x9E37_79B9_7F4A_7C15))
         super.init()
     }
 
