@@ -20,8 +20,6 @@ final class PropertySlotLayout: Sendable {
 
     /// The property names, by slot.
     let names: [String]
-    /// The slot of each property name.
-    let indices: [String: Int]
     /// An open-addressing table of slots + 1 (0: empty), indexed by ``probeHash(_:)`` of the name: the
     /// lookup of every `@Managed` access, cheaper than hashing the name with `Hasher`.
     private let probeTable: [Int32]
@@ -45,9 +43,6 @@ final class PropertySlotLayout: Sendable {
         self.kinds = kinds
         toOneSlots = toOne
         transientSlots = transient
-        var indices = [String: Int](minimumCapacity: names.count)
-        for (index, name) in names.enumerated() { indices[name] = index }
-        self.indices = indices
         var size = 8
         while size < names.count * 2 { size *= 2 }
         var table = [Int32](repeating: 0, count: size)

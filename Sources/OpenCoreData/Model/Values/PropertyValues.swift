@@ -105,12 +105,6 @@ struct PropertyValues {
     mutating func copySlots(_ indexes: [Int], from other: PropertyValues) {
         for index in indexes { slots[index] = other.slots[index] }
     }
-
-    /// Whether `other` keeps its values in the same slots.
-    @inline(__always)
-    func sharesLayout(with other: PropertyValues) -> Bool {
-        layout === other.layout
-    }
 }
 
 extension PropertyValues: Sequence {
@@ -140,8 +134,6 @@ extension PropertyValues: Sequence {
     func makeIterator() -> Iterator {
         Iterator(self)
     }
-
-    var underestimatedCount: Int { 0 }
 }
 
 extension PropertyValues {

@@ -56,9 +56,6 @@ struct ObjectIDMap<Value> {
     /// The values, in no particular order.
     var values: Dictionary<Key, Value>.Values { storage.values }
 
-    /// The IDs, in no particular order.
-    var keys: [NSManagedObjectID] { storage.keys.map(\.id) }
-
     /// The number of entries.
     var count: Int { storage.count }
 

@@ -165,7 +165,7 @@ final class SQLiteFetchRowDecoder {
             case let .attribute(name, _):
                 guard let attribute = attributes[name] else { continue }
                 let external = ExternalBinaryStorage.applies(to: attribute)
-                if !external, let slot = slotLayout.indices[name] {
+                if !external, let slot = slotLayout.index(of: name) {
                     switch attribute.attributeType {
                     case .integer16AttributeType:
                         steps.append(.integer(index: Int32(column.index), slot: slot, width: 16))

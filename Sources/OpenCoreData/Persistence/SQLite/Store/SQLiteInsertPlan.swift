@@ -44,9 +44,9 @@ struct SQLiteInsertPlan {
             guard !assigned.isEmpty else { continue }
             columns += assigned.map(\.0)
             if let attribute = attributes[name], !(attribute is NSCompositeAttributeDescription), assigned.count == 1 {
-                items.append((name, .attribute(attribute, external: ExternalBinaryStorage.applies(to: attribute)), slotLayout.indices[name]))
+                items.append((name, .attribute(attribute, external: ExternalBinaryStorage.applies(to: attribute)), slotLayout.index(of: name)))
             } else {
-                items.append((name, .general(columnCount: assigned.count), slotLayout.indices[name]))
+                items.append((name, .general(columnCount: assigned.count), slotLayout.index(of: name)))
             }
         }
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
