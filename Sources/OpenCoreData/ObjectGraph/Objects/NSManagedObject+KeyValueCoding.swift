@@ -83,10 +83,9 @@ extension NSManagedObject {
     func recordChange(forKey key: String) {
         let context = _context
         context?._registerUndoOfChange(of: self, key: key)
-        if valuesAtLastEvent[key] == nil {
-            if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
-            valuesAtLastEvent[key] = PropertySlot(currentValueForSnapshot(key))
-        }
+        if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
+        // Keeps the first value of the event: one lookup, computing the value only when the key is new.
+        valuesAtLastEvent[key, default: PropertySlot(currentValueForSnapshot(key))].keep()
         changedKeys.insert(key)
     }
 

@@ -9,7 +9,7 @@ extension NSManagedObject {
     /// `Data` reads `nil` as empty. Reading `nil` as a non-optional `Date`, `UUID`, `URL` or object, or a
     /// value as a type it cannot be converted to, stops the program naming entity, key and type.
     public func managedValue<Value>(forKey key: String) -> Value {
-        guard keyPathRecorder == nil else { return _recordedValue(forKey: key) }
+        if let keyPathRecorder { return _recordedValue(by: keyPathRecorder, forKey: key) }
         let layout = _valuesLayout
         if let index = layout.index(of: key), layout.kinds[index] != .toMany {
             let slot = _managedSlot(at: index, in: layout, forKey: key)
@@ -23,9 +23,8 @@ extension NSManagedObject {
     }
 
     @inline(never)
-    private func _recordedValue<Value>(forKey key: String) -> Value {
-        guard let keyPathRecorder else { preconditionFailure("No key path is being recorded.") }
-        return keyPathRecorder.record(key, as: Value.self, object: self)
+    private func _recordedValue<Value>(by recorder: ManagedKeyPathRecorder, forKey key: String) -> Value {
+        recorder.record(key, as: Value.self, object: self)
     }
 
     @inline(never)

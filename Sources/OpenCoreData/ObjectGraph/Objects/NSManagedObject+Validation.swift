@@ -20,16 +20,22 @@ extension NSManagedObject {
             if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
                 guard let objects = toMany[relationship.name] ?? (isNewlyInserted ? [] : nil) else { continue }
                 value = relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
-            } else if let index = storage.index(of: property.name), case .integer(let integer) = storage.slots[index] {
-                value = NSNumber(value: integer)
-            } else if let index = storage.index(of: property.name), case .double(let double) = storage.slots[index] {
-                value = NSNumber(value: double)
-            } else if let current = storage[property.name] {
-                // Most stored values are objects already (NSNumber, …): a class cast is enough for them.
-                if type(of: current) is NSObject.Type, let object = current as? NSObject {
-                    value = object
-                } else {
-                    value = current as AnyObject
+            } else {
+                let slot = storage.index(of: property.name).map { storage.slots[$0] } ?? PropertySlot(storage[property.name])
+                switch slot {
+                case .absent:
+                    break
+                case .integer(let integer):
+                    value = NSNumber(value: integer)
+                case .double(let double):
+                    value = NSNumber(value: double)
+                case .value(let current):
+                    // Most stored values are objects already (NSNumber, …): a class cast is enough for them.
+                    if type(of: current) is NSObject.Type, let object = current as? NSObject {
+                        value = object
+                    } else {
+                        value = current as AnyObject
+                    }
                 }
             }
             do {
