@@ -26,14 +26,18 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The coordinator the context fetches through and saves to.
     var _coordinator: NSPersistentStoreCoordinator?
 
+    // The object sets below are `@exclusivity(unchecked)`: they are confined to the context's queue and
+    // each access is one lookup or update that calls no code able to reach the same set again; the
+    // runtime's dynamic check cost more than the lookup. See `NSManagedObject`'s stored properties.
+
     /// Registered objects, one per object ID.
-    var registry = ObjectIDMap<NSManagedObject>()
+    @exclusivity(unchecked) var registry = ObjectIDMap<NSManagedObject>()
     /// Objects inserted since the last save, in insertion order.
-    var _inserted: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var _inserted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered objects changed since the last save.
-    var _updated: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var _updated: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered objects deleted since the last save.
-    var _deleted: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var _deleted: [ObjectIdentifier: NSManagedObject] = [:]
 
     var _name: String?
     var _transactionAuthor: String?

@@ -8,41 +8,46 @@
 /// Managed objects are not thread-safe: use an object only on its context's queue, and pass its
 /// ``objectID`` to other contexts.
 open class NSManagedObject: NSObject, NSFetchRequestResult {
+    // The mutable state below is marked `@exclusivity(unchecked)`: it is confined to the context's queue,
+    // and every access is a short read or write of one property that calls no code able to reach the same
+    // property again, so the compiler's static checks are the whole proof. The runtime's dynamic check
+    // (about 130 instructions an access) was the largest part of a `@Managed` read and set.
+
     /// The entity the object is an instance of.
     let _entity: NSEntityDescription
     /// The object's current ID: temporary until the object is saved or obtains a permanent ID.
-    var _objectID: NSManagedObjectID
+    @exclusivity(unchecked) var _objectID: NSManagedObjectID
     /// The context the object is registered with.
     weak var _context: NSManagedObjectContext?
 
     /// Current values of persistent properties: attributes hold canonical values, to-one relationships
     /// hold the destination object. A missing key means `nil` (or, for a to-many relationship, that it
     /// has not been loaded yet: see `toMany`).
-    var storage = PropertyValues(layout: .empty)
+    @exclusivity(unchecked) var storage = PropertyValues(layout: .empty)
     /// Loaded to-many relationships: name → destination objects (in order for ordered relationships).
-    var toMany: [String: [NSManagedObject]] = [:]
+    @exclusivity(unchecked) var toMany: [String: [NSManagedObject]] = [:]
     /// The values last read from or written to the store: attributes as canonical values, to-one
     /// relationships as destination object IDs. Empty for an object never saved.
-    var snapshot = PropertyValues(layout: .empty)
+    @exclusivity(unchecked) var snapshot = PropertyValues(layout: .empty)
     /// The store's version (`Z_OPT`) of the row the snapshot came from; 0 for an object never saved.
-    var snapshotVersion: Int64 = 0
+    @exclusivity(unchecked) var snapshotVersion: Int64 = 0
     /// Whether the object's values have not been loaded yet.
-    var _isFault = false
+    @exclusivity(unchecked) var _isFault = false
     /// Names of persistent properties changed since the last save (or fetch).
-    var changedKeys: Set<String> = []
+    @exclusivity(unchecked) var changedKeys: Set<String> = []
     /// Values as they were at the last `processPendingChanges()`, for properties changed since then.
-    var valuesAtLastEvent: [String: PropertySlot] = [:]
+    @exclusivity(unchecked) var valuesAtLastEvent: [String: PropertySlot] = [:]
     /// Whether the object has been deleted in its context and not yet saved.
-    var _isDeleted = false
+    @exclusivity(unchecked) var _isDeleted = false
     /// Whether `prepareForDeletion()` has run for the current deletion.
-    var preparedForDeletion = false
+    @exclusivity(unchecked) var preparedForDeletion = false
     /// Whether the object was inserted into its context and has not been saved yet.
-    var isNewlyInserted = false
+    @exclusivity(unchecked) var isNewlyInserted = false
     /// Results of fetched properties read since the object was last refreshed, by property name.
-    var fetchedPropertyValues: [String: [Any]] = [:]
+    @exclusivity(unchecked) var fetchedPropertyValues: [String: [Any]] = [:]
     /// Set only on the probes that name Swift key paths (`ManagedKeyPathNaming`): reading a property
     /// through ``managedValue(forKey:)`` records its key here instead of reading a value.
-    var keyPathRecorder: ManagedKeyPathRecorder?
+    @exclusivity(unchecked) var keyPathRecorder: ManagedKeyPathRecorder?
 
     /// Initializes a managed object of the given entity and, when a context is given, inserts it into
     /// that context.
