@@ -1,6 +1,7 @@
 /// An entity's derived lookups, computed once when its model becomes immutable so that the by-name
-/// accessors and the version hash cost a dictionary read afterwards.
-struct FrozenEntityLookups {
+/// accessors and the version hash cost a dictionary read afterwards. A class: reading one lookup through
+/// `entity._frozen?` retains one reference instead of copying every field.
+final class FrozenEntityLookups {
     let allProperties: [NSPropertyDescription]
     let propertiesByName: [String: NSPropertyDescription]
     let attributesByName: [String: NSAttributeDescription]

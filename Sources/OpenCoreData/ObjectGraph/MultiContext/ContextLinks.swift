@@ -14,7 +14,8 @@ final class ContextLinks: @unchecked Sendable {
     var saveObserver: NSObjectProtocol?
     /// Temporary IDs of objects that have since received permanent IDs, so that children that still
     /// know an object by its temporary ID find it.
-    var retiredTemporaryIDs = ObjectIDMap<NSManagedObjectID>()
+    // Unchecked exclusivity: used on the context's queue, one lookup or update an access.
+    @exclusivity(unchecked) var retiredTemporaryIDs = ObjectIDMap<NSManagedObjectID>()
     /// The query generation the context's reads are pinned to.
     var queryGeneration: NSQueryGenerationToken?
 

@@ -1,22 +1,23 @@
 /// What a context remembers between two `processPendingChanges()` calls to tell observers what changed.
 ///
-/// Used only on the context's queue.
+/// Used only on the context's queue; each access to its sets is one lookup or update that calls no code
+/// able to reach the same set, so they skip the runtime's dynamic exclusivity check.
 final class ContextChangeEvents {
     /// The inserted objects at the last event, so that the next event reports only new inserts.
-    var insertedAtLastEvent: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var insertedAtLastEvent: [ObjectIdentifier: NSManagedObject] = [:]
     /// The deleted objects at the last event.
-    var deletedAtLastEvent: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var deletedAtLastEvent: [ObjectIdentifier: NSManagedObject] = [:]
     /// Objects refreshed since the last event (by `refresh(_:mergeChanges:)` or a merge).
-    var refreshed: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var refreshed: [ObjectIdentifier: NSManagedObject] = [:]
     /// Objects invalidated since the last event (removed because another context deleted them).
-    var invalidated: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var invalidated: [ObjectIdentifier: NSManagedObject] = [:]
     /// Objects a merge registered because another context inserted them.
-    var mergedInserted: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var mergedInserted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Objects a merge removed because another context deleted them.
-    var mergedDeleted: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var mergedDeleted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Objects whose `valuesAtLastEvent` filled since the last event: an event visits them instead of
     /// every registered object.
-    var changed: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var changed: [ObjectIdentifier: NSManagedObject] = [:]
 }
 
 /// The `userInfo` of one `NSManagedObjectContextObjectsDidChange` notification, collected before the

@@ -43,7 +43,8 @@ final class KeyValidationRegistry: @unchecked Sendable {
 
     private let lock = NSLock()
     /// Key → registrations in registration order, each for one class.
-    private var validators: [String: [(owner: ObjectIdentifier, validator: Validator)]] = [:]
+    // Unchecked exclusivity: every access is made under `lock` and calls no validator.
+    @exclusivity(unchecked) private var validators: [String: [(owner: ObjectIdentifier, validator: Validator)]] = [:]
 
     func register(_ owner: ObjectIdentifier, key: String, _ validator: @escaping Validator) {
         lock.withLock {

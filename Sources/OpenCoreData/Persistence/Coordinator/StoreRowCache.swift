@@ -4,7 +4,8 @@
 // @unchecked Sendable: the dictionary is only touched while holding `lock`.
 final class StoreRowCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var rows = ObjectIDMap<StoreRow>()
+    // Unchecked exclusivity: every access is one lookup or update under `lock`.
+    @exclusivity(unchecked) private var rows = ObjectIDMap<StoreRow>()
 
     /// The cached row of an object.
     func row(for objectID: NSManagedObjectID) -> StoreRow? {
