@@ -123,4 +123,59 @@ struct FaultingTests {
         reader.stalenessInterval = 0
         #expect(cached.value(forKey: "name") as? String == "Anne")
     }
+
+    @Test("a fetched fault fires with what another context saved after the fetch", arguments: TestStoreKind.allCases)
+    func fetchedFaultSeesLaterSave(kind: TestStoreKind) throws {
+        let stack = try GraphStack(kind)
+        let writer = stack.context()
+        let ann = writer.make("Author", ["name": "Ann", "age": 3])
+        let bob = writer.make("Author", ["name": "Bob", "age": 4])
+        try writer.save()
+        let reader = stack.context()
+        let faults = try reader.all("Author")
+        #expect(faults.allSatisfy { $0.isFault })
+        ann.setValue("Anne", forKey: "name")
+        writer.delete(bob)
+        try writer.save()
+        let annFault = try #require(faults.first { $0.objectID == ann.objectID })
+        let bobFault = try #require(faults.first { $0.objectID == bob.objectID })
+        #expect(annFault.value(forKey: "name") as? String == "Anne")
+        #expect(annFault.value(forKey: "age") as? Int == 3)
+        #expect(bobFault.value(forKey: "name") == nil)
+        #expect(bobFault.isDeleted)
+    }
+
+    @Test("a fault from an earlier fetch fires with the row a later fetch read")
+    func fetchedFaultSeesLaterFetch() throws {
+        let stack = try GraphStack()
+        let writer = stack.context()
+        let ann = writer.make("Author", ["name": "Ann"])
+        try writer.save()
+        let reader = stack.context()
+        let fault = try #require(try reader.all("Author").first)
+        // Another coordinator changes the row: this coordinator's cache learns of it only from a fetch.
+        let other = stack.context(try stack.secondCoordinator())
+        try other.existingObject(with: ann.objectID).setValue("Anne", forKey: "name")
+        try other.save()
+        #expect(fault.isFault)
+        let again = try #require(try reader.all("Author").first)
+        #expect(again === fault)
+        #expect(fault.value(forKey: "name") as? String == "Anne")
+    }
+
+    @Test("a fetched fault turned back into a fault by refresh reads the store's values again")
+    func refreshedFetchedFault() throws {
+        let stack = try GraphStack()
+        let writer = stack.context()
+        writer.make("Author", ["name": "Ann"])
+        try writer.save()
+        let reader = stack.context()
+        let fault = try #require(try reader.all("Author").first)
+        reader.refresh(fault, mergeChanges: false)
+        #expect(fault.isFault)
+        #expect(fault.value(forKey: "name") as? String == "Ann")
+        fault.setValue("Anne", forKey: "name")
+        #expect(fault.changedValues()["name"] as? String == "Anne")
+        #expect(fault.committedValues(forKeys: ["name"])["name"] as? String == "Ann")
+    }
 }

@@ -2,8 +2,9 @@
 extension NSManagedObjectContext {
     /// The objects registered for fetched rows, in order: the registered object of each row's ID, or a
     /// new one (a fault, or filled from the row). The class of each entity is looked up once per run
-    /// of rows of that entity, not once per row.
-    func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool) -> [NSManagedObject] {
+    /// of rows of that entity, not once per row. New faults keep their rows when the rows came from the
+    /// coordinator's row cache at `rowGeneration` (see `registeredObject(for:asFault:refresh:type:rowGeneration:)`).
+    func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil) -> [NSManagedObject] {
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(rows.count)
         var lastClass: (entity: NSEntityDescription, type: NSManagedObject.Type)?
@@ -16,7 +17,8 @@ extension NSManagedObjectContext {
                 type = ManagedObjectClasses.objectClass(for: entity)
                 lastClass = (entity, type)
             }
-            objects.append(registeredObject(for: row, asFault: asFault, refresh: refresh, type: type))
+            objects.append(registeredObject(for: row, asFault: asFault, refresh: refresh, type: type,
+                                            rowGeneration: rowGeneration))
         }
         return objects
     }

@@ -79,9 +79,16 @@ extension NSManagedObjectContext {
                                   entity: entity, affectedStores: request._affectedStores)
         }
         if request.includesPropertyValues {
-            let rows = try coordinator.fetchRows(storeRequest)
+            // Rows straight from the coordinator are its cached rows: new faults may fire from them.
+            let rows: [StoreRow]
+            var rowGeneration: UInt64?
+            if let coordinator = coordinator as? NSPersistentStoreCoordinator {
+                (rows, rowGeneration) = try coordinator._fetchCachedRows(storeRequest)
+            } else {
+                rows = try coordinator.fetchRows(storeRequest)
+            }
             objects = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
-                                         refresh: request.shouldRefreshRefetchedObjects)
+                                         refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration)
             try _prefetchRelationships(of: objects, rows: rows, for: request)
         } else {
             objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }

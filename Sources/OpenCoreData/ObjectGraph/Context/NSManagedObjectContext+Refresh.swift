@@ -30,6 +30,7 @@ extension NSManagedObjectContext {
         object.fetchedPropertyValues = [:]
         object.snapshot = PropertyValues(layout: .empty)
         object.snapshotVersion = 0
+        object._rowGeneration = 0
         object.changedKeys = []
         object.valuesAtLastEvent = [:]
         object._isFault = true

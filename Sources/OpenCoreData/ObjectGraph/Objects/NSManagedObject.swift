@@ -31,6 +31,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     @exclusivity(unchecked) var snapshot = PropertyValues(layout: .empty)
     /// The store's version (`Z_OPT`) of the row the snapshot came from; 0 for an object never saved.
     @exclusivity(unchecked) var snapshotVersion: Int64 = 0
+    /// For a fault a fetch made from its row: the row cache's generation when the fetch read the row
+    /// into `snapshot`, so the fault fires from it while the cache has not changed since. 0 otherwise.
+    @exclusivity(unchecked) var _rowGeneration: UInt64 = 0
     /// Whether the object's values have not been loaded yet.
     @exclusivity(unchecked) var _isFault = false
     /// Names of persistent properties changed since the last save (or fetch).
@@ -57,9 +60,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         entity._requireInstantiable()
         _entity = entity
-        _objectID = NSManagedObjectID(temporaryFor: entity)
-        super.init()
-        applyDefaultValues()
+        if let rowID = FetchedObjectConstruction.takeID(for: entity) {
+            // An object a context creates for a row: its values come from the row.
+            _objectID = rowID
+            super.init()
+        } else {
+            _objectID = NSManagedObjectID(temporaryFor: entity)
+            super.init()
+            applyDefaultValues()
+        }
         if let context {
             context.insert(self)
         }

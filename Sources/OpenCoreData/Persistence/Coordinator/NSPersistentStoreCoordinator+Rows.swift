@@ -4,6 +4,12 @@ extension NSPersistentStoreCoordinator {
     /// Rows of the objects a fetch request selects, in result order (predicate, sorts, limit, offset,
     /// subentities). The rows also refresh the row cache.
     func fetchRows<Result>(_ request: NSFetchRequest<Result>) throws -> [StoreRow] {
+        try _fetchCachedRows(request).rows
+    }
+
+    /// `fetchRows(_:)`, with the row cache's generation once the rows are stored in it (see
+    /// `StoreRowCache.store(_:)`; `nil` while a query generation is pinned).
+    func _fetchCachedRows<Result>(_ request: NSFetchRequest<Result>) throws -> (rows: [StoreRow], generation: UInt64?) {
         let entity = try _entity(of: request)
         let stores = _stores(for: entity, request: request)
         let rows: [StoreRow]
@@ -15,8 +21,7 @@ extension NSPersistentStoreCoordinator {
             for store in stores { all += try store._fetchRows(unlimited, entity: entity) }
             rows = _window(_sortedRows(all, by: request.sortDescriptors), of: request)
         }
-        _rowCache.store(rows)
-        return rows
+        return (rows, _rowCache.store(rows))
     }
 
     /// IDs of the objects a fetch request selects, in result order.

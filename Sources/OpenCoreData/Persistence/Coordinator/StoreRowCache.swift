@@ -6,6 +6,14 @@ final class StoreRowCache: @unchecked Sendable {
     private let lock = NSLock()
     // Unchecked exclusivity: every access is one lookup or update under `lock`.
     @exclusivity(unchecked) private var rows = ObjectIDMap<StoreRow>()
+    /// Changes whenever a cached row is replaced or forgotten (under `lock`).
+    @exclusivity(unchecked) private var generation: UInt64 = 1
+
+    /// Whether no cached row has been replaced or forgotten since the cache had `generation`.
+    func isCurrent(_ generation: UInt64) -> Bool {
+        if QueryGenerationScope.isPinned { return false }
+        return lock.withLock { self.generation == generation }
+    }
 
     /// The cached row of an object.
     func row(for objectID: NSManagedObjectID) -> StoreRow? {
@@ -13,19 +21,27 @@ final class StoreRowCache: @unchecked Sendable {
         return lock.withLock { rows[objectID] }
     }
 
-    /// Stores rows, replacing older snapshots of the same objects.
-    func store(_ newRows: [StoreRow]) {
-        guard !newRows.isEmpty, !QueryGenerationScope.isPinned else { return }
-        lock.withLock {
+    /// Stores rows, replacing older snapshots of the same objects, and returns the cache's generation
+    /// with them stored: while the cache keeps it, they are the cached rows of their objects. Returns
+    /// `nil` (and stores nothing) while a query generation is pinned: its rows bypass the cache.
+    @discardableResult
+    func store(_ newRows: [StoreRow]) -> UInt64? {
+        guard !QueryGenerationScope.isPinned else { return nil }
+        return lock.withLock {
             if rows.isEmpty { rows.reserveCapacity(newRows.count) }
-            for row in newRows { rows[row.objectID] = row }
+            var replaced = false
+            for row in newRows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
+            if replaced { generation &+= 1 }
+            return generation
         }
     }
 
     /// Forgets the rows of some objects.
     func remove(_ objectIDs: some Sequence<NSManagedObjectID>) {
         lock.withLock {
-            for id in objectIDs { rows.removeValue(forKey: id) }
+            var removed = false
+            for id in objectIDs where rows.removeValue(forKey: id) != nil { removed = true }
+            if removed { generation &+= 1 }
         }
     }
 
@@ -33,6 +49,7 @@ final class StoreRowCache: @unchecked Sendable {
     func remove(where condition: (StoreRow) -> Bool) {
         lock.withLock {
             rows.removeAll { _, row in condition(row) }
+            generation &+= 1
         }
     }
 
@@ -40,6 +57,7 @@ final class StoreRowCache: @unchecked Sendable {
     func removeAll(of store: NSPersistentStore) {
         lock.withLock {
             rows.removeAll { id, _ in id.storeIdentifier == store.identifier }
+            generation &+= 1
         }
     }
 

@@ -32,6 +32,12 @@ struct ObjectIDMap<Value> {
         @inline(__always) set { storage[Key(id)] = newValue }
     }
 
+    /// Sets the value of an ID and returns the value it replaced, if any.
+    @discardableResult
+    mutating func updateValue(_ value: Value, forKey id: NSManagedObjectID) -> Value? {
+        storage.updateValue(value, forKey: Key(id))
+    }
+
     /// Removes the value of an ID and returns it.
     @discardableResult
     mutating func removeValue(forKey id: NSManagedObjectID) -> Value? {
