@@ -38,17 +38,20 @@ extension NSManagedObjectContext {
     /// up) for a permanent ID, with no values.
     func makeObject(for objectID: NSManagedObjectID, type: NSManagedObject.Type? = nil) -> NSManagedObject {
         let type = type ?? ManagedObjectClasses.objectClass(for: objectID.entity)
-        let object = type.init(entity: objectID.entity, insertInto: nil)
-        // A fault has no values until it fires (the row brings them, in the entity's layout).
-        object.storage = PropertyValues(layout: .empty)
-        object._objectID = objectID
+        // The object starts with the ID and no values: a fault has none until it fires (the row brings
+        // them, in the entity's layout).
+        let object = FetchedObjectConstruction.make(type, for: objectID)
         object._context = self
         registry[objectID] = object
         return object
     }
 
     /// The object registered for a row, filled with the row's values unless it already has its own.
-    func registeredObject(for row: StoreRow, asFault: Bool, refresh: Bool, type: NSManagedObject.Type? = nil) -> NSManagedObject {
+    ///
+    /// A new fault keeps the row as its snapshot when `rowGeneration` (the row cache's generation after
+    /// the fetch stored the row) is given, and fires from it while the cache keeps that generation.
+    func registeredObject(for row: StoreRow, asFault: Bool, refresh: Bool, type: NSManagedObject.Type? = nil,
+                          rowGeneration: UInt64? = nil) -> NSManagedObject {
         if let object = registry[row.objectID] {
             if object._isFault {
                 if !asFault { fulfill(object, from: row) }
@@ -60,6 +63,11 @@ extension NSManagedObjectContext {
         let object = makeObject(for: row.objectID, type: type)
         if asFault {
             object._isFault = true
+            if let rowGeneration {
+                object.snapshot = row.values
+                object.snapshotVersion = row.version
+                object._rowGeneration = rowGeneration
+            }
         } else {
             fulfill(object, from: row)
         }
@@ -68,8 +76,13 @@ extension NSManagedObjectContext {
 
     /// Loads an object's values from a row and calls `awakeFromFetch()`.
     func fulfill(_ object: NSManagedObject, from row: StoreRow) {
+        fulfill(object, values: row.values, version: row.version)
+    }
+
+    /// Loads an object's values from a row's values and version and calls `awakeFromFetch()`.
+    func fulfill(_ object: NSManagedObject, values rowValues: PropertyValues, version: Int64) {
         // The row's values, with to-one relationships' destination IDs turned into objects.
-        var values = row.values
+        var values = rowValues
         let layout = values.layout
         for index in layout.toOneSlots {
             if case .value(let id as NSManagedObjectID) = values.slots[index] {
@@ -87,11 +100,12 @@ extension NSManagedObjectContext {
             }
         }
         object.storage = values
-        object.toMany = [:]
-        object.snapshot = row.values
-        object.snapshotVersion = row.version
-        object.changedKeys = []
-        object.valuesAtLastEvent = [:]
+        if !object.toMany.isEmpty { object.toMany = [:] }
+        object.snapshot = rowValues
+        object.snapshotVersion = version
+        if !object.changedKeys.isEmpty { object.changedKeys = [] }
+        if !object.valuesAtLastEvent.isEmpty { object.valuesAtLastEvent = [:] }
+        object._rowGeneration = 0
         object._isFault = false
         object.awakeFromFetch()
     }
@@ -99,6 +113,7 @@ extension NSManagedObjectContext {
     /// Fires a fault: loads its row from the coordinator's row cache or store.
     func _fulfillFault(_ object: NSManagedObject) {
         if _needsQueryGenerationScope { return _readingQueryGeneration { _fulfillFault(object) } }
+        if object._rowGeneration != 0, _fulfillFromFetchedRow(object) { return }
         if _fulfillFromFetchBatch(object) { return }
         object._isFault = false
         let row: StoreRow?
@@ -122,6 +137,18 @@ extension NSManagedObjectContext {
             return
         }
         fulfill(object, from: row)
+    }
+
+    /// Fires a fault a fetch made from the row it keeps as its snapshot, when the coordinator's row
+    /// cache has not changed since (so the cache would give the same row) and the context reads cached
+    /// rows (a non-negative staleness interval reads the store).
+    private func _fulfillFromFetchedRow(_ object: NSManagedObject) -> Bool {
+        let generation = object._rowGeneration
+        object._rowGeneration = 0
+        guard stalenessInterval < 0, let coordinator = _coordinator, coordinator._rowCache.isCurrent(generation),
+              object.snapshot.layout === object._entity._slotLayout else { return false }
+        fulfill(object, values: object.snapshot, version: object.snapshotVersion)
+        return true
     }
 
     /// The row of an object from the coordinator; `nil` without a coordinator or when the row is gone.
