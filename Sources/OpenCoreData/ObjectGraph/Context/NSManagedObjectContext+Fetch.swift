@@ -22,7 +22,9 @@ extension NSManagedObjectContext {
         case .dictionaryResultType:
             results = try fetchDictionaries(resolved, entity: entity, coordinator: try requireCoordinator())
         default:
-            results = try fetchObjects(resolved, entity: entity, coordinator: coordinator)
+            let objects = try fetchObjects(resolved, entity: entity, coordinator: coordinator)
+            if let typed: [T] = Self.objects(objects, as: T.self) { return typed }
+            results = objects
         }
         return results.map { result in
             guard let typed = result as? T else {
@@ -42,6 +44,25 @@ extension NSManagedObjectContext {
     }
 
     // MARK: Implementation
+
+    /// The objects as `[T]` when `T` is a managed object class they all are instances of, checking each
+    /// class once instead of casting every object; `nil` otherwise (the caller casts one by one).
+    private static func objects<T>(_ objects: [NSManagedObject], as type: T.Type) -> [T]? {
+        guard T.self is NSManagedObject.Type else { return nil }
+        var typed: [T] = []
+        typed.reserveCapacity(objects.count)
+        var checkedClass: ObjectIdentifier?
+        for object in objects {
+            let objectClass = ObjectIdentifier(Swift.type(of: object))
+            if objectClass != checkedClass {
+                guard object is T else { return nil }
+                checkedClass = objectClass
+            }
+            // `T` is a class the object is an instance of: the reference is a valid `T`.
+            typed.append(unsafeBitCast(object, to: T.self))
+        }
+        return typed
+    }
 
     func requireCoordinator() throws -> NSPersistentStoreCoordinator {
         guard let coordinator = _coordinator else {

@@ -9,6 +9,12 @@ extension NSManagedObject {
     /// `Data` reads `nil` as empty. Reading `nil` as a non-optional `Date`, `UUID`, `URL` or object, or a
     /// value as a type it cannot be converted to, stops the program naming entity, key and type.
     public func managedValue<Value>(forKey key: String) -> Value {
+        _managedValue(forKey: key)
+    }
+
+    /// The body of ``managedValue(forKey:)``, specialized for each type a typed overload returns.
+    @inline(__always)
+    func _managedValue<Value>(forKey key: String) -> Value {
         if let keyPathRecorder { return _recordedValue(by: keyPathRecorder, forKey: key) }
         let layout = _valuesLayout
         if let index = layout.index(of: key), layout.kinds[index] != .toMany {
@@ -43,6 +49,12 @@ extension NSManagedObject {
     /// The `@Managed` macro expands a property's setter to a call of this method; it accepts the types
     /// ``managedValue(forKey:)`` returns.
     public func setManagedValue<Value>(_ value: Value, forKey key: String) {
+        _setManagedValue(value, forKey: key)
+    }
+
+    /// The body of ``setManagedValue(_:forKey:)``, specialized for each type a typed overload takes.
+    @inline(__always)
+    func _setManagedValue<Value>(_ value: Value, forKey key: String) {
         let layout = _valuesLayout
         if let index = layout.index(of: key), let slot = ManagedSlotAccess.slot(value, kind: layout.kinds[index]) {
             // As Core Data's generated setters: change notifications around the primitive change.
