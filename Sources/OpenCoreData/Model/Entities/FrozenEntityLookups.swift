@@ -11,6 +11,8 @@ final class FrozenEntityLookups {
     let slotLayout: PropertySlotLayout
     /// The property of each slot of `slotLayout`.
     let propertiesBySlot: [NSPropertyDescription?]
+    /// The validation traits of the property of each slot (`.skipped` for a slot without one).
+    let validationTraitsBySlot: [PropertyValidationTraits]
 
     /// Computes the lookups of an entity that is still editable (its `_frozen` is `nil`).
     init(_ entity: NSEntityDescription) {
@@ -24,5 +26,8 @@ final class FrozenEntityLookups {
         let byName = entity.propertiesByName
         self.slotLayout = slotLayout
         propertiesBySlot = slotLayout.names.map { byName[$0] }
+        validationTraitsBySlot = propertiesBySlot.map { property in
+            property.map(PropertyValidationTraits.init) ?? PropertyValidationTraits(skipping: ())
+        }
     }
 }

@@ -2,10 +2,17 @@ extension NSManagedObject {
     /// Implements `validateValue(_:forKey:)`: the model's checks of the property, then the per-key
     /// validation methods registered for the object's class.
     func _validateValue(_ value: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKey key: String) throws {
-        guard let property = _property(named: key) else {
-            preconditionFailure("The entity \(_entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+        if let frozen = _entity._frozen, let index = frozen.slotLayout.index(of: key),
+           let property = frozen.propertiesBySlot[index] {
+            if !PropertyValidation.passesWithoutChecks(value.pointee, traits: frozen.validationTraitsBySlot[index]) {
+                try PropertyValidation.validate(value.pointee, property: property, object: self)
+            }
+        } else {
+            guard let property = _entity.propertiesByName[key] else {
+                preconditionFailure("The entity \(_entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+            }
+            try PropertyValidation.validate(value.pointee, property: property, object: self)
         }
-        try PropertyValidation.validate(value.pointee, property: property, object: self)
         try KeyValidationRegistry.shared.validate(self, key: key, value: value)
     }
 
@@ -14,32 +21,10 @@ extension NSManagedObject {
     func _validateValues() throws {
         var errors: [NSError] = []
         _fireFaultIfNeeded()
-        for property in _entity._allProperties {
-            if property is NSFetchedPropertyDescription || property is NSDerivedAttributeDescription { continue }
-            var value: AnyObject?
-            if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
-                guard let objects = toMany[relationship.name] ?? (isNewlyInserted ? [] : nil) else { continue }
-                value = relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
-            } else {
-                let slot = storage.index(of: property.name).map { storage.slots[$0] } ?? PropertySlot(storage[property.name])
-                switch slot {
-                case .absent:
-                    break
-                case .integer(let integer):
-                    value = NSNumber(value: integer)
-                case .double(let double):
-                    value = NSNumber(value: double)
-                case .value(let current):
-                    // Most stored values are objects already (NSNumber, …): a class cast is enough for them.
-                    if type(of: current) is NSObject.Type, let object = current as? NSObject {
-                        value = object
-                    } else {
-                        value = current as AnyObject
-                    }
-                }
-            }
+        func check(_ value: AnyObject?, forKey key: String) {
+            var value = value
             do {
-                try validateValue(&value, forKey: property.name)
+                try validateValue(&value, forKey: key)
             } catch let error as NSError {
                 if error.code == NSValidationMultipleErrorsError, let detailed = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
                     errors += detailed
@@ -48,8 +33,58 @@ extension NSManagedObject {
                 }
             }
         }
+        if let frozen = _entity._frozen, storage.layout === frozen.slotLayout {
+            // The slots of an immutable model's entity, with what each property needs read once.
+            for (index, property) in frozen.propertiesBySlot.enumerated() {
+                guard let property else { continue }
+                switch frozen.validationTraitsBySlot[index].shape {
+                case .skipped:
+                    continue
+                case .toMany:
+                    guard let relationship = property as? NSRelationshipDescription,
+                          let value = toManyValidationValue(relationship) else { continue }
+                    check(value, forKey: property.name)
+                case .toOne, .numberAttribute, .otherAttribute:
+                    check(Self.validationValue(storage.slots[index]), forKey: property.name)
+                }
+            }
+        } else {
+            for property in _entity._allProperties {
+                if property is NSFetchedPropertyDescription || property is NSDerivedAttributeDescription { continue }
+                if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+                    guard let value = toManyValidationValue(relationship) else { continue }
+                    check(value, forKey: property.name)
+                } else {
+                    check(Self.validationValue(PropertySlot(storage[property.name])), forKey: property.name)
+                }
+            }
+        }
         if errors.count == 1 { throw errors[0] }
         if errors.count > 1 { throw NSManagedObject.multipleErrors(errors) }
+    }
+
+    /// A to-many relationship's objects as `validateValue(_:forKey:)` receives them, or `nil` when they
+    /// are not loaded (they are not loaded for validation, except for a new object, which has none).
+    private func toManyValidationValue(_ relationship: NSRelationshipDescription) -> AnyObject? {
+        guard let objects = toMany[relationship.name] ?? (isNewlyInserted ? [] : nil) else { return nil }
+        return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+    }
+
+    /// A slot's value as an object, as `validateValue(_:forKey:)` receives it.
+    @inline(__always)
+    private static func validationValue(_ slot: PropertySlot) -> AnyObject? {
+        switch slot {
+        case .absent:
+            return nil
+        case .integer(let integer):
+            return NSNumber(value: integer)
+        case .double(let double):
+            return NSNumber(value: double)
+        case .value(let current):
+            // Most stored values are objects already (NSNumber, …): a class cast is enough for them.
+            if type(of: current) is NSObject.Type, let object = current as? NSObject { return object }
+            return current as AnyObject
+        }
     }
 
     /// The check of `validateForDelete()`.

@@ -5,6 +5,24 @@ import Foundation
 /// to-many relationship (1580/1590) and the property's validation predicates, each reported with its
 /// warning (an error code such as 1610, or a message reported under code 1550).
 enum PropertyValidation {
+    /// Whether a value of a property with these traits passes every check without them being made:
+    /// properties that are not validated, an absent value of an optional property, and an exact
+    /// `NSNumber` for a number attribute without validation predicates.
+    @inline(__always)
+    static func passesWithoutChecks(_ value: AnyObject?, traits: PropertyValidationTraits) -> Bool {
+        switch traits.shape {
+        case .skipped:
+            return true
+        case .toMany:
+            return false
+        case .numberAttribute:
+            guard let value else { return traits.isOptional }
+            return !traits.hasPredicates && type(of: value) == NSNumber.self
+        case .toOne, .otherAttribute:
+            return value == nil && traits.isOptional
+        }
+    }
+
     static func validate(_ value: Any?, property: NSPropertyDescription, object: NSManagedObject) throws {
         if property is NSFetchedPropertyDescription || property is NSDerivedAttributeDescription { return }
         let value = value.flatMap { EvaluationValues.isNull($0) ? nil : $0 }
