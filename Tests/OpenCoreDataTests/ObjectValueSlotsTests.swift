@@ -162,4 +162,37 @@ struct ObjectValueSlotsTests {
         #expect(rows.count == 1)
         #expect(rows.first?["ZREADING"] as Double? == 3)
     }
+
+    @Test("an entity with more than 64 properties tracks changes to every one of them, before and after a save")
+    func wideEntityChangeTracking() throws {
+        let wide = ModelKit.entity("Wide", (0..<70).map { ModelKit.attribute("a\($0)", .integer64AttributeType) })
+        let model = NSManagedObjectModel()
+        model.entities = [wide]
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: directory.appendingPathComponent("Wide.sqlite"))
+        let context = context(coordinator)
+        let object = NSEntityDescription.insertNewObject(forEntityName: "Wide", into: context)
+        object.setValue(3, forKey: "a3")
+        object.setValue(66, forKey: "a66")
+        #expect(Set(object.changedValues().keys) == ["a3", "a66"])
+        context.processPendingChanges()
+        try context.save()
+        #expect(object.changedValues().isEmpty)
+        object.setValue(67, forKey: "a67")
+        object.setValue(4, forKey: "a4")
+        object.setValue(5, forKey: "a4")
+        #expect(object.changedValues() as NSDictionary == ["a67": 67, "a4": 5] as NSDictionary)
+        #expect(object.changedValuesForCurrentEvent() as NSDictionary == ["a67": NSNull(), "a4": NSNull()] as NSDictionary)
+        context.processPendingChanges()
+        #expect(object.changedValuesForCurrentEvent().isEmpty)
+        object.setValue(68, forKey: "a67")
+        #expect(object.changedValuesForCurrentEvent() as NSDictionary == ["a67": 67] as NSDictionary)
+        try context.save()
+        let reader = self.context(coordinator)
+        let read = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Wide")).first)
+        #expect(read.value(forKey: "a3") as? Int == 3)
+        #expect(read.value(forKey: "a4") as? Int == 5)
+        #expect(read.value(forKey: "a66") as? Int == 66)
+        #expect(read.value(forKey: "a67") as? Int == 68)
+    }
 }

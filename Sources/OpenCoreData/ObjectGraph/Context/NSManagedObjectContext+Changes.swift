@@ -92,7 +92,7 @@ extension NSManagedObjectContext {
         let changes = _collectObjectsDidChange()
         // Only objects changed in this event have values to forget.
         for object in _changeEvents.changed.values {
-            object.valuesAtLastEvent = [:]
+            object.valuesAtLastEvent.removeAll()
         }
         _changeEvents.changed = [:]
         _undoManager?.endEventGroupIfOpen()

@@ -103,8 +103,8 @@ extension NSManagedObjectContext {
         if !object.toMany.isEmpty { object.toMany = [:] }
         object.snapshot = rowValues
         object.snapshotVersion = version
-        if !object.changedKeys.isEmpty { object.changedKeys = [] }
-        if !object.valuesAtLastEvent.isEmpty { object.valuesAtLastEvent = [:] }
+        if !object.changedKeys.isEmpty { object.changedKeys.removeAll() }
+        if !object.valuesAtLastEvent.isEmpty { object.valuesAtLastEvent.removeAll() }
         object._rowGeneration = 0
         object._isFault = false
         object.awakeFromFetch()

@@ -31,8 +31,8 @@ extension NSManagedObjectContext {
         object.snapshot = PropertyValues(layout: .empty)
         object.snapshotVersion = 0
         object._rowGeneration = 0
-        object.changedKeys = []
-        object.valuesAtLastEvent = [:]
+        object.changedKeys.removeAll()
+        object.valuesAtLastEvent.removeAll()
         object._isFault = true
         whileFaulted()
         object.didTurnIntoFault()
@@ -129,7 +129,7 @@ extension NSManagedObjectContext {
         }
         object.storage = values
         object.toMany = [:]
-        object.changedKeys = []
-        object.valuesAtLastEvent = [:]
+        object.changedKeys.removeAll()
+        object.valuesAtLastEvent.removeAll()
     }
 }

@@ -149,8 +149,8 @@ extension NSManagedObjectContext {
                 // The stored values are exactly the object's current values.
                 object.snapshot = object.storage
                 object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion
-                object.changedKeys = []
-                object.valuesAtLastEvent = [:]
+                object.changedKeys.removeAll()
+                object.valuesAtLastEvent.removeAll()
                 object.isNewlyInserted = false
                 continue
             }
@@ -168,8 +168,8 @@ extension NSManagedObjectContext {
                 }
             }
             object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion
-            object.changedKeys = []
-            object.valuesAtLastEvent = [:]
+            object.changedKeys.removeAll()
+            object.valuesAtLastEvent.removeAll()
             object.isNewlyInserted = false
         }
         for object in deleted {

@@ -106,7 +106,8 @@ enum ConstraintConflictResolution {
         }
         let toManyChanged = survivor.changedKeys.filter { survivor.entity.relationshipsByName[$0]?.isToMany == true }
         LockingConflictResolution.adopt(stored, version: Int(version), into: survivor)
-        survivor.changedKeys = changed.union(toManyChanged.filter { survivor.toMany[$0] != nil })
+        survivor.changedKeys = ChangedKeys(changed.union(toManyChanged.filter { survivor.toMany[$0] != nil }),
+                                           layout: survivor.storage.layout)
         if !survivor.changedKeys.isEmpty {
             context._objectDidChange(survivor)
         }

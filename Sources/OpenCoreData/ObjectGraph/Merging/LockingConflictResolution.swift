@@ -61,7 +61,7 @@ enum LockingConflictResolution {
             }
         }
         adopt(persisted, version: conflict.newVersionNumber, into: object)
-        object.changedKeys = changed
+        object.changedKeys = ChangedKeys(changed, layout: object.storage.layout)
         if changed.isEmpty {
             context._updated[ObjectIdentifier(object)] = nil
         }

@@ -54,10 +54,10 @@ extension NSManagedObject {
             let newValue = ManagedValueCoercion.attributeValue(value, attribute: attribute, object: self)
             let context = _context
             if let index = storage.index(of: key) {
-                recordChange(forKey: key, snapshotSlot: storage.slots[index], context: context)
+                recordChange(forKey: key, slot: index, context: context)
                 storage.slots[index] = PropertySlot(canonical: newValue, kind: storage.layout.kinds[index])
             } else {
-                recordChange(forKey: key, snapshotSlot: PropertySlot(storage[key]), context: context)
+                recordChange(forKey: key)
                 storage[key] = newValue
             }
             context?._objectDidChange(self)
@@ -85,24 +85,19 @@ extension NSManagedObject {
         context?._registerUndoOfChange(of: self, key: key)
         if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
         // Keeps the first value of the event: one lookup, computing the value only when the key is new.
-        valuesAtLastEvent[key, default: PropertySlot(currentValueForSnapshot(key))].keep()
+        valuesAtLastEvent.keepFirst(key) { PropertySlot(currentValueForSnapshot(key)) }
         changedKeys.insert(key)
     }
 
     /// `recordChange(forKey:)` for a property whose snapshot form is its stored value (an attribute),
-    /// given that value's slot and the object's context.
+    /// in slot `index` of the object's values, given the object's context.
     @inline(__always)
-    func recordChange(forKey key: String, snapshotSlot: PropertySlot, context: NSManagedObjectContext?) {
+    func recordChange(forKey key: String, slot index: Int, context: NSManagedObjectContext?) {
         context?._registerUndoOfChange(of: self, key: key)
-        if valuesAtLastEvent.isEmpty {
-            context?._noteChangedForEvent(self)
-            // Room for the event's changes at once, instead of growing key by key.
-            valuesAtLastEvent.reserveCapacity(Swift.min(storage.slots.count, 16))
-        }
-        // Keeps the first value of the event: one lookup, inserting only when the key is new.
-        valuesAtLastEvent[key, default: snapshotSlot].keep()
-        if changedKeys.isEmpty { changedKeys.reserveCapacity(Swift.min(storage.slots.count, 16)) }
-        changedKeys.insert(key)
+        if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
+        let layout = storage.layout
+        valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
+        changedKeys.insert(slot: index, of: layout, key: key)
     }
 
     /// Sets an attribute's slot from a `@Managed` setter: `setPrimitiveValue(_:forKey:)` for a value
@@ -115,7 +110,7 @@ extension NSManagedObject {
             return
         }
         let context = _context
-        recordChange(forKey: key, snapshotSlot: storage.slots[index], context: context)
+        recordChange(forKey: key, slot: index, context: context)
         storage.slots[index] = slot
         context?._objectDidChange(self)
     }

@@ -37,9 +37,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Whether the object's values have not been loaded yet.
     @exclusivity(unchecked) var _isFault = false
     /// Names of persistent properties changed since the last save (or fetch).
-    @exclusivity(unchecked) var changedKeys: Set<String> = []
+    @exclusivity(unchecked) var changedKeys: ChangedKeys = []
     /// Values as they were at the last `processPendingChanges()`, for properties changed since then.
-    @exclusivity(unchecked) var valuesAtLastEvent: [String: PropertySlot] = [:]
+    @exclusivity(unchecked) var valuesAtLastEvent: EventStartValues = [:]
     /// Whether the object has been deleted in its context and not yet saved.
     @exclusivity(unchecked) var _isDeleted = false
     /// Whether `prepareForDeletion()` has run for the current deletion.
