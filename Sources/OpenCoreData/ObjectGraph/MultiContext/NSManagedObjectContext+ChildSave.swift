@@ -4,7 +4,7 @@ extension NSManagedObjectContext {
     /// objects here, its deletes delete them here. Nothing is written to the store. Runs on this
     /// context's queue.
     func _absorbChildSave(_ changes: StoreSaveChanges) -> StoreSaveResult {
-        var versions: [NSManagedObjectID: Int64] = [:]
+        var versions = ObjectIDMap<Int64>()
         // First register every inserted object, so relationships between them resolve.
         var insertedObjects: [(NSManagedObject, StoreSaveChanges.Insert)] = []
         for insert in changes.inserted {
@@ -64,6 +64,6 @@ extension NSManagedObjectContext {
             delete(self.object(with: _currentID(for: removal.objectID)))
         }
         processPendingChanges()
-        return StoreSaveResult(permanentIDs: [:], versions: versions)
+        return StoreSaveResult(permanentIDs: ObjectIDMap(), versions: versions)
     }
 }

@@ -102,7 +102,7 @@ extension NSPersistentStoreCoordinator {
         _writeLock.lock()
         defer { _writeLock.unlock() }
         if changes.isEmpty {
-            return StoreSaveResult(permanentIDs: [:], versions: [:])
+            return StoreSaveResult(permanentIDs: ObjectIDMap(), versions: ObjectIDMap())
         }
         var perStore: [ObjectIdentifier: (store: NSPersistentStore, changes: StoreSaveChanges)] = [:]
         // Changed in place: copying a store's changes out and back for each object made saves quadratic.
@@ -132,8 +132,8 @@ extension NSPersistentStoreCoordinator {
         for delete in changes.deleted {
             add(try _requireStore(of: delete.objectID)) { $0.deleted.append(delete) }
         }
-        var permanentIDs: [NSManagedObjectID: NSManagedObjectID] = [:]
-        var versions: [NSManagedObjectID: Int64] = [:]
+        var permanentIDs = ObjectIDMap<NSManagedObjectID>()
+        var versions = ObjectIDMap<Int64>()
         for (store, storeChanges) in perStore.values.sorted(by: { _storeIndex($0.store) < _storeIndex($1.store) }) {
             if store.isReadOnly {
                 throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
@@ -146,8 +146,8 @@ extension NSPersistentStoreCoordinator {
                 permanentIDs = result.permanentIDs
                 versions = result.versions
             } else {
-                permanentIDs.merge(result.permanentIDs) { $1 }
-                versions.merge(result.versions) { $1 }
+                permanentIDs.merge(result.permanentIDs)
+                versions.merge(result.versions)
             }
             _refreshCache(after: storeChanges, result: result)
         }

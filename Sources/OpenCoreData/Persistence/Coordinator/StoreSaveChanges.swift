@@ -51,8 +51,8 @@ struct StoreSaveChanges {
 /// What a save produced: the permanent ID of each inserted object that had a temporary ID, and the new
 /// version (`Z_OPT`) of each inserted or updated row (keyed by permanent ID).
 struct StoreSaveResult {
-    let permanentIDs: [NSManagedObjectID: NSManagedObjectID]
-    let versions: [NSManagedObjectID: Int64]
+    let permanentIDs: ObjectIDMap<NSManagedObjectID>
+    let versions: ObjectIDMap<Int64>
 }
 
 /// The rows a save could not write because another writer changed or deleted them since the context

@@ -26,6 +26,11 @@ struct ObjectIDMap<Value> {
 
     init() {}
 
+    /// Adds the entries of `other`, replacing the values of IDs both have.
+    mutating func merge(_ other: ObjectIDMap<Value>) {
+        storage.merge(other.storage) { $1 }
+    }
+
     /// The value of an ID; setting `nil` removes it.
     subscript(id: NSManagedObjectID) -> Value? {
         @inline(__always) get { storage[Key(id)] }

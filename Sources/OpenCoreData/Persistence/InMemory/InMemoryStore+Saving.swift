@@ -32,7 +32,7 @@ extension InMemoryStore {
 
     private func apply(_ changes: StoreSaveChanges, layouts: [String: SQLiteEntityLayout]) throws -> StoreSaveResult {
         func layoutOf(_ id: NSManagedObjectID) -> SQLiteEntityLayout? { layouts[id.entity.name ?? ""] }
-        var permanentIDs: [NSManagedObjectID: NSManagedObjectID] = [:]
+        var permanentIDs = ObjectIDMap<NSManagedObjectID>()
         for insert in changes.inserted where insert.objectID.isTemporaryID {
             guard let layout = layoutOf(insert.objectID) else { continue }
             let key = allocate(root: layout.rootNumber, count: 1)[0]
@@ -64,7 +64,7 @@ extension InMemoryStore {
             }
             return result
         }
-        var versions: [NSManagedObjectID: Int64] = [:]
+        var versions = ObjectIDMap<Int64>()
         for insert in changes.inserted {
             let id = permanentIDs[insert.objectID] ?? insert.objectID
             let values = try canonical(id, insert.values.dictionary.mapValues { Optional($0) }).compactMapValues { $0 }

@@ -33,7 +33,7 @@ extension SQLiteStore {
         defer { journal.rollback() }
         let result = try loggedSave(changes) { try SQLiteStoreFileAccess.run(fileURL) {
             try database.writeWithoutTransaction { db -> StoreSaveResult in
-                var result = StoreSaveResult(permanentIDs: [:], versions: [:])
+                var result = StoreSaveResult(permanentIDs: ObjectIDMap(), versions: ObjectIDMap())
                 try db.inTransaction(.immediate) {
                     result = try self.write(changes, in: db, externalData: journal)
                     if let metadataToWrite { try metadataToWrite.write(to: db) }
@@ -53,7 +53,7 @@ extension SQLiteStore {
         let permanentIDs = try allocateKeys(for: changes.inserted, in: db)
         let writer = RowWriter(store: self, db: db, permanentIDs: permanentIDs,
                                explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs), externalData: externalData)
-        var versions: [NSManagedObjectID: Int64] = [:]
+        var versions = ObjectIDMap<Int64>()
         // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
         for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
         try vacateUniqueColumns(changes, in: db)
@@ -98,7 +98,7 @@ extension SQLiteStore {
     /// The objects whose to-one relationships this save sets itself, by relationship name: a to-many
     /// change of the inverse does not clear them (their own value is written as given).
     static func explicitToOne(_ changes: StoreSaveChanges,
-                              permanentIDs: [NSManagedObjectID: NSManagedObjectID]) -> [String: Set<NSManagedObjectID>] {
+                              permanentIDs: ObjectIDMap<NSManagedObjectID>) -> [String: Set<NSManagedObjectID>] {
         var result: [String: Set<NSManagedObjectID>] = [:]
         // The to-one relationships of each entity, looked up once per entity.
         var toOneNames: [ObjectIdentifier: [String]] = [:]
@@ -138,7 +138,7 @@ extension SQLiteStore {
     }
 
     /// Permanent IDs for the inserts that carry temporary IDs, allocated per root entity.
-    private func allocateKeys(for inserts: [StoreSaveChanges.Insert], in db: Database) throws -> [NSManagedObjectID: NSManagedObjectID] {
+    private func allocateKeys(for inserts: [StoreSaveChanges.Insert], in db: Database) throws -> ObjectIDMap<NSManagedObjectID> {
         var byRoot: [Int: [NSManagedObjectID]] = [:]
         // Inserts of one entity usually come together: its layout and ID hash base are looked up once
         // per run of them.
@@ -152,7 +152,7 @@ extension SQLiteStore {
         for insert in inserts where insert.objectID.isTemporaryID {
             byRoot[try entityFacts(insert.objectID.entity).root, default: []].append(insert.objectID)
         }
-        var result: [NSManagedObjectID: NSManagedObjectID] = [:]
+        var result = ObjectIDMap<NSManagedObjectID>()
         result.reserveCapacity(inserts.count)
         let storeIdentifier = identifier
         for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
@@ -171,7 +171,7 @@ extension SQLiteStore {
 struct RowWriter {
     let store: SQLiteStore
     let db: Database
-    let permanentIDs: [NSManagedObjectID: NSManagedObjectID]
+    let permanentIDs: ObjectIDMap<NSManagedObjectID>
     /// Objects whose to-one relationships the save sets itself (see `SQLiteStore.explicitToOne`).
     let explicitToOne: [String: Set<NSManagedObjectID>]
     /// External data files this save creates and replaces (see `ExternalBinaryStorage`).
