@@ -153,7 +153,7 @@ struct DeleteRulesOverDamagedRowsTests {
         #expect((error.userInfo[NSAffectedObjectsErrorKey] as? [NSManagedObjectID])?.count == 1)
     }
 
-    @Test("nullify: a related row another program deleted reads as deleted by default; the save reports the conflict (133020)")
+    @Test("nullify: a related row another program deleted reads as deleted by default, and the delete saves")
     func nullifyOverMissingRowDeletesInaccessibleFault() throws {
         let store = try DamagedStore(["DELETE FROM ZUSER"])
         let context = try store.context()
@@ -161,16 +161,37 @@ struct DeleteRulesOverDamagedRowsTests {
             let post = try DamagedStore.fetch(context, "Post", "title", "P1")
             let author = try #require(post.value(forKey: "author") as? NSManagedObject)
             context.delete(post)
-            // The author's fault cannot be fulfilled: it reads as deleted, and nullifying its posts is
-            // an update of a row another writer deleted — the default merge policy refuses it.
-            let error = try #require(throws: NSError.self) { try context.save() }
-            #expect(error.code == NSManagedObjectMergeError)
+            try context.save()
+            // The author's fault could not be fulfilled: it reads as deleted, and the rule left it alone.
             #expect(author.isDeleted)
-            // With the store's version winning, the delete saves.
-            context.mergePolicy = NSMergePolicy.rollback
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
+            #expect(try context.fetch(request).compactMap { $0.value(forKey: "title") as? String } == ["P2"])
+        }
+    }
+
+    @Test("nullify: a to-one foreign key naming no row does not stop the delete")
+    func nullifyOverDanglingForeignKey() throws {
+        let store = try DamagedStore(["UPDATE ZPOST SET ZAUTHOR = 999 WHERE ZTITLE = 'P1'"])
+        let context = try store.context()
+        try context.performAndWait {
+            context.delete(try DamagedStore.fetch(context, "Post", "title", "P1"))
             try context.save()
             let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
             #expect(try context.fetch(request).compactMap { $0.value(forKey: "title") as? String } == ["P2"])
+            #expect(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "User")).count == 1)
+        }
+    }
+
+    @Test("nullify, many-to-many: a join row naming no row does not stop the delete")
+    func nullifyOverDanglingJoinRow() throws {
+        // Course is entity 1 and Student entity 12 of the model (entities are numbered by name).
+        let store = try DamagedStore(["INSERT INTO Z_1STUDENTS (Z_1COURSES, Z_12STUDENTS) SELECT Z_PK, 999 FROM ZCOURSE WHERE ZTITLE = 'iOS'"])
+        let context = try store.context()
+        try context.performAndWait {
+            context.delete(try DamagedStore.fetch(context, "Student", "name", "Bob"))
+            try context.save()
+            let ios = try DamagedStore.fetch(context, "Course", "title", "iOS")
+            #expect(ios.relatedNames("students") == ["Alice"])
         }
     }
 }

@@ -30,6 +30,12 @@ extension NSManagedObjectContext {
         for object in waiting { object.preparedForDeletion = false }
     }
 
+    /// Whether an object is an inaccessible fault: its row was gone when it fired, and the context marked
+    /// it deleted (``shouldDeleteInaccessibleFaults``). It has no row to update, so no rule changes it.
+    private func _isInaccessible(_ object: NSManagedObject) -> Bool {
+        object._isDeleted && !object._isFault && _deleted[ObjectIdentifier(object)] == nil
+    }
+
     private func applyDeleteRules(of object: NSManagedObject) {
         guard object._context === self else { return }
         let relationships = object.entity.relationshipsByName.values.sorted { $0.name < $1.name }
@@ -37,7 +43,8 @@ extension NSManagedObjectContext {
             switch relationship.deleteRule {
             case .nullifyDeleteRule:
                 guard let inverse = relationship.inverseRelationship else { continue }
-                for destination in InverseMaintenance.destinations(of: object, relationship) where destination._context === self {
+                for destination in InverseMaintenance.destinations(of: object, relationship)
+                    where destination._context === self && !_isInaccessible(destination) {
                     InverseMaintenance.remove(object, from: destination, inverse)
                 }
             case .cascadeDeleteRule:
