@@ -181,7 +181,8 @@ struct ContextUndoTests {
 
     @Test("rollback and reset clear the undo stack")
     func rollbackAndResetClear() throws {
-        let (_, context, manager) = try undoableContext(.sqlite)
+        let (stack, context, manager) = try undoableContext(.sqlite)
+        defer { withExtendedLifetime(stack) {} }  // the stack's folder holds the store file
         let user = context.make("User", ["name": "Ann"])
         try context.save()
         user.setValue("B", forKey: "name")

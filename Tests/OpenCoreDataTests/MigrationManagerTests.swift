@@ -178,21 +178,44 @@ struct MigrationManagerTests {
         #expect(manager.destinationInstances(forEntityMappingName: "BookToBook", sourceInstances: nil).count == 6)
     }
 
-    @Test("migrationProgress rises to 1 and the progress handler sees every change")
+    @Test("migrationProgress is 1 when no migration is taking place; during one it starts at 0 and rises to 1, and the handler sees every change")
     func progress() throws {
         let directory = try ManagerKit.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try ManagerKit.makeSource(in: directory)
         let manager = NSMigrationManager(sourceModel: MigrationKit.libraryV1(), destinationModel: ManagerKit.libraryV2())
-        #expect(manager.migrationProgress == 0)
+        #expect(manager.migrationProgress == 1)
         var seen: [Float] = []
-        manager.migrationProgressHandler = { seen.append($0) }
+        var readDuring: [Float] = []
+        manager.migrationProgressHandler = { value in
+            seen.append(value)
+            readDuring.append(manager.migrationProgress)
+        }
         try manager.migrateStore(from: source, type: .sqlite, mapping: ManagerKit.mapping(),
                                  to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
         #expect(manager.migrationProgress == 1)
         #expect(seen.count >= 10)
+        #expect(seen.first == 0)
         #expect(seen.last == 1)
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(readDuring == seen)
+        manager.reset()
+        #expect(manager.migrationProgress == 1)
+
+        // A migration that fails part way is no longer taking place: the property reads 1 again, while
+        // the handler's last report is the progress reached.
+        seen = []
+        manager.migrationProgressHandler = { value in
+            seen.append(value)
+            if value > 0.3 { manager.cancelMigrationWithError(NSError(domain: "ProgressTest", code: 1)) }
+        }
+        #expect(throws: NSError.self) {
+            try manager.migrateStore(from: source, type: .sqlite, mapping: ManagerKit.mapping(),
+                                     to: directory.appendingPathComponent("Cancelled.sqlite"), type: .sqlite)
+        }
+        #expect(seen.first == 0)
+        #expect((seen.last ?? 1) < 1)
+        #expect(manager.migrationProgress == 1)
     }
 
     @Test("cancelMigrationWithError fails the migration with that error and leaves no destination file")

@@ -105,7 +105,8 @@ struct QueryGenerationTests {
 
     @Test("prefetching in a pinned context reads the pinned generation")
     func pinnedPrefetching() throws {
-        let (_, reader, _, _) = try pinnedAfterChanges()
+        let (stack, reader, _, _) = try pinnedAfterChanges()
+        defer { withExtendedLifetime(stack) {} }  // the stack's folder holds the store file
         let request = NSFetchRequest<NSManagedObject>(entityName: "Author")
         request.predicate = NSPredicate(format: "name BEGINSWITH 'A'")
         request.relationshipKeyPathsForPrefetching = ["posts", "posts.tags"]
@@ -119,7 +120,8 @@ struct QueryGenerationTests {
 
     @Test("dictionary and object ID fetches and counts in a pinned context read the pinned generation")
     func pinnedResultTypes() throws {
-        let (_, reader, _, _) = try pinnedAfterChanges()
+        let (stack, reader, _, _) = try pinnedAfterChanges()
+        defer { withExtendedLifetime(stack) {} }  // the stack's folder holds the store file
         let request = NSFetchRequest<NSDictionary>(entityName: "Author")
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = ["name"]
@@ -136,7 +138,8 @@ struct QueryGenerationTests {
 
     @Test("batched faults (fetchBatchSize) and relationship faults in a pinned context read the pinned generation")
     func pinnedFaults() throws {
-        let (_, reader, annID, postID) = try pinnedAfterChanges()
+        let (stack, reader, annID, postID) = try pinnedAfterChanges()
+        defer { withExtendedLifetime(stack) {} }  // the stack's folder holds the store file
         let request = NSFetchRequest<NSManagedObject>(entityName: "Author")
         request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
         request.fetchBatchSize = 2
@@ -168,7 +171,8 @@ struct QueryGenerationTests {
 
     @Test("a child of a pinned context reads its parent's generation and reports its token")
     func childOfPinned() throws {
-        let (_, reader, annID, _) = try pinnedAfterChanges()
+        let (stack, reader, annID, _) = try pinnedAfterChanges()
+        defer { withExtendedLifetime(stack) {} }  // the stack's folder holds the store file
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = reader
         #expect(child.queryGenerationToken == reader.queryGenerationToken)
@@ -181,7 +185,8 @@ struct QueryGenerationTests {
 
     @Test("an asynchronous fetch in a pinned context reads the pinned generation")
     func pinnedAsynchronousFetch() throws {
-        let (_, reader, _, _) = try pinnedAfterChanges()
+        let (stack, reader, _, _) = try pinnedAfterChanges()
+        defer { withExtendedLifetime(stack) {} }  // the stack's folder holds the store file
         let request = NSFetchRequest<NSManagedObject>(entityName: "Author")
         request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
         request.fetchBatchSize = 1

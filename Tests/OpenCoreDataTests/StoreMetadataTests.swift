@@ -203,4 +203,55 @@ struct StoreMetadataTests {
         #expect(error.localizedDescription.contains(url.path))
         #expect(try Data(contentsOf: url) == Data("plain text, long enough to not be a database header at all".utf8))
     }
+    @Test("setMetadata(_:for:) keeps a UUID the caller sets (the store's when none is set) and always the store's type, through a save and a reopening")
+    func setMetadataKeepsCallersUUID() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Blog.sqlite")
+        let model = StoreKit.blogModel()
+        let (coordinator, store) = try StoreKit.sqliteCoordinator(model, at: url)
+        let original = try #require(store.identifier)
+
+        // No UUID in the dictionary: the store's is added, and the type is the store's.
+        coordinator.setMetadata(["com.example.revision": 1], for: store)
+        #expect(coordinator.metadata(for: store)[NSStoreUUIDKey] as? String == original)
+        #expect(coordinator.metadata(for: store)[NSStoreTypeKey] as? String == NSSQLiteStoreType)
+
+        // A UUID set manually is kept; a type set manually is not.
+        let chosen = "0F8FAD5B-D9CB-469F-A165-70867728950E"
+        var metadata = coordinator.metadata(for: store)
+        metadata[NSStoreUUIDKey] = chosen
+        metadata[NSStoreTypeKey] = "Bogus"
+        metadata["com.example.revision"] = 2
+        coordinator.setMetadata(metadata, for: store)
+        #expect(coordinator.metadata(for: store)[NSStoreUUIDKey] as? String == chosen)
+        #expect(coordinator.metadata(for: store)[NSStoreTypeKey] as? String == NSSQLiteStoreType)
+        // The object IDs of the open store keep the identifier they were made with.
+        #expect(store.identifier == original)
+
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            context.make("Author", ["name": "Ann"])
+            try context.save()
+        }
+        #expect(coordinator.metadata(for: store)[NSStoreUUIDKey] as? String == chosen)
+        let onFile = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url, options: nil)
+        #expect(onFile[NSStoreUUIDKey] as? String == chosen)
+        #expect(onFile[NSStoreTypeKey] as? String == NSSQLiteStoreType)
+        #expect(onFile["com.example.revision"] as? Int == 2)
+        try coordinator.remove(store)
+
+        // Reopened, the store is the one with the UUID set, and its objects' URIs name it.
+        let (reopenedCoordinator, reopened) = try StoreKit.sqliteCoordinator(model, at: url)
+        #expect(reopened.identifier == chosen)
+        #expect(reopenedCoordinator.metadata(for: reopened)[NSStoreUUIDKey] as? String == chosen)
+        #expect(reopenedCoordinator.metadata(for: reopened)["com.example.revision"] as? Int == 2)
+        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        reader.persistentStoreCoordinator = reopenedCoordinator
+        let hosts = try reader.performAndWait {
+            try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Author")).map { $0.objectID.uriRepresentation().host }
+        }
+        #expect(hosts == [chosen])
+    }
 }

@@ -86,8 +86,7 @@ extension NSManagedObjectContext {
         guard let batch = _fetchBatches.take(object._objectID), let coordinator = _coordinator else { return false }
         let waiting = batch.objectIDs.filter { registry[$0]?._isFault == true || $0 == object._objectID }
         guard !waiting.isEmpty else { return false }
-        guard let rows = try? coordinator.fetchRows(for: waiting, entity: batch.entity,
-                                                    affectedStores: batch.affectedStores) else { return false }
+        guard let rows = _fetchBatchRows(waiting, of: batch, from: coordinator) else { return false }
         var filled = false
         for row in rows {
             if row.objectID == object._objectID {

@@ -9,18 +9,31 @@ extension NSManagedObjectContext {
     /// - no action: nothing; the destinations keep referring to the deleted object.
     ///
     /// The deleted object keeps its own values, so they can still be read until the context saves.
+    /// An object whose row, or a row its rules read, the store cannot read keeps its rules pending: the
+    /// next save reports the store's error (see ``_loadDeletedFaults()``).
     func _propagatePendingDeletes() {
         var pending = _deleted.values.filter { !$0.preparedForDeletion }
+        var waiting: [NSManagedObject] = []
         while !pending.isEmpty {
             for object in pending where !object.preparedForDeletion {
                 object.preparedForDeletion = true
-                // The delete rules need the object's values: a fault fires before prepareForDeletion().
-                guard _loadDeletedObject(object) else { continue }
+                // The delete rules need the object's values and its destinations: they load first.
+                guard _loadDeletedObject(object) else {
+                    waiting.append(object)
+                    continue
+                }
                 object.prepareForDeletion()
                 applyDeleteRules(of: object)
             }
             pending = _deleted.values.filter { !$0.preparedForDeletion }
         }
+        for object in waiting { object.preparedForDeletion = false }
+    }
+
+    /// Whether an object is an inaccessible fault: its row was gone when it fired, and the context marked
+    /// it deleted (``shouldDeleteInaccessibleFaults``). It has no row to update, so no rule changes it.
+    private func _isInaccessible(_ object: NSManagedObject) -> Bool {
+        object._isDeleted && !object._isFault && _deleted[ObjectIdentifier(object)] == nil
     }
 
     private func applyDeleteRules(of object: NSManagedObject) {
@@ -30,7 +43,8 @@ extension NSManagedObjectContext {
             switch relationship.deleteRule {
             case .nullifyDeleteRule:
                 guard let inverse = relationship.inverseRelationship else { continue }
-                for destination in InverseMaintenance.destinations(of: object, relationship) where destination._context === self {
+                for destination in InverseMaintenance.destinations(of: object, relationship)
+                    where destination._context === self && !_isInaccessible(destination) {
                     InverseMaintenance.remove(object, from: destination, inverse)
                 }
             case .cascadeDeleteRule:

@@ -76,11 +76,13 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Sets the metadata of one of the coordinator's stores; it is written with the next save, or right
     /// away when the store has nothing to save.
+    ///
+    /// The store type (``NSStoreTypeKey``) and UUID (``NSStoreUUIDKey``) are added automatically; the
+    /// UUID only when the dictionary does not set one. A UUID you set is the store's from then on in its
+    /// metadata and file; the store's ``NSPersistentStore/identifier`` (and so the object IDs of its
+    /// objects) takes it when the store is next added to a coordinator.
     open func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
-        var newMetadata = metadata ?? [:]
-        newMetadata[NSStoreUUIDKey] = store.identifier
-        newMetadata[NSStoreTypeKey] = store.type
-        store.metadata = newMetadata
+        store._setMetadataKeepingIdentifier(UserStoreMetadata.completed(metadata, for: store))
     }
 
     /// Returns the ID of the object a URI names, or `nil` when the URI names no store of the

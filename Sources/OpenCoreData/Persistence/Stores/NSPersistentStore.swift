@@ -115,6 +115,13 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Sets the metadata (as the coordinator's `setMetadata(_:for:)` does) without changing the
+    /// identifier the store's object IDs carry while it is open; then notifies the subclass.
+    func _setMetadataKeepingIdentifier(_ metadata: [String: Any]) {
+        _lock.withLock { _metadata = metadata }
+        _metadataDidChange()
+    }
+
     /// Reads the metadata from the store's location.
     func _loadMetadata() throws -> [String: Any] {
         throw _unsupported("reading metadata")

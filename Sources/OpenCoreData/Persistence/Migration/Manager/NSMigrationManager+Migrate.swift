@@ -10,6 +10,8 @@ extension NSMigrationManager {
             throw Self._error(NSMigrationMissingMappingModelError, "No mapping model was given to migrate the store at \(sourceURL.path).", url: sourceURL)
         }
         reset()
+        _beginProgress()
+        defer { _endProgress() }
         _mappingModel = mapping
         try _checkMapping(mapping)
         let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: sourceModel)

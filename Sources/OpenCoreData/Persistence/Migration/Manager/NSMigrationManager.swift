@@ -21,8 +21,9 @@ open class NSMigrationManager: NSObject {
     /// Whether a store type's own migration manager may be used; OpenCoreData always migrates with this
     /// manager, so the value only records the choice.
     open var usesStoreSpecificMigrationManager: Bool = true
-    /// Called with ``migrationProgress`` each time it changes, on the thread running the migration (an
-    /// OpenCoreData addition standing for Key-Value Observing).
+    /// Called with ``migrationProgress`` each time it changes during a migration, on the thread running
+    /// the migration (an OpenCoreData addition standing for Key-Value Observing): `0` when the migration
+    /// starts, rising values, and `1` when it succeeds.
     open var migrationProgressHandler: ((Float) -> Void)?
 
     var _mappingModel = NSMappingModel()
@@ -32,11 +33,12 @@ open class NSMigrationManager: NSObject {
     var _associations = MigrationAssociations()
     var _policies: [ObjectIdentifier: NSEntityMigrationPolicy] = [:]
     var _expressionError: (any Error)?
-    /// Guards ``_cancellationState`` and ``_progressState``, which other threads read and write
-    /// (``cancelMigrationWithError(_:)`` from a progress observer, ``migrationProgress``).
+    /// Guards ``_cancellationState``, ``_progressState`` and ``_migratingState``, which other threads
+    /// read and write (``cancelMigrationWithError(_:)`` from a progress observer, ``migrationProgress``).
     let _lock = NSLock()
     private var _cancellationState: (any Error)?
     private var _progressState: Float = 0
+    private var _migratingState = false
     /// The configuration the migration reads from the source store and writes to the destination
     /// store (`nil`: every entity); set by store open for stores added with a named configuration.
     var _sourceConfiguration: String?
@@ -100,8 +102,10 @@ open class NSMigrationManager: NSObject {
     open var destinationContext: NSManagedObjectContext { _destinationContext }
     /// The entity mapping being migrated; an empty mapping before a migration starts.
     open var currentEntityMapping: NSEntityMapping { _currentEntityMapping ?? NSEntityMapping() }
-    /// How much of the migration is done, from 0 to 1. Any thread may read it.
-    open var migrationProgress: Float { _lock.withLock { _progressState } }
+    /// A number from 0 to 1 that tells how much of the migration is done; `1` when no migration is
+    /// taking place (before the first, and after one ends, successfully or not). During a migration it
+    /// starts at 0 and only rises. Any thread may read it.
+    open var migrationProgress: Float { _lock.withLock { _migratingState ? _progressState : 1 } }
 
     /// Records that `sourceInstance` was migrated to `destinationInstance` by `entityMapping`; the
     /// relationship pass and ``destinationInstances(forEntityMappingName:sourceInstances:)`` use it.
@@ -168,11 +172,25 @@ open class NSMigrationManager: NSObject {
         if _expressionError == nil { _expressionError = error }
     }
 
-    /// Sets the progress and tells the handler.
+    /// Marks a migration as taking place, its progress 0, and tells the handler.
+    func _beginProgress() {
+        _lock.withLock {
+            _migratingState = true
+            _progressState = 0
+        }
+        migrationProgressHandler?(0)
+    }
+
+    /// Marks the migration as over: ``migrationProgress`` reads 1 again.
+    func _endProgress() {
+        _lock.withLock { _migratingState = false }
+    }
+
+    /// Sets the progress of the migration taking place (never lower than it was) and tells the handler.
     func _setProgress(_ value: Float) {
         let clamped = min(max(value, 0), 1)
         let changed = _lock.withLock {
-            guard clamped != _progressState else { return false }
+            guard _migratingState, clamped > _progressState else { return false }
             _progressState = clamped
             return true
         }

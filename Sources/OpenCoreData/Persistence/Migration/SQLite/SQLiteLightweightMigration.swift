@@ -78,6 +78,12 @@ struct SQLiteLightweightMigration {
         }
         try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         guard let metadata else { throw first.migrationError(NSMigrationError, "the migration did not finish", underlying: nil) }
+        if let last = steps.last {
+            // Values moved into the file (external storage turned off), and removed attributes and
+            // entities, leave files no row references.
+            SQLiteExternalDataCleanup.removeUnreferencedFiles(ofStoreAt: url, model: last.plan.destinationModel,
+                                                              configuration: last.destinationConfiguration)
+        }
         return metadata
     }
 
@@ -166,6 +172,7 @@ struct SQLiteLightweightMigration {
     private func finish(_ db: Database, oldMetadata: SQLiteStoreMetadata, oldMax: [String: Int64],
                         offsets: [String: Int64], oldTables: [String]) throws -> SQLiteStoreMetadata {
         let destination = plan.destinationSchema
+        try SQLiteExternalStorageChange(plan: plan, storeURL: url).convert(db)
         try rewritePrimaryKeys(db, oldMax: oldMax, offsets: offsets)
         if !defersCleanup {
             for table in oldTables { try db.execute(sql: "DROP TABLE \(Self.oldPrefix)\(table)") }

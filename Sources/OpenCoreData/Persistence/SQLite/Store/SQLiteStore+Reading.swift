@@ -9,7 +9,7 @@ extension SQLiteStore {
             return try SQLiteStoreFileAccess.run(fileURL) { try snapshot.read(body) }
         }
         let database = try database()
-        return try SQLiteStoreFileAccess.run(fileURL) { try database.read(body) }
+        return try SQLiteStoreFileAccess.run(fileURL) { try SQLiteUnlinkedStoreReads.read(database, body) }
     }
 
     /// The compiler for this store's layout.
