@@ -112,6 +112,30 @@ struct ManagedObjectTests {
         #expect(post.changedValuesForCurrentEvent()["title"] as? String == "Two")
     }
 
+    @Test("an object inserted in the current event reports the values it started the event with: its defaults, or nil for a value first set before it was inserted")
+    func currentEventOfNewObject() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let entity = try #require(context.persistentStoreCoordinator?.managedObjectModel.entitiesByName["Post"])
+        let post = NSManagedObject(entity: entity, insertInto: nil)
+        post.setValue("Draft", forKey: "title")
+        context.insert(post)
+        post.setValue("One", forKey: "title")
+        post.setValue(7, forKey: "views")
+        post.setValue(true, forKey: "published")
+        let event = post.changedValuesForCurrentEvent()
+        #expect(event["title"] is NSNull)
+        #expect(event["views"] as? Int == 0)
+        #expect(event["published"] as? Bool == false)
+        post.setValue(0, forKey: "views")
+        #expect(post.changedValuesForCurrentEvent()["views"] == nil)
+        context.processPendingChanges()
+        #expect(post.changedValuesForCurrentEvent().isEmpty)
+        post.setValue(8, forKey: "views")
+        #expect(post.changedValuesForCurrentEvent() as NSDictionary == ["views": 0] as NSDictionary)
+        #expect(post.changedValues()["views"] as? Int == 8)
+    }
+
     @Test("relationships: objectIDs(forRelationshipNamed:) and hasFault(forRelationshipNamed:)")
     func relationshipIDs() throws {
         let stack = try GraphStack()

@@ -26,6 +26,7 @@ extension NSManagedObjectContext {
         // Changed before it had a context: its changes belong to this context's next event.
         if !object.valuesAtLastEvent.isEmpty { _noteChangedForEvent(object) }
         object.isNewlyInserted = true
+        object._insertedInCurrentEvent = true
         object.awakeFromInsert()
     }
 

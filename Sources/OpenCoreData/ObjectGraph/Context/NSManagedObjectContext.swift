@@ -30,6 +30,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // each access is one lookup or update that calls no code able to reach the same set again; the
     // runtime's dynamic check cost more than the lookup. See `NSManagedObject`'s stored properties.
 
+    /// The class and model of the last `NSManagedObject(context:)` and the entity found for them: objects
+    /// are usually created in runs of one class.
+    @exclusivity(unchecked) var _lastClassEntity: (type: ObjectIdentifier, model: NSManagedObjectModel?, entity: NSEntityDescription)?
+
     /// Registered objects, one per object ID.
     @exclusivity(unchecked) var registry = ObjectIDMap<NSManagedObject>()
     /// Objects inserted since the last save, in insertion order.

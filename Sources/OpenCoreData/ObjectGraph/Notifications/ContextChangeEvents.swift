@@ -52,6 +52,7 @@ extension NSManagedObjectContext {
         var payload = ObjectsDidChangePayload()
         for (key, object) in _inserted where events.insertedAtLastEvent[key] == nil {
             payload.inserted.insert(object)
+            object._insertedInCurrentEvent = false
         }
         for (key, object) in _deleted where events.deletedAtLastEvent[key] == nil && !object.isNewlyInserted {
             payload.deleted.insert(object)

@@ -108,3 +108,18 @@ final class ManagedObjectClasses: @unchecked Sendable {
         return names
     }
 }
+
+extension NSManagedObjectContext {
+    /// The entity of `type` in the model of the context's coordinator, remembered for the next object
+    /// of the same class.
+    func _entity(for type: NSManagedObject.Type) -> NSEntityDescription {
+        let model = persistentStoreCoordinator?.managedObjectModel
+        let key = ObjectIdentifier(type)
+        if let last = _lastClassEntity, last.type == key, last.model === model, model?._isImmutable == true {
+            return last.entity
+        }
+        let entity = ManagedObjectClasses.entity(for: type, in: model)
+        _lastClassEntity = (key, model, entity)
+        return entity
+    }
+}

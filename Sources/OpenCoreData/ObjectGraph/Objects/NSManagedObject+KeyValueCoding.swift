@@ -83,10 +83,12 @@ extension NSManagedObject {
     func recordChange(forKey key: String) {
         let context = _context
         context?._registerUndoOfChange(of: self, key: key)
+        changedKeys.insert(key)
+        // An object inserted in this event started it with its default values: nothing to record.
+        if _insertedInCurrentEvent { return }
         if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
         // Keeps the first value of the event: one lookup, computing the value only when the key is new.
         valuesAtLastEvent.keepFirst(key) { PropertySlot(currentValueForSnapshot(key)) }
-        changedKeys.insert(key)
     }
 
     /// `recordChange(forKey:)` for a property whose snapshot form is its stored value (an attribute),
@@ -94,10 +96,12 @@ extension NSManagedObject {
     @inline(__always)
     func recordChange(forKey key: String, slot index: Int, context: NSManagedObjectContext?) {
         context?._registerUndoOfChange(of: self, key: key)
-        if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
         let layout = storage.layout
-        valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
         changedKeys.insert(slot: index, of: layout, key: key)
+        // An object inserted in this event started it with its default values: nothing to record.
+        if _insertedInCurrentEvent { return }
+        if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
+        valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
     }
 
     /// Sets an attribute's slot from a `@Managed` setter: `setPrimitiveValue(_:forKey:)` for a value

@@ -3,9 +3,7 @@ extension NSManagedObject {
     ///
     /// The entity is the one of the context's model whose `managedObjectClassName` names the class.
     public convenience init(context: NSManagedObjectContext) {
-        let model = context.persistentStoreCoordinator?.managedObjectModel
-        let entity = ManagedObjectClasses.entity(for: Self.self, in: model)
-        self.init(entity: entity, insertInto: context)
+        self.init(entity: context._entity(for: Self.self), insertInto: context)
     }
 
     /// A Boolean value that indicates whether the object has been inserted into its context and not yet saved.
@@ -61,11 +59,23 @@ extension NSManagedObject {
     /// with the values they had then (`NSNull` for `nil`).
     public func changedValuesForCurrentEvent() -> [String: Any] {
         var result: [String: Any] = [:]
+        var recorded: Set<String> = []
         for (key, slot) in valuesAtLastEvent {
+            if _insertedInCurrentEvent { recorded.insert(key) }
             guard let property = _entity.propertiesByName[key], !property.isTransient else { continue }
             let old = slot.boxed
             if PropertyValueEquality.equal(old, currentValueForSnapshot(key)) { continue }
             result[key] = valueFromSnapshotForm(old, forKey: key) ?? NSNull()
+        }
+        if _insertedInCurrentEvent {
+            // Inserted in this event: the other changed properties started from their default values.
+            let defaults = EntityDefaultValues.values(for: _entity)
+            for key in changedKeys where !recorded.contains(key) {
+                guard let property = _entity.propertiesByName[key], !property.isTransient else { continue }
+                let old = defaults[key]
+                if PropertyValueEquality.equal(old, currentValueForSnapshot(key)) { continue }
+                result[key] = old ?? NSNull()
+            }
         }
         return result
     }

@@ -46,6 +46,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     @exclusivity(unchecked) var preparedForDeletion = false
     /// Whether the object was inserted into its context and has not been saved yet.
     @exclusivity(unchecked) var isNewlyInserted = false
+    /// Whether the object was inserted into its context since the context last processed pending
+    /// changes: its values at the last event are its entity's default values, not recorded one by one.
+    @exclusivity(unchecked) var _insertedInCurrentEvent = false
     /// Results of fetched properties read since the object was last refreshed, by property name.
     @exclusivity(unchecked) var fetchedPropertyValues: [String: [Any]] = [:]
     /// Set only on the probes that name Swift key paths (`ManagedKeyPathNaming`): reading a property
