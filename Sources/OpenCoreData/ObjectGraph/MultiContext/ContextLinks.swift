@@ -35,6 +35,11 @@ final class ContextLinks: @unchecked Sendable {
         }
     }
 
+    /// Whether the context has ever had a child context (live or released).
+    var hasHadChildren: Bool {
+        lock.withLock { !_children.isEmpty }
+    }
+
     /// Registers a child context.
     func addChild(_ child: NSManagedObjectContext) {
         lock.withLock { _children.append(WeakContext(context: child)) }

@@ -47,7 +47,8 @@ extension NSManagedObjectContext {
     /// Records that an object's temporary ID was replaced by a permanent one, and tells the children,
     /// which may know the object by its temporary ID, to use the permanent one too.
     func _retireTemporaryID(_ oldID: NSManagedObjectID, for newID: NSManagedObjectID) {
-        guard oldID.isTemporaryID, !newID.isTemporaryID else { return }
+        // Only children can still know the object by its temporary ID.
+        guard oldID.isTemporaryID, !newID.isTemporaryID, _links.hasHadChildren else { return }
         _links.retiredTemporaryIDs[oldID] = newID
         for child in _links.children {
             child.perform {
