@@ -17,7 +17,12 @@ struct PropertyValues {
     /// Values with every slot of `layout` empty.
     init(layout: PropertySlotLayout) {
         self.layout = layout
-        slots = ContiguousArray(repeating: .absent, count: layout.count)
+        // Each slot set to `.absent` in place (`repeating:` copies one value through the enum's witnesses).
+        let count = layout.count
+        slots = ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count { (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: .absent) }
+            initialized = count
+        }
     }
 
     /// Values of an entity's properties, all empty.

@@ -28,7 +28,7 @@ final class StoreRowCache: @unchecked Sendable {
     func store(_ newRows: [StoreRow]) -> UInt64? {
         guard !QueryGenerationScope.isPinned else { return nil }
         return lock.withLock {
-            if rows.isEmpty { rows.reserveCapacity(newRows.count) }
+            rows.reserveCapacity(rows.count + newRows.count)
             var replaced = false
             for row in newRows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
             if replaced { generation &+= 1 }
