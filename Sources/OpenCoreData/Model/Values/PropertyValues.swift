@@ -180,7 +180,7 @@ extension PropertyValues {
     func mappingObjectIDs(_ transform: (NSManagedObjectID) -> NSManagedObjectID) -> PropertyValues {
         var result = self
         for index in layout.toOneSlots {
-            if case .value(let id as NSManagedObjectID) = slots[index] { result.slots[index] = .value(transform(id)) }
+            if let id = slots[index].objectID { result.slots[index] = .object(transform(id)) }
         }
         if let overflow {
             for (key, value) in overflow {

@@ -85,8 +85,8 @@ extension NSManagedObjectContext {
         var values = rowValues
         let layout = values.layout
         for index in layout.toOneSlots {
-            if case .value(let id as NSManagedObjectID) = values.slots[index] {
-                values.slots[index] = .value(self.object(with: id))
+            if let id = values.slots[index].objectID {
+                values.slots[index] = .object(self.object(with: id))
             }
         }
         // Transient properties keep their values; persistent ones come from the row.

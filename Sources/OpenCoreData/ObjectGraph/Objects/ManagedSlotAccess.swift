@@ -1,5 +1,6 @@
-/// The common cases of `@Managed` accessors on unboxed slots: an Integer or Double attribute read as, or
-/// set from, one of the Swift number types (or its optional), without boxing the number.
+/// The common cases of `@Managed` accessors on slots: an Integer or Double attribute read as, or set
+/// from, one of the Swift number types (or its optional), without boxing the number; a String or Date
+/// attribute read as `String` or `Date` (or its optional).
 ///
 /// Gives the results of the general conversion (``ManagedValueConversion``, which reads an `NSNumber`'s
 /// `int64Value`, `intValue`, …); returns `nil` for every other case, which that path then handles.
@@ -18,7 +19,14 @@ enum ManagedSlotAccess {
             return nil
         case .absent:
             return absentValue(as: Value.self)
-        case .value:
+        case .string(let string):
+            // Specialized for `String` and `String?`, these casts are plain copies.
+            if Value.self == String.self || Value.self == String?.self { return string as? Value }
+            return nil
+        case .date(let date):
+            if Value.self == Date.self || Value.self == Date?.self { return date as? Value }
+            return nil
+        case .object, .other:
             return nil
         }
     }

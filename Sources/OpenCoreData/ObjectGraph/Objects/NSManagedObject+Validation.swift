@@ -80,10 +80,10 @@ extension NSManagedObject {
             return NSNumber(value: integer)
         case .double(let double):
             return NSNumber(value: double)
-        case .value(let current):
-            // Most stored values are objects already (NSNumber, …): a class cast is enough for them.
-            if type(of: current) is NSObject.Type, let object = current as? NSObject { return object }
-            return current as AnyObject
+        case .object(let object):
+            return object
+        case .string, .date, .other:
+            return slot.boxed as AnyObject
         }
     }
 
