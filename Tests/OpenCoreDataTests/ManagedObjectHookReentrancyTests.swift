@@ -78,7 +78,7 @@ final class ReentrantPost: NSManagedObject {
     }
 }
 
-@Suite("Managed object hooks that reach back into the object graph")
+@Suite("Managed object hooks that reach back into the object graph", .serialized)
 struct ManagedObjectHookReentrancyTests {
     private func stack() throws -> GraphStack {
         let model = BlogModel.make()
