@@ -17,6 +17,15 @@ final class RemodeledTag: NSManagedObject {
     }
 }
 
+/// A Tag subclass that sets a value in its initializer, as some subclasses do instead of using
+/// `awakeFromInsert()`.
+final class StampedTag: NSManagedObject {
+    required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        super.init(entity: entity, insertInto: context)
+        setValue("from init", forKey: "name")
+    }
+}
+
 /// Objects a fetch creates run their class's `init(entity:insertInto:)`; whatever that initializer
 /// does, the object must end up with its row's ID and values, and objects the initializer makes must
 /// stay new objects.
@@ -63,5 +72,28 @@ struct FetchedObjectInitializerTests {
         let fetched = try #require(try reader.all("Tag").first)
         #expect(fetched.objectID == saved.objectID)
         #expect(fetched.value(forKey: "name") as? String == "swift")
+    }
+
+    @Test("a value an initializer sets on a fetched object is no change: the row's values replace it", arguments: [true, false])
+    func initializerSetsValue(asFaults: Bool) throws {
+        let model = BlogModel.make()
+        model.entitiesByName["Tag"]?.managedObjectClassName = NSStringFromClass(StampedTag.self)
+        let stack = try GraphStack(model: model)
+        let writer = stack.context()
+        let saved = writer.make("Tag", ["name": "swift"])
+        #expect(saved.value(forKey: "name") as? String == "swift")
+        try writer.save()
+
+        let reader = stack.context()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Tag")
+        request.returnsObjectsAsFaults = asFaults
+        let fetched = try #require(try reader.fetch(request).first)
+        #expect(fetched.isFault == asFaults)
+        #expect(fetched.changedValues().isEmpty)
+        #expect(fetched.changedValuesForCurrentEvent().isEmpty)
+        #expect(!fetched.hasPersistentChangedValues)
+        #expect(fetched.value(forKey: "name") as? String == "swift")
+        #expect(fetched.changedValues().isEmpty)
+        #expect(!reader.hasChanges)
     }
 }

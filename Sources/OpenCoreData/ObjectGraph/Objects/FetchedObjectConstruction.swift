@@ -14,7 +14,8 @@ import Darwin
 /// when both the entity and the object's class match, so an object a subclass's initializer (or one of its
 /// stored-property initializers, which run first) creates for another purpose is not affected. An
 /// initializer that hands its superclass another entity leaves the ID waiting: the object is then given
-/// the row's ID after its initializer returns, with no values, as every fetched object used to be.
+/// the row's ID after its initializer returns. Values an initializer sets are dropped with their changes:
+/// a fetched object's values are its row's.
 enum FetchedObjectConstruction {
     private static let pendingID: pthread_key_t = {
         var key = pthread_key_t()
@@ -38,10 +39,13 @@ enum FetchedObjectConstruction {
             defer { pthread_setspecific(key, outer) }
             return type.init(entity: objectID.entity, insertInto: nil)
         }
-        if object._objectID !== objectID {
-            // The initializer gave its superclass another entity: the object did not take the ID.
+        if object._objectID !== objectID || !object.changedKeys.isEmpty || !object.valuesAtLastEvent.isEmpty {
+            // The initializer gave its superclass another entity (the object did not take the ID), or set
+            // values: the object starts with the row's ID and no values or changes, which the row brings.
             object._objectID = objectID
             object.storage = PropertyValues(layout: .empty)
+            object.changedKeys.removeAll()
+            object.valuesAtLastEvent.removeAll()
         }
         return object
     }
