@@ -11,8 +11,11 @@ import Darwin
 /// and no default values (its values come from its row).
 ///
 /// The ID waits in a per-thread slot while the initializer runs; `NSManagedObject`'s initializer takes it
-/// when the entity matches, so an object a subclass's initializer creates for another purpose is not
-/// affected.
+/// when both the entity and the object's class match, so an object a subclass's initializer (or one of its
+/// stored-property initializers, which run first) creates for another purpose is not affected. An
+/// initializer that hands its superclass another entity leaves the ID waiting: the object is then given
+/// the row's ID after its initializer returns. Values an initializer sets are dropped with their changes:
+/// a fetched object's values are its row's.
 enum FetchedObjectConstruction {
     private static let pendingID: pthread_key_t = {
         var key = pthread_key_t()
@@ -20,20 +23,42 @@ enum FetchedObjectConstruction {
         return key
     }()
 
+    /// What waits in the per-thread slot: the row's ID and the class being initialized for it.
+    private struct Pending {
+        let objectID: Unmanaged<NSManagedObjectID>
+        let type: ObjectIdentifier
+    }
+
     /// A new instance of `type` for the permanent ID `objectID`, not yet registered with a context.
     static func make(_ type: NSManagedObject.Type, for objectID: NSManagedObjectID) -> NSManagedObject {
         let key = pendingID
-        pthread_setspecific(key, Unmanaged.passUnretained(objectID).toOpaque())
-        defer { pthread_setspecific(key, nil) }
-        return type.init(entity: objectID.entity, insertInto: nil)
+        // Another construction may be waiting on this thread (this one runs inside its initializer).
+        let outer = pthread_getspecific(key)
+        let object = withUnsafePointer(to: Pending(objectID: .passUnretained(objectID), type: ObjectIdentifier(type))) { pending in
+            pthread_setspecific(key, pending)
+            defer { pthread_setspecific(key, outer) }
+            return type.init(entity: objectID.entity, insertInto: nil)
+        }
+        if object._objectID !== objectID || !object.changedKeys.isEmpty || !object.valuesAtLastEvent.isEmpty {
+            // The initializer gave its superclass another entity (the object did not take the ID), or set
+            // values: the object starts with the row's ID and no values or changes, which the row brings.
+            object._objectID = objectID
+            object.storage = PropertyValues(layout: .empty)
+            object.changedKeys.removeAll()
+            object.valuesAtLastEvent.removeAll()
+        }
+        return object
     }
 
-    /// The ID waiting for an object of `entity` on this thread, taken so that no other object gets it.
+    /// The ID waiting for an object of `entity` and class `type` on this thread, taken so that no other
+    /// object gets it.
     @inline(__always)
-    static func takeID(for entity: NSEntityDescription) -> NSManagedObjectID? {
+    static func takeID(for entity: NSEntityDescription, of type: NSManagedObject.Type) -> NSManagedObjectID? {
         let key = pendingID
-        guard let pending = pthread_getspecific(key) else { return nil }
-        let objectID = Unmanaged<NSManagedObjectID>.fromOpaque(pending).takeUnretainedValue()
+        guard let slot = pthread_getspecific(key) else { return nil }
+        let pending = slot.assumingMemoryBound(to: Pending.self).pointee
+        guard pending.type == ObjectIdentifier(type) else { return nil }
+        let objectID = pending.objectID.takeUnretainedValue()
         guard objectID.entity === entity else { return nil }
         pthread_setspecific(key, nil)
         return objectID

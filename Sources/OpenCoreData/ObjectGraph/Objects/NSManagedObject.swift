@@ -63,7 +63,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         entity._requireInstantiable()
         _entity = entity
-        if let rowID = FetchedObjectConstruction.takeID(for: entity) {
+        if let rowID = FetchedObjectConstruction.takeID(for: entity, of: Self.self) {
             // An object a context creates for a row: its values come from the row.
             _objectID = rowID
             super.init()

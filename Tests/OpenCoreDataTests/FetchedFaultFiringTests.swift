@@ -1,0 +1,94 @@
+import Testing
+import OpenCoreData
+
+/// Faults a fetch returns fire from the row the fetch read while the coordinator's row cache has not
+/// changed since; whenever the store may hold something newer for them, they must read it instead.
+@Suite("Fetched faults fire with current values")
+struct FetchedFaultFiringTests {
+    /// A saved author "Ann" (age 3) in a writer context, and a reader context holding it as a fetched fault.
+    private func fetchedFault(_ stack: GraphStack) throws -> (NSManagedObjectContext, NSManagedObject, NSManagedObject, NSManagedObjectContext) {
+        let writer = stack.context()
+        let ann = writer.make("Author", ["name": "Ann", "age": 3])
+        try writer.save()
+        let reader = stack.context()
+        let fault = try #require(try reader.all("Author").first)
+        #expect(fault.isFault)
+        return (reader, fault, ann, writer)
+    }
+
+    @Test("a batch update of the fault's row (status only) is what the fault fires with", arguments: [
+        NSBatchUpdateRequestResultType.statusOnlyResultType, .updatedObjectsCountResultType, .updatedObjectIDsResultType,
+    ])
+    func batchUpdate(resultType: NSBatchUpdateRequestResultType) throws {
+        let stack = try GraphStack()
+        let (reader, fault, _, _) = try fetchedFault(stack)
+        let batch = NSBatchUpdateRequest(entityName: "Author")
+        batch.propertiesToUpdate = ["name": "Batched"]
+        batch.resultType = resultType
+        _ = try stack.context().execute(batch)
+        #expect(fault.value(forKey: "name") as? String == "Batched")
+        #expect(fault.value(forKey: "age") as? Int == 3)
+        _ = reader
+    }
+
+    @Test("a batch delete of the fault's row makes it fire as deleted")
+    func batchDelete() throws {
+        let stack = try GraphStack()
+        let (reader, fault, _, _) = try fetchedFault(stack)
+        _ = try stack.context().execute(NSBatchDeleteRequest(fetchRequest: NSFetchRequest<NSFetchRequestResult>(entityName: "Author")))
+        #expect(fault.value(forKey: "name") == nil)
+        #expect(fault.isDeleted)
+        _ = reader
+    }
+
+    @Test("a fault fetched before its context pinned a generation fires with that generation's values")
+    func pinnedAfterFetch() throws {
+        let stack = try GraphStack()
+        let (reader, fault, ann, writer) = try fetchedFault(stack)
+        try reader.setQueryGenerationFrom(.current)
+        ann.setValue("Anne", forKey: "name")
+        try writer.save()
+        let unpinned = stack.context()
+        #expect(try unpinned.all("Author").first?.value(forKey: "name") as? String == "Anne")
+        #expect(fault.value(forKey: "name") as? String == "Ann")
+        try reader.setQueryGenerationFrom(nil)
+    }
+
+    @Test("a fault fetched while pinned fires with the pinned values after another context saves")
+    func fetchedWhilePinned() throws {
+        let stack = try GraphStack()
+        let writer = stack.context()
+        let ann = writer.make("Author", ["name": "Ann"])
+        try writer.save()
+        let reader = stack.context()
+        try reader.setQueryGenerationFrom(.current)
+        let fault = try #require(try reader.all("Author").first)
+        ann.setValue("Anne", forKey: "name")
+        try writer.save()
+        #expect(fault.value(forKey: "name") as? String == "Ann")
+    }
+
+    @Test("a staleness interval set after the fetch reads the store, not the fetched row")
+    func stalenessSetAfterFetch() throws {
+        let stack = try GraphStack()
+        let (reader, fault, ann, _) = try fetchedFault(stack)
+        let otherCoordinator = try stack.secondCoordinator()
+        let other = stack.context(otherCoordinator)
+        try other.existingObject(with: ann.objectID).setValue("Anne", forKey: "name")
+        try other.save()
+        reader.stalenessInterval = 0
+        #expect(fault.value(forKey: "name") as? String == "Anne")
+    }
+
+    @Test("a child context's objects read the parent's unsaved values, not a row fetched by the parent")
+    func childSeesParentChanges() throws {
+        let stack = try GraphStack()
+        let (reader, fault, _, _) = try fetchedFault(stack)
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = reader
+        let childFault = try child.performAndWait { try #require(try child.all("Author").first) }
+        fault.setValue("Parent's", forKey: "name")
+        let name = child.performAndWait { childFault.value(forKey: "name") as? String }
+        #expect(name == "Parent's")
+    }
+}
