@@ -134,7 +134,8 @@ extension NSManagedObjectContext {
 
     /// The row version the context read for an object (read from the row cache for a fault).
     private func version(of object: NSManagedObject, _ coordinator: any ContextObjectSource) throws -> Int64 {
-        if object.snapshotVersion > 0 { return object.snapshotVersion }
+        // A fault's snapshot (a fetched fault keeps its row) may be older than the cache's row.
+        if object.snapshotVersion > 0, !object._isFault { return object.snapshotVersion }
         return try coordinator.row(for: object.objectID)?.version ?? 0
     }
 
