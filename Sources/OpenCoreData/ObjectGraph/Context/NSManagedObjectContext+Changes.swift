@@ -102,6 +102,8 @@ extension NSManagedObjectContext {
 
     /// Called by an object when one of its properties changed.
     func _objectDidChange(_ object: NSManagedObject) {
+        // Inserted in this event: still among the inserted (or, deleted since, the deleted) objects.
+        if object._insertedInCurrentEvent { return }
         let key = ObjectIdentifier(object)
         if _inserted[key] != nil || _deleted[key] != nil { return }
         _updated[key] = object
