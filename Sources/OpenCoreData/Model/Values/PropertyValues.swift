@@ -18,7 +18,13 @@ struct PropertyValues {
     init(layout: PropertySlotLayout) {
         self.layout = layout
         // Each slot set to `.absent` in place (`repeating:` copies one value through the enum's witnesses).
+        // No slots: the shared empty array (building it through `unsafeUninitializedCapacity` writes its
+        // count into the storage every empty array shares, a data race between threads).
         let count = layout.count
+        guard count > 0 else {
+            slots = []
+            return
+        }
         slots = ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
             for index in 0..<count { (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: .absent) }
             initialized = count
