@@ -27,7 +27,7 @@ final class FrozenEntityLookups {
         self.slotLayout = slotLayout
         propertiesBySlot = slotLayout.names.map { byName[$0] }
         validationTraitsBySlot = propertiesBySlot.map { property in
-            property.map(PropertyValidationTraits.init) ?? PropertyValidationTraits(skipping: ())
+            property.map(PropertyValidationTraits.init) ?? .skipped
         }
     }
 }

@@ -21,11 +21,13 @@ struct PropertyValidationTraits: Sendable {
     /// Whether the property has validation predicates to evaluate.
     let hasPredicates: Bool
 
-    /// Traits that skip validation (a slot without a property).
-    init(skipping: Void) {
-        shape = .skipped
-        isOptional = true
-        hasPredicates = false
+    /// The traits of a slot without a property: nothing to validate.
+    static let skipped = PropertyValidationTraits(shape: .skipped, isOptional: true, hasPredicates: false)
+
+    private init(shape: Shape, isOptional: Bool, hasPredicates: Bool) {
+        self.shape = shape
+        self.isOptional = isOptional
+        self.hasPredicates = hasPredicates
     }
 
     init(_ property: NSPropertyDescription) {
