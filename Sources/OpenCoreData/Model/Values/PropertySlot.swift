@@ -75,11 +75,6 @@ enum PropertySlot {
         return nil
     }
 
-    /// Does nothing: lets `dictionary[key, default: slot].keep()` insert a slot only when the key is
-    /// missing, in one lookup.
-    @inline(__always)
-    mutating func keep() {}
-
     /// Whether the slot holds a value.
     @inline(__always)
     var isPresent: Bool {

@@ -7,8 +7,10 @@ extension NSManagedObjectContext {
     func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil) -> [NSManagedObject] {
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(rows.count)
-        // Room for every row's object at once, instead of growing (and rehashing) the registry step by step.
-        registry.reserveCapacity(registry.count + rows.count)
+        // A first fetch makes room for every row's object at once instead of growing (and rehashing) the
+        // registry step by step. Later fetches often return objects already registered, so reserving
+        // count + rows there would double the table for nothing.
+        if registry.isEmpty { registry.reserveCapacity(rows.count) }
         var lastClass: (entity: NSEntityDescription, type: NSManagedObject.Type)?
         for row in rows {
             let entity = row.objectID.entity

@@ -28,7 +28,8 @@ final class StoreRowCache: @unchecked Sendable {
     func store(_ newRows: [StoreRow]) -> UInt64? {
         guard !QueryGenerationScope.isPinned else { return nil }
         return lock.withLock {
-            rows.reserveCapacity(rows.count + newRows.count)
+            // Only an empty cache reserves: later rows often replace cached ones.
+            if rows.isEmpty { rows.reserveCapacity(newRows.count) }
             var replaced = false
             for row in newRows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
             if replaced { generation &+= 1 }
