@@ -165,16 +165,17 @@ extension NSManagedObjectContext {
 
     /// The destination IDs of a to-many relationship as the store has them.
     func _relatedObjectIDs(for relationship: NSRelationshipDescription, ofID objectID: NSManagedObjectID) -> [NSManagedObjectID] {
-        guard let coordinator = _objectSource, !objectID.isTemporaryID || _links.parent != nil else { return [] }
         do {
-            return try coordinator.relatedObjectIDs(for: relationship, of: objectID)
+            return try _loadRelatedObjectIDs(for: relationship, ofID: objectID)
         } catch {
             preconditionFailure("Core Data could not fulfill the relationship \"\(relationship.name)\" of \(objectID.uriRepresentation().absoluteString): \(error)")
         }
     }
 
-    /// The destination objects of a to-many relationship, loaded with one request.
-    func _relatedObjects(for relationship: NSRelationshipDescription, of object: NSManagedObject) -> [NSManagedObject] {
-        _relatedObjectIDs(for: relationship, ofID: object._objectID).map { self.object(with: $0) }
+    /// The destination IDs of a to-many relationship as the store has them, throwing the store's error;
+    /// none for a new object of a context without a parent.
+    func _loadRelatedObjectIDs(for relationship: NSRelationshipDescription, ofID objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        guard let coordinator = _objectSource, !objectID.isTemporaryID || _links.parent != nil else { return [] }
+        return try coordinator.relatedObjectIDs(for: relationship, of: objectID)
     }
 }

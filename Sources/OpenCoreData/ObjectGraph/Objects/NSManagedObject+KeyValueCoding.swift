@@ -131,11 +131,22 @@ extension NSManagedObject {
     }
 
     /// Returns the contents of a to-many relationship, loading them with one request when needed.
+    /// A store error stops the program, as firing a relationship fault does in Core Data.
     func loadedToMany(_ relationship: NSRelationshipDescription) -> [NSManagedObject] {
+        do {
+            return try loadToMany(relationship)
+        } catch {
+            preconditionFailure("Core Data could not fulfill the relationship \"\(relationship.name)\" of \(_objectID.uriRepresentation().absoluteString): \(error)")
+        }
+    }
+
+    /// The contents of a to-many relationship, loaded with one request when needed (kept by the object,
+    /// and their IDs in its snapshot); throws the store's error.
+    func loadToMany(_ relationship: NSRelationshipDescription) throws -> [NSManagedObject] {
         if let objects = toMany[relationship.name] { return objects }
         var objects: [NSManagedObject] = []
-        if let context = _context, !_objectID.isTemporaryID || context.parent != nil {
-            objects = context._relatedObjects(for: relationship, of: self)
+        if let context = _context {
+            objects = try context._loadRelatedObjectIDs(for: relationship, ofID: _objectID).map { context.object(with: $0) }
         }
         toMany[relationship.name] = objects
         if snapshot[relationship.name] == nil, !_objectID.isTemporaryID {

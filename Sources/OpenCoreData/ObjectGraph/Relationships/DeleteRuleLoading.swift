@@ -21,7 +21,7 @@ extension NSManagedObjectContext {
                 guard let inverse = relationship.inverseRelationship else { continue }
                 for destination in try _loadDestinations(of: object, relationship) where destination._context === self {
                     try _loadRelatedFault(destination, through: relationship, of: object)
-                    if inverse.isToMany, !destination._isFault { _ = try _loadToMany(of: destination, inverse) }
+                    if inverse.isToMany, !destination._isFault { _ = try destination.loadToMany(inverse) }
                 }
             case .cascadeDeleteRule:
                 for destination in try _loadDestinations(of: object, relationship)
@@ -29,7 +29,7 @@ extension NSManagedObjectContext {
                     cascaded.append(destination)
                 }
             case .denyDeleteRule:
-                if relationship.isToMany { _ = try _loadToMany(of: object, relationship) }
+                if relationship.isToMany { _ = try object.loadToMany(relationship) }
             case .noActionDeleteRule:
                 continue
             }
@@ -39,24 +39,8 @@ extension NSManagedObjectContext {
 
     /// The destinations of one of a loaded object's relationships, loading a to-many relationship.
     private func _loadDestinations(of object: NSManagedObject, _ relationship: NSRelationshipDescription) throws -> [NSManagedObject] {
-        if relationship.isToMany { return try _loadToMany(of: object, relationship) }
+        if relationship.isToMany { return try object.loadToMany(relationship) }
         return (object.storage[relationship.name] as? NSManagedObject).map { [$0] } ?? []
-    }
-
-    /// The objects of a to-many relationship of a loaded object: the ones it holds, or the store's,
-    /// read as firing the relationship fault reads them (kept by the object, and in its snapshot).
-    func _loadToMany(of object: NSManagedObject, _ relationship: NSRelationshipDescription) throws -> [NSManagedObject] {
-        if let objects = object.toMany[relationship.name] { return objects }
-        guard let source = _objectSource, !object._objectID.isTemporaryID || _links.parent != nil else {
-            return object.loadedToMany(relationship)
-        }
-        let ids = try source.relatedObjectIDs(for: relationship, of: object._objectID)
-        let objects = ids.map { self.object(with: $0) }
-        object.toMany[relationship.name] = objects
-        if object.snapshot[relationship.name] == nil, !object._objectID.isTemporaryID {
-            object.snapshot[relationship.name] = ids
-        }
-        return objects
     }
 
     /// Fires a related object's fault, throwing the store's error instead of stopping the process.
