@@ -23,6 +23,7 @@ extension NSManagedObjectModel {
             entity._frozen = FrozenEntityLookups(entity)
         }
         _frozenEntitiesByName = entitiesByName
+        _frozenHasDerivedAttributes = _entities.contains { !$0._writeTraits.derivedAttributes.isEmpty }
         for template in _fetchRequestTemplates.values {
             template._isImmutableTemplate = true
         }

@@ -26,6 +26,9 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     var _isImmutable = false
     /// `entitiesByName`, fixed when the model becomes immutable.
     var _frozenEntitiesByName: [String: NSEntityDescription]?
+    /// Whether any entity has a derived attribute, fixed when the model becomes immutable (`nil` before):
+    /// a save of a model without any has nothing to recompute.
+    var _frozenHasDerivedAttributes: Bool?
     /// Serializes `_markInUse()` when several coordinators start using the model at once.
     let _useLock = NSLock()
 

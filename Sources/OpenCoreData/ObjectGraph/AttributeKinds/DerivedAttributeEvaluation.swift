@@ -7,6 +7,8 @@ extension NSManagedObjectContext {
     /// Objects whose derived attributes read a value the save changes on a related object are
     /// recomputed (and saved) too.
     func _recomputeDerivedAttributes() {
+        // An immutable model without derived attributes: nothing to recompute for any object.
+        if _coordinator?.managedObjectModel._frozenHasDerivedAttributes == false { return }
         _recomputeDependentDerivedAttributes()
         for object in Array(_inserted.values) + Array(_updated.values) where !object._isDeleted {
             object._recomputeDerivedAttributes()
