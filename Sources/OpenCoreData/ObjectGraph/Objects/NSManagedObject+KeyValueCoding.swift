@@ -133,20 +133,22 @@ extension NSManagedObject {
     /// Returns the contents of a to-many relationship, loading them with one request when needed.
     /// A store error stops the program, as firing a relationship fault does in Core Data.
     func loadedToMany(_ relationship: NSRelationshipDescription) -> [NSManagedObject] {
-        do {
-            return try loadToMany(relationship)
-        } catch {
-            preconditionFailure("Core Data could not fulfill the relationship \"\(relationship.name)\" of \(_objectID.uriRepresentation().absoluteString): \(error)")
-        }
+        loadToMany(relationship) { context in context._relatedObjectIDs(for: relationship, ofID: _objectID) }
     }
 
-    /// The contents of a to-many relationship, loaded with one request when needed (kept by the object,
-    /// and their IDs in its snapshot); throws the store's error.
+    /// `loadedToMany(_:)` throwing the store's error instead.
     func loadToMany(_ relationship: NSRelationshipDescription) throws -> [NSManagedObject] {
+        try loadToMany(relationship) { context in try context._loadRelatedObjectIDs(for: relationship, ofID: _objectID) }
+    }
+
+    /// The contents of a to-many relationship, loaded with `destinationIDs` when the object does not hold
+    /// them yet (then kept by the object, and their IDs in its snapshot).
+    private func loadToMany(_ relationship: NSRelationshipDescription,
+                            destinationIDs: (NSManagedObjectContext) throws -> [NSManagedObjectID]) rethrows -> [NSManagedObject] {
         if let objects = toMany[relationship.name] { return objects }
         var objects: [NSManagedObject] = []
         if let context = _context {
-            objects = try context._loadRelatedObjectIDs(for: relationship, ofID: _objectID).map { context.object(with: $0) }
+            objects = try destinationIDs(context).map { context.object(with: $0) }
         }
         toMany[relationship.name] = objects
         if snapshot[relationship.name] == nil, !_objectID.isTemporaryID {
