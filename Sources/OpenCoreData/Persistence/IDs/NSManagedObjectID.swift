@@ -59,9 +59,30 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         self.storeIdentifier = storeIdentifier
         self.primaryKey = primaryKey
         temporaryIdentifier = nil
-        // Multiplicative mixing spreads consecutive keys; dictionaries hash this value again.
-        _hash = hashBase ^ Int(truncatingIfNeeded: UInt64(bitPattern: primaryKey) &* 0x9E37_79B9_7F4A_7C15)
+        _hash = hashBase ^ Self.mixing(primaryKey)
         super.init()
+    }
+
+    /// A primary key's part of a permanent ID's hash: multiplicative mixing spreads consecutive keys
+    /// (dictionaries hash the result again).
+    @inline(__always)
+    private static func mixing(_ primaryKey: Int64) -> Int {
+        Int(truncatingIfNeeded: UInt64(bitPattern: primaryKey) &* 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// For a permanent ID with key `primaryKey`: the part of its hash its store and entity give, the same
+    /// for every ID of that entity in that store (see ``hashBase(storeIdentifier:entity:)``).
+    @inline(__always)
+    final func _permanentHashBase(primaryKey: Int64) -> Int {
+        _hash ^ Self.mixing(primaryKey)
+    }
+
+    /// Whether `other` is a permanent ID of the same entity in the same store (whatever its key), given
+    /// that both are permanent.
+    @inline(__always)
+    final func _namesSameEntityAndStore(as other: NSManagedObjectID) -> Bool {
+        other === self || (storeIdentifier == other.storeIdentifier
+            && (entity === other.entity || entity.name == other.entity.name))
     }
 
     /// The part of a permanent ID's hash that depends on its store and entity, not on its key.

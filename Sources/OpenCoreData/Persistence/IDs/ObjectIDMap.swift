@@ -1,10 +1,16 @@
-/// A dictionary keyed by object ID that compares its keys directly.
+/// A dictionary keyed by object ID that compares its keys directly and keeps the entries of permanent
+/// IDs in pages of consecutive primary keys.
 ///
 /// `[NSManagedObjectID: Value]` compares keys through `NSObject`'s `isEqual(_:)`, which takes `Any?`
 /// and casts it back to an ID on every probe; the registries and caches that every fetched and saved
-/// object passes through use this map instead. Keys hash with the ID's cached hash.
+/// object passes through use this map instead.
+///
+/// Rows come out of a store mostly in primary-key order. A hash table spreads such keys over its whole
+/// storage, so a fetch of many rows touches a new cache line (often a new memory page) for each one.
+/// Here the entries of one entity's permanent IDs in one store sit in pages of ``pageSize`` consecutive
+/// keys: consecutive rows share a page, found by one hash lookup. Temporary IDs are hashed as usual.
 struct ObjectIDMap<Value> {
-    /// An object ID as a dictionary key.
+    /// An object ID as a dictionary key (temporary IDs).
     struct Key: Hashable {
         let id: NSManagedObjectID
 
@@ -22,54 +28,180 @@ struct ObjectIDMap<Value> {
         }
     }
 
-    private var storage: [Key: Value] = [:]
+    /// The number of consecutive primary keys a page holds. Small, so that a map of scattered keys
+    /// stays small; large enough that consecutive rows rarely need another lookup.
+    static var pageSize: Int { 1 << pageShift }
+    private static var pageShift: Int { 4 }
+
+    /// Names one page: a store, an entity, and a run of ``pageSize`` primary keys.
+    struct PageKey: Hashable {
+        /// An ID of the page: it names the store and the entity.
+        let representative: NSManagedObjectID
+        /// The part of the representative's hash its store and entity give.
+        let base: Int
+        /// The primary key divided by the page size.
+        let number: Int64
+
+        @inline(__always)
+        init(_ id: NSManagedObjectID, primaryKey: Int64) {
+            representative = id
+            base = id._permanentHashBase(primaryKey: primaryKey)
+            number = primaryKey >> ObjectIDMap.pageShift
+        }
+
+        static func == (lhs: PageKey, rhs: PageKey) -> Bool {
+            lhs.number == rhs.number && lhs.base == rhs.base
+                && lhs.representative._namesSameEntityAndStore(as: rhs.representative)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(base ^ Int(truncatingIfNeeded: number))
+        }
+    }
+
+    /// The entries of one page, by primary key modulo ``pageSize``.
+    struct Page {
+        var entries: ContiguousArray<(id: NSManagedObjectID, value: Value)?>
+        var count = 0
+
+        init() {
+            entries = ContiguousArray(repeating: nil, count: ObjectIDMap.pageSize)
+        }
+
+        /// Puts `entry` in slot `index` and returns the entry it replaces, keeping a replaced entry's ID.
+        @inline(__always)
+        mutating func update(_ value: Value, id: NSManagedObjectID, at index: Int) -> Value? {
+            if let old = entries[index] {
+                entries[index] = (old.id, value)
+                return old.value
+            }
+            entries[index] = (id, value)
+            count += 1
+            return nil
+        }
+
+        /// Empties slot `index` and returns its value.
+        @inline(__always)
+        mutating func remove(at index: Int) -> Value? {
+            guard let old = entries[index] else { return nil }
+            entries[index] = nil
+            count -= 1
+            return old.value
+        }
+    }
+
+    private var temporary: [Key: Value] = [:]
+    private var pages: [PageKey: Page] = [:]
+    private var permanentCount = 0
 
     init() {}
 
-    /// Adds the entries of `other`, replacing the values of IDs both have.
-    mutating func merge(_ other: ObjectIDMap<Value>) {
-        storage.merge(other.storage) { $1 }
+    @inline(__always)
+    private static func slot(of primaryKey: Int64) -> Int {
+        Int(truncatingIfNeeded: primaryKey) & (pageSize - 1)
     }
 
     /// The value of an ID; setting `nil` removes it.
     subscript(id: NSManagedObjectID) -> Value? {
-        @inline(__always) get { storage[Key(id)] }
-        @inline(__always) set { storage[Key(id)] = newValue }
+        get {
+            guard let primaryKey = id.primaryKey else { return temporary[Key(id)] }
+            return pages[PageKey(id, primaryKey: primaryKey)]?.entries[Self.slot(of: primaryKey)]?.value
+        }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: id)
+            } else {
+                removeValue(forKey: id)
+            }
+        }
     }
 
     /// Sets the value of an ID and returns the value it replaced, if any.
     @discardableResult
     mutating func updateValue(_ value: Value, forKey id: NSManagedObjectID) -> Value? {
-        storage.updateValue(value, forKey: Key(id))
+        guard let primaryKey = id.primaryKey else { return temporary.updateValue(value, forKey: Key(id)) }
+        let key = PageKey(id, primaryKey: primaryKey)
+        let slot = Self.slot(of: primaryKey)
+        if let index = pages.index(forKey: key) {
+            let old = pages.values[index].update(value, id: id, at: slot)
+            if old == nil { permanentCount += 1 }
+            return old
+        }
+        var page = Page()
+        _ = page.update(value, id: id, at: slot)
+        pages[key] = page
+        permanentCount += 1
+        return nil
     }
 
     /// Removes the value of an ID and returns it.
     @discardableResult
     mutating func removeValue(forKey id: NSManagedObjectID) -> Value? {
-        storage.removeValue(forKey: Key(id))
+        guard let primaryKey = id.primaryKey else { return temporary.removeValue(forKey: Key(id)) }
+        guard let index = pages.index(forKey: PageKey(id, primaryKey: primaryKey)) else { return nil }
+        guard let old = pages.values[index].remove(at: Self.slot(of: primaryKey)) else { return nil }
+        permanentCount -= 1
+        if pages.values[index].count == 0 { pages.remove(at: index) }
+        return old
     }
 
-    /// Keeps room for `capacity` entries.
+    /// Adds the entries of `other`, replacing the values of IDs both have.
+    mutating func merge(_ other: ObjectIDMap<Value>) {
+        other.forEach { id, value in updateValue(value, forKey: id) }
+    }
+
+    /// Keeps room for `capacity` entries (consecutive permanent IDs, or temporary ones).
     mutating func reserveCapacity(_ capacity: Int) {
-        storage.reserveCapacity(capacity)
+        pages.reserveCapacity(capacity / Self.pageSize + 1)
+        temporary.reserveCapacity(min(capacity, 1024))
     }
 
     /// Removes every entry.
     mutating func removeAll() {
-        storage.removeAll()
+        temporary.removeAll()
+        pages.removeAll()
+        permanentCount = 0
     }
 
     /// Removes the entries for which `shouldRemove` is true.
     mutating func removeAll(where shouldRemove: (NSManagedObjectID, Value) throws -> Bool) rethrows {
-        storage = try storage.filter { try !shouldRemove($0.key.id, $0.value) }
+        temporary = try temporary.filter { try !shouldRemove($0.key.id, $0.value) }
+        var kept: [PageKey: Page] = [:]
+        var keptCount = 0
+        for (key, page) in pages {
+            var page = page
+            for index in page.entries.indices {
+                guard let entry = page.entries[index], try shouldRemove(entry.id, entry.value) else { continue }
+                _ = page.remove(at: index)
+            }
+            if page.count > 0 {
+                kept[key] = page
+                keptCount += page.count
+            }
+        }
+        pages = kept
+        permanentCount = keptCount
+    }
+
+    /// Calls `body` with each ID and its value, in no particular order.
+    func forEach(_ body: (NSManagedObjectID, Value) throws -> Void) rethrows {
+        for (key, value) in temporary { try body(key.id, value) }
+        for page in pages.values {
+            for case let (id, value)? in page.entries { try body(id, value) }
+        }
     }
 
     /// The values, in no particular order.
-    var values: Dictionary<Key, Value>.Values { storage.values }
+    var values: [Value] {
+        var result: [Value] = []
+        result.reserveCapacity(count)
+        forEach { _, value in result.append(value) }
+        return result
+    }
 
     /// The number of entries.
-    var count: Int { storage.count }
+    var count: Int { temporary.count + permanentCount }
 
     /// Whether the map has no entries.
-    var isEmpty: Bool { storage.isEmpty }
+    var isEmpty: Bool { count == 0 }
 }
