@@ -5,7 +5,8 @@ import Workloads
 //   workload-driver insert|fetch|aggregate|batch-update|batch-delete|batched-scan|frc|migration [contender|all]
 // e.g. `valgrind --tool=callgrind .build/release/workload-driver fetch OpenCoreData`.
 // Without a contender it lists them; with `all` it runs each and prints wall times.
-// OCD_BENCH_ROWS=N overrides the row count of the insert and fetch workloads (e.g. smaller under valgrind).
+// OCD_BENCH_ROWS=N overrides the row count of the insert and fetch workloads (e.g. smaller under valgrind);
+// OCD_BENCH_REPEAT=N runs the insert and fetch workloads N times in the process and prints their minimum and median.
 
 let workloads = ["insert", "fetch"] + Workload.allCases.map(\.rawValue)
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -30,6 +31,14 @@ guard !chosen.isEmpty else {
     exit(2)
 }
 let rows = ProcessInfo.processInfo.environment["OCD_BENCH_ROWS"].flatMap(Int.init)
+let repeats = max(1, ProcessInfo.processInfo.environment["OCD_BENCH_REPEAT"].flatMap(Int.init) ?? 1)
+
+/// One time, or the minimum and median of several runs in this process.
+func summary(_ times: [Double]) -> String {
+    let sorted = times.sorted()
+    if sorted.count == 1 { return String(format: "%.3f s", sorted[0]) }
+    return String(format: "min %.3f s, median %.3f s of %d", sorted[0], sorted[sorted.count / 2], sorted.count)
+}
 
 func time(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -48,21 +57,27 @@ do {
     switch workload {
     case "insert":
         for contender in Contenders.insert where chosen.contains(contender.name) {
-            let directory = try ScratchDirectory()
-            let instance = try contender.init(url: directory.file("Insert.sqlite"))
-            let seconds = try time { try instance.run(count: rows ?? Shape.insertCount) }
-            print("insert \(contender.name): \(String(format: "%.3f", seconds)) s, peak RSS so far \(peakResidentMiB())")
+            var times: [Double] = []
+            for _ in 0..<repeats {
+                let directory = try ScratchDirectory()
+                let instance = try contender.init(url: directory.file("Insert.sqlite"))
+                times.append(try time { try instance.run(count: rows ?? Shape.insertCount) })
+            }
+            print("insert \(contender.name): \(summary(times)), peak RSS so far \(peakResidentMiB())")
         }
     case "fetch":
         let count = rows ?? Shape.fetchCount
         let fixture = try FetchFixture(rows: count)
         let expected = Shape.checksum(rows: count)
         for contender in Contenders.fetch where chosen.contains(contender.name) {
-            let instance = try contender.init(url: fixture.url)
-            var sum: Int64 = 0
-            let seconds = try time { sum = try instance.run() }
-            guard sum == expected else { throw WorkloadError("\(contender.name) read \(sum), not \(expected)") }
-            print("fetch \(contender.name): \(String(format: "%.3f", seconds)) s, peak RSS so far \(peakResidentMiB())")
+            var times: [Double] = []
+            for _ in 0..<repeats {
+                let instance = try contender.init(url: fixture.url)
+                var sum: Int64 = 0
+                times.append(try time { sum = try instance.run() })
+                guard sum == expected else { throw WorkloadError("\(contender.name) read \(sum), not \(expected)") }
+            }
+            print("fetch \(contender.name): \(summary(times)), peak RSS so far \(peakResidentMiB())")
         }
     default:
         guard let fileWorkload else { exit(2) }
