@@ -84,13 +84,16 @@ extension NSManagedObjectContext {
 
     /// Gives the objects permanent IDs now, before they are saved.
     ///
-    /// Objects that already have permanent IDs keep them. Throws when the coordinator has no store for
-    /// an object's entity.
+    /// Objects that already have permanent IDs keep them. A permanent ID names the store the object will
+    /// be saved in: the one given to ``assign(_:to:)``, otherwise the first store that holds the entity.
+    /// Throws when the coordinator has no store for an object's entity, or when an assigned store cannot
+    /// take it.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         let temporary = objects.filter { $0._objectID.isTemporaryID }
         guard !temporary.isEmpty else { return }
         let coordinator = try requireObjectSource()
-        let permanent = try coordinator.obtainPermanentIDs(for: temporary.map(\._objectID))
+        let ids = temporary.map(\._objectID)
+        let permanent = try coordinator.obtainPermanentIDs(for: ids, assignedStores: _assignedStores(for: ids))
         for object in temporary {
             if let newID = permanent[object._objectID] { changeID(of: object, to: newID) }
         }

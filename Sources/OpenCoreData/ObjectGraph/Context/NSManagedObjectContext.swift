@@ -56,6 +56,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let _changeEvents = ContextChangeEvents()
     /// Parent, children, automatic merging and query generation (ObjectGraph/MultiContext).
     let _links = ContextLinks()
+    /// Stores that new objects were assigned to with `assign(_:to:)`, by temporary ID (ObjectGraph/Context/NSManagedObjectContext+StoreAssignment.swift).
+    @exclusivity(unchecked) var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
 
     /// Creates a context with the given concurrency type.
     public init(concurrencyType: ConcurrencyType) {

@@ -19,7 +19,8 @@ extension NSManagedObjectContext {
         var attempts = 0
         while true {
             let pending: PendingObjects = (Array(_inserted.values), Array(_updated.values), Array(_deleted.values))
-            let storeChanges = try changes(pending.inserted, pending.updated, pending.deleted)
+            var storeChanges = try changes(pending.inserted, pending.updated, pending.deleted)
+            storeChanges.assignedStores = _assignedStores(forInserted: pending.inserted)
             do {
                 return (try coordinator.save(storeChanges), pending)
             } catch let failure as StoreSaveConflicts {

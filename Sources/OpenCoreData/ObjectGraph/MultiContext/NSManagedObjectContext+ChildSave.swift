@@ -60,6 +60,7 @@ extension NSManagedObjectContext {
             versions[update.objectID] = object.snapshotVersion
         }
         _absorbTransientValues(changes.transientValues)
+        _adoptStoreAssignments(changes.assignedStores)
         for removal in changes.deleted {
             delete(self.object(with: _currentID(for: removal.objectID)))
         }

@@ -108,8 +108,9 @@ final class PinnedCoordinatorSource: ContextObjectSource {
         try pinned { try coordinator.relatedObjectIDs(for: relationship, of: objectID) }
     }
 
-    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID]) throws -> [NSManagedObjectID: NSManagedObjectID] {
-        try coordinator.obtainPermanentIDs(for: temporaryIDs)
+    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID],
+                            assignedStores: [NSManagedObjectID: NSPersistentStore]) throws -> [NSManagedObjectID: NSManagedObjectID] {
+        try coordinator.obtainPermanentIDs(for: temporaryIDs, assignedStores: assignedStores)
     }
 
     func save(_ changes: StoreSaveChanges) throws -> StoreSaveResult {

@@ -77,11 +77,17 @@ final class ParentContextSource: ContextObjectSource {
         }
     }
 
-    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID]) throws -> [NSManagedObjectID: NSManagedObjectID] {
+    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID],
+                            assignedStores: [NSManagedObjectID: NSPersistentStore]) throws -> [NSManagedObjectID: NSManagedObjectID] {
         let parent = self.parent
         return try parent.performAndWait {
             let current = temporaryIDs.map { parent._currentID(for: $0) }
-            let permanent = try parent.requireObjectSource().obtainPermanentIDs(for: current)
+            // The parent's own assignments, then the child's (made later, on the child's objects).
+            var assigned = parent._assignedStores(for: current)
+            for (asked, id) in zip(temporaryIDs, current) {
+                if let store = assignedStores[asked] { assigned[id] = store }
+            }
+            let permanent = try parent.requireObjectSource().obtainPermanentIDs(for: current, assignedStores: assigned)
             var result: [NSManagedObjectID: NSManagedObjectID] = [:]
             for (asked, id) in zip(temporaryIDs, current) {
                 guard let newID = permanent[id] else { continue }

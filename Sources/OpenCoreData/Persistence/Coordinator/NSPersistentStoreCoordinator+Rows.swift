@@ -69,19 +69,21 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Permanent IDs for temporary ones: keys come from each entity's `Z_PRIMARYKEY` row of the store
-    /// that will hold the object. Permanent IDs given in are returned unchanged.
-    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID]) throws -> [NSManagedObjectID: NSManagedObjectID] {
+    /// that will hold the object (the assigned one, by temporary ID, or else the first store that holds
+    /// the entity). Permanent IDs given in are returned unchanged.
+    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID],
+                            assignedStores: [NSManagedObjectID: NSPersistentStore] = [:]) throws -> [NSManagedObjectID: NSManagedObjectID] {
         _writeLock.lock()
         defer { _writeLock.unlock() }
         var result: [NSManagedObjectID: NSManagedObjectID] = [:]
-        var byStoreAndEntity: [ObjectIdentifier: (store: NSPersistentStore, entity: NSEntityDescription, ids: [NSManagedObjectID])] = [:]
+        var byStoreAndEntity: [StoreEntityKey: (store: NSPersistentStore, entity: NSEntityDescription, ids: [NSManagedObjectID])] = [:]
         for id in temporaryIDs {
             guard id.isTemporaryID else {
                 result[id] = id
                 continue
             }
-            let store = try _storeForInserting(id.entity)
-            let key = ObjectIdentifier(id.entity)
+            let store = try _storeForInserting(id, assignedTo: assignedStores[id])
+            let key = StoreEntityKey(store: ObjectIdentifier(store), entity: ObjectIdentifier(id.entity))
             var group = byStoreAndEntity[key] ?? (store, id.entity, [])
             group.ids.append(id)
             byStoreAndEntity[key] = group
@@ -113,7 +115,9 @@ extension NSPersistentStoreCoordinator {
         var insertingStores: [ObjectIdentifier: NSPersistentStore] = [:]
         for insert in changes.inserted {
             let store: NSPersistentStore
-            if insert.objectID.isTemporaryID {
+            if let assigned = changes.assignedStores[insert.objectID] {
+                store = try _storeForInserting(insert.objectID, assignedTo: assigned)
+            } else if insert.objectID.isTemporaryID {
                 let entity = insert.objectID.entity
                 if let known = insertingStores[ObjectIdentifier(entity)] {
                     store = known

@@ -41,6 +41,9 @@ struct StoreSaveChanges {
     /// object IDs), by object ID: all set ones of inserted objects, the changed ones of updated objects.
     /// Stores never see them.
     var transientValues: [NSManagedObjectID: [String: Any?]] = [:]
+    /// The stores new objects were assigned to (`NSManagedObjectContext.assign(_:to:)`), by temporary ID;
+    /// other new objects go to the first store that holds their entity.
+    var assignedStores: [NSManagedObjectID: NSPersistentStore] = [:]
 
     /// Whether there is nothing to write.
     var isEmpty: Bool {
