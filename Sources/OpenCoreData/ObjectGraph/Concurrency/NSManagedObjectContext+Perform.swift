@@ -4,7 +4,7 @@ extension NSManagedObjectContext {
     /// Runs a block on the context's queue, asynchronously.
     public func perform(_ block: @escaping () -> Void) {
         let work = QueueWork( block)
-        queue.async { work.value() }
+        queue.async { [self] in CurrentContext.run(self, work.value) }
     }
 
     /// Runs a block on the context's queue and waits for it to finish.
@@ -12,12 +12,12 @@ extension NSManagedObjectContext {
     /// The call is re-entrant: from code already running on the context's queue the block runs at once.
     public func performAndWait(_ block: () -> Void) {
         if isOnContextQueue {
-            block()
+            CurrentContext.run(self, block)
             return
         }
         withoutActuallyEscaping(block) { escapable in
             let work = QueueWork( escapable)
-            queue.sync { work.value() }
+            queue.sync { CurrentContext.run(self, work.value) }
         }
     }
 
@@ -51,13 +51,13 @@ extension NSManagedObjectContext {
         let outcome: ResultBox<T>
         if schedule == .immediate, isOnContextQueue {
             outcome = ResultBox()
-            outcome.result = Result { try block() }
+            outcome.result = Result { try CurrentContext.run(self, block) }
         } else {
             let work = QueueWork( block)
             outcome = await withCheckedContinuation { (continuation: CheckedContinuation<ResultBox<T>, Never>) in
-                queue.async {
+                queue.async { [self] in
                     let box = ResultBox<T>()
-                    box.result = Result { try work.value() }
+                    box.result = Result { try CurrentContext.run(self, work.value) }
                     continuation.resume(returning: box)
                 }
             }

@@ -103,9 +103,21 @@ extension NSPersistentStoreCoordinator {
 
     /// Copies a store's objects into a new store of a named type at a location, adds the new store and
     /// removes the old one; returns the new store.
+    ///
+    /// Posts `NSPersistentStoreCoordinatorWillRemoveStore` for the old store, then one
+    /// `NSPersistentStoreCoordinatorStoresDidChange` naming the new store under `NSAddedPersistentStoresKey`,
+    /// the old one under `NSRemovedPersistentStoresKey`, and both (old, new) under
+    /// `NSUUIDChangedPersistentStoresKey`.
     @discardableResult
     public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
                                        withType storeType: String) throws -> NSPersistentStore {
+        let newStore = try _migratePersistentStore(store, to: url, options: options, withType: storeType)
+        _postStoresDidChange(added: [newStore], removed: [store], uuidChanged: [store, newStore])
+        return newStore
+    }
+
+    private func _migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]?,
+                                         withType storeType: String) throws -> NSPersistentStore {
         _writeLock.lock()
         defer { _writeLock.unlock() }
         guard persistentStores.contains(where: { $0 === store }) else {
@@ -124,7 +136,7 @@ extension NSPersistentStoreCoordinator {
                 related[row.objectID, default: [:]][name] = try store._relatedObjectIDs(for: relationship, of: row.objectID)
             }
         }
-        let newStore = try addPersistentStore(ofType: storeType,
+        let newStore = try _addPersistentStore(ofType: storeType,
                                               configurationName: store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : store.configurationName,
                                               at: url, options: options)
         do {
@@ -146,13 +158,14 @@ extension NSPersistentStoreCoordinator {
             newStore.metadata = metadata
             _ = try newStore._save(changes)
         } catch {
-            try? remove(newStore)
+            try? _remove(newStore)
             if storeType == NSSQLiteStoreType {
                 for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
             }
             throw error
         }
-        try remove(store)
+        _postWillRemove(store)
+        try _remove(store)
         return newStore
     }
 

@@ -15,9 +15,19 @@ extension NSPersistentStoreCoordinator {
 
     /// Adds a store of a named type at a location to the coordinator, opening or creating it, and
     /// returns it. A `nil` URL is allowed only for in-memory stores.
+    ///
+    /// Posts `NSPersistentStoreCoordinatorStoresDidChange` with the store under `NSAddedPersistentStoresKey`.
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName configuration: String?,
                                  at storeURL: URL?, options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
+        let store = try _addPersistentStore(ofType: storeType, configurationName: configuration, at: storeURL, options: options)
+        _postStoresDidChange(added: [store])
+        return store
+    }
+
+    /// Adds a store without posting a notification (see `addPersistentStore(ofType:configurationName:at:options:)`).
+    func _addPersistentStore(ofType storeType: String, configurationName configuration: String?,
+                             at storeURL: URL?, options: [AnyHashable: Any]?) throws -> NSPersistentStore {
         if let _modelError { throw _modelError }
         if let configuration, configuration != "PF_DEFAULT_CONFIGURATION_NAME",
            managedObjectModel.entities(forConfigurationName: configuration) == nil {
@@ -80,7 +90,18 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Removes a store from the coordinator; its objects can no longer be fetched or saved.
+    ///
+    /// Posts `NSPersistentStoreCoordinatorWillRemoveStore` (its object is the store) before, and
+    /// `NSPersistentStoreCoordinatorStoresDidChange` with the store under `NSRemovedPersistentStoresKey`
+    /// after.
     public func remove(_ store: NSPersistentStore) throws {
+        if persistentStores.contains(where: { $0 === store }) { _postWillRemove(store) }
+        try _remove(store)
+        _postStoresDidChange(removed: [store])
+    }
+
+    /// Removes a store without posting notifications (see `remove(_:)`).
+    func _remove(_ store: NSPersistentStore) throws {
         _writeLock.lock()
         defer { _writeLock.unlock() }
         let found = _lock.withLock { _stores.contains { $0 === store } }
