@@ -142,19 +142,18 @@ extension NSManagedObjectContext {
     /// After a successful save: permanent IDs, fresh snapshots, `didSave()`.
     private func adopt(_ result: StoreSaveResult, inserted: [NSManagedObject], updated: [NSManagedObject],
                        deleted: [NSManagedObject]) {
+        // One pass over the new objects while each is at hand: its permanent ID, then its snapshot when
+        // that is its values as they are. Snapshots holding relationship IDs wait until every new
+        // object has its permanent ID.
+        var needingIDs: [NSManagedObject] = []
         for object in inserted {
             if let permanent = result.permanentIDs[object.objectID] { changeID(of: object, to: permanent) }
+            if !settleSnapshotOfStoredValues(object, versions: result.versions) { needingIDs.append(object) }
         }
-        for object in inserted + updated {
-            if object.entity._writeTraits.storesOnlyPersistentAttributes {
-                // The stored values are exactly the object's current values.
-                object.snapshot = object.storage
-                object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion
-                object.changedKeys.removeAll()
-                object.valuesAtLastEvent.removeAll()
-                object.isNewlyInserted = false
-                continue
-            }
+        for object in updated where !settleSnapshotOfStoredValues(object, versions: result.versions) {
+            needingIDs.append(object)
+        }
+        for object in needingIDs {
             if object.snapshot.layout !== object.storage.layout {
                 // A new object's snapshot starts empty: give it the layout of the object's values.
                 object.snapshot = PropertyValues(layout: object.storage.layout, object.snapshot.dictionary)
@@ -180,12 +179,28 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
-        for object in inserted + updated + deleted { object.didSave() }
+        for object in inserted { object.didSave() }
+        for object in updated { object.didSave() }
+        for object in deleted { object.didSave() }
+    }
+
+    /// Makes a saved object's snapshot its current values when its entity stores nothing else (no
+    /// relationships, no transient properties); returns `false`, changing nothing, otherwise.
+    private func settleSnapshotOfStoredValues(_ object: NSManagedObject, versions: ObjectIDMap<Int64>) -> Bool {
+        guard object.entity._writeTraits.storesOnlyPersistentAttributes else { return false }
+        object.snapshot = object.storage
+        object.snapshotVersion = versions[object.objectID] ?? object.snapshotVersion
+        object.changedKeys.removeAll()
+        object.valuesAtLastEvent.removeAll()
+        object.isNewlyInserted = false
+        return true
     }
 
     /// Gives a registered object a new ID.
     func changeID(of object: NSManagedObject, to newID: NSManagedObjectID) {
-        if registry[object._objectID] === object { registry[object._objectID] = nil }
+        if let removed = registry.removeValue(forKey: object._objectID), removed !== object {
+            registry[object._objectID] = removed
+        }
         _retireTemporaryID(object._objectID, for: newID)
         object._objectID = newID
         registry[newID] = object

@@ -84,13 +84,22 @@ enum UniquenessConstraintCheck {
             groups[key]?.ids.append(id)
         }
 
+        // The objects of one entity usually come together: its constraints are looked up once per run.
+        var lastEntity: (entity: NSEntityDescription, constraints: [Constraint])?
+        func constraintsOf(_ entity: NSEntityDescription) -> [Constraint] {
+            if let lastEntity, lastEntity.entity === entity { return lastEntity.constraints }
+            let found = constraints(of: entity)
+            lastEntity = (entity, found)
+            return found
+        }
+
         for insert in changes.inserted {
-            for constraint in constraints(of: insert.objectID.entity) {
+            for constraint in constraintsOf(insert.objectID.entity) {
                 add(insert.objectID, constraint, constraint.names.map { insert.values[$0] })
             }
         }
         for update in changes.updated {
-            let constraints = constraints(of: update.objectID.entity).filter { constraint in
+            let constraints = constraintsOf(update.objectID.entity).filter { constraint in
                 constraint.names.contains { update.changedValues.keys.contains($0) }
             }
             guard !constraints.isEmpty else { continue }

@@ -150,10 +150,14 @@ struct ObjectIDMap<Value> {
         other.forEach { id, value in updateValue(value, forKey: id) }
     }
 
-    /// Keeps room for `capacity` entries (consecutive permanent IDs, or temporary ones).
+    /// Keeps room for `capacity` permanent IDs with consecutive primary keys.
     mutating func reserveCapacity(_ capacity: Int) {
         pages.reserveCapacity(capacity / Self.pageSize + 1)
-        temporary.reserveCapacity(min(capacity, 1024))
+    }
+
+    /// Keeps room for `capacity` temporary IDs.
+    mutating func reserveCapacity(temporary capacity: Int) {
+        temporary.reserveCapacity(capacity)
     }
 
     /// Removes every entry.

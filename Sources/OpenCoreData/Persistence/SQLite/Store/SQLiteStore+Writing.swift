@@ -101,11 +101,14 @@ extension SQLiteStore {
                               permanentIDs: ObjectIDMap<NSManagedObjectID>) -> [String: Set<NSManagedObjectID>] {
         var result: [String: Set<NSManagedObjectID>] = [:]
         // The to-one relationships of each entity, looked up once per entity.
+        // The objects of one entity usually come together: the last entity's names are kept at hand.
         var toOneNames: [ObjectIdentifier: [String]] = [:]
+        var last: (entity: NSEntityDescription, names: [String])?
         func names(of entity: NSEntityDescription) -> [String] {
-            if let names = toOneNames[ObjectIdentifier(entity)] { return names }
-            let names = entity.relationshipsByName.values.filter { !$0.isToMany }.map(\.name)
+            if let last, last.entity === entity { return last.names }
+            let names = toOneNames[ObjectIdentifier(entity)] ?? entity.relationshipsByName.values.filter { !$0.isToMany }.map(\.name)
             toOneNames[ObjectIdentifier(entity)] = names
+            last = (entity, names)
             return names
         }
         for insert in changes.inserted {
@@ -153,7 +156,7 @@ extension SQLiteStore {
             byRoot[try entityFacts(insert.objectID.entity).root, default: []].append(insert.objectID)
         }
         var result = ObjectIDMap<NSManagedObjectID>()
-        result.reserveCapacity(inserts.count)
+        result.reserveCapacity(temporary: inserts.count)
         let storeIdentifier = identifier
         for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
             let keys = try Self.allocatePrimaryKeys(in: db, rootNumber: root, count: ids.count)
