@@ -85,8 +85,8 @@ extension NSManagedObjectContext {
     /// rules are applied, objects inserted and deleted before being saved are dropped, each object's
     /// changes for the current event are cleared, and the undo group of the event is closed.
     public func processPendingChanges() {
-        _propagatePendingDeletes()
-        for (key, object) in _deleted where object.isNewlyInserted {
+        if _propagatesDeletesAtEndOfEvent { _propagatePendingDeletes() }
+        for (key, object) in _deleted where object.isNewlyInserted && object.preparedForDeletion {
             _deleted[key] = nil
             unregister(object)
         }

@@ -15,6 +15,7 @@ extension NSManagedObjectContext {
     public func save() throws {
         _checkQueue("save()")
         try _loadDeletedFaults()
+        _propagatePendingDeletes() // also when propagatesDeletesAtEndOfEvent is false
         processPendingChanges()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
         let coordinator = try requireObjectSource()

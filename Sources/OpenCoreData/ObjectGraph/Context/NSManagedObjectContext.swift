@@ -57,6 +57,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Parent, children, automatic merging and query generation (ObjectGraph/MultiContext).
     let _links = ContextLinks()
     /// Stores that new objects were assigned to with `assign(_:to:)`, by temporary ID (ObjectGraph/Context/NSManagedObjectContext+StoreAssignment.swift).
+    /// Whether deletes propagate at the end of each event or only at save (`propagatesDeletesAtEndOfEvent`).
+    var _propagatesDeletesAtEndOfEvent = true
     @exclusivity(unchecked) var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
 
     /// Creates a context with the given concurrency type.
