@@ -16,6 +16,7 @@ extension NSManagedObjectContext {
         _checkQueue("save()")
         try _loadDeletedFaults()
         processPendingChanges()
+        _releaseUnreferencedObjects()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
         let coordinator = try requireObjectSource()
         _postWillSave()
