@@ -11,10 +11,15 @@ struct RegisteredObjectRetentionTests {
         init(_ object: NSManagedObject) { self.object = object }
     }
 
-    /// A context on a blog store in `directory` with `count` tags labelled t1…tN.
+    /// A context on a blog store in `directory` with `count` tags labelled t1…tN, through a coordinator
+    /// of its own (nothing cached yet).
     private func context(in directory: URL, tags count: Int) throws -> NSManagedObjectContext {
-        let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: directory.appendingPathComponent("Blog.sqlite"))
-        try StoreKit.insert(coordinator, "Tag", (1...count).map { ["label": "t\($0)"] })
+        let url = directory.appendingPathComponent("Blog.sqlite")
+        let model = StoreKit.blogModel()
+        let (writer, _) = try StoreKit.sqliteCoordinator(model, at: url)
+        try StoreKit.insert(writer, "Tag", (1...count).map { ["label": "t\($0)"] })
+        for store in writer.persistentStores { try writer.remove(store) }
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(model, at: url)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return context
@@ -130,7 +135,7 @@ struct RegisteredObjectRetentionTests {
         }
     }
 
-    @Test("a long-lived context that fetches many rows in turn does not keep them all")
+    @Test("a long-lived context that fetches many rows in turn keeps neither all their objects nor all their rows")
     func longLivedContextStaysBounded() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -138,6 +143,7 @@ struct RegisteredObjectRetentionTests {
         let context = try context(in: directory, tags: rows)
         try context.performAndWait {
             var largest = 0
+            var largestCache = 0
             var read = 0
             for offset in stride(from: 0, to: rows, by: 500) {
                 let request = StoreKit.request("Tag", sort: [NSSortDescriptor(key: "label", ascending: true)])
@@ -145,10 +151,13 @@ struct RegisteredObjectRetentionTests {
                 request.fetchLimit = 500
                 for tag in try context.fetch(request) where tag.value(forKey: "label") is String { read += 1 }
                 largest = max(largest, context.registry.count)
+                largestCache = max(largestCache, context.persistentStoreCoordinator?._rowCache.count ?? 0)
             }
             #expect(read == rows)
             #expect(largest < 2 * NSManagedObjectContext.minimumRegistryReleaseThreshold + 500)
             #expect(largest < rows)
+            // The coordinator's row cache lets go of their rows with them.
+            #expect(largestCache < 2 * NSManagedObjectContext.minimumRegistryReleaseThreshold + 500)
         }
     }
 }

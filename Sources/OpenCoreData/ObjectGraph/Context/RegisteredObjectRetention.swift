@@ -44,6 +44,11 @@ extension NSManagedObjectContext {
         var released: [NSManagedObject] = []
         registry.removeValues(where: { isKnownUniquelyReferenced(&$0) }, into: &released)
         _registryReleaseThreshold = max(Self.minimumRegistryReleaseThreshold, 2 * (registry.count - pending))
+        // The coordinator's cached rows of those objects go too: a context that still holds an object of
+        // the same row keeps its own snapshot, and a fault of it reads the store again.
+        if let coordinator = _coordinator, !released.isEmpty {
+            coordinator._rowCache.remove(released.lazy.map(\.objectID).filter { !$0.isTemporaryID })
+        }
         // `released` goes here, after the registry is consistent: the objects are freed now.
     }
 }
