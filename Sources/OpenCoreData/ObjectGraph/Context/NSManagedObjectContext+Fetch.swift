@@ -9,6 +9,7 @@ extension NSManagedObjectContext {
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         _checkQueue("fetch(_:)")
         if _needsQueryGenerationScope { return try _readingQueryGeneration { try fetch(request) } }
+        _releaseUnreferencedObjects()
         if let type = T.self as? NSManagedObject.Type { ManagedObjectClasses.remember(type) }
         let coordinator = try requireObjectSource()
         let entity = try coordinator._entity(of: request)

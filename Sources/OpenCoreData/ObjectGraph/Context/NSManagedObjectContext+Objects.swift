@@ -6,6 +6,7 @@ extension NSManagedObjectContext {
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         _checkQueue("object(with:)")
         if let object = registry[objectID] { return object }
+        _releaseUnreferencedObjects()
         let object = makeObject(for: objectID)
         object._isFault = true
         return object

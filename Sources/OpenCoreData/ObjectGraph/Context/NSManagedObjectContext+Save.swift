@@ -17,6 +17,7 @@ extension NSManagedObjectContext {
         try _loadDeletedFaults()
         _propagatePendingDeletes() // also when propagatesDeletesAtEndOfEvent is false
         processPendingChanges()
+        _releaseUnreferencedObjects()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
         let coordinator = try requireObjectSource()
         _postWillSave()

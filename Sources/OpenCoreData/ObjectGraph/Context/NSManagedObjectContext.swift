@@ -34,8 +34,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// are usually created in runs of one class.
     @exclusivity(unchecked) var _lastClassEntity: (type: ObjectIdentifier, model: NSManagedObjectModel?, entity: NSEntityDescription)?
 
-    /// Registered objects, one per object ID.
+    /// Registered objects, one per object ID. Unless `retainsRegisteredObjects` is set, objects nothing
+    /// else refers to leave it from time to time (see `RegisteredObjectRetention.swift`).
     @exclusivity(unchecked) var registry = ObjectIDMap<NSManagedObject>()
+    /// Whether the registry keeps every registered object (`retainsRegisteredObjects`).
+    @exclusivity(unchecked) var _retainsRegisteredObjects = false
+    /// How many registered objects without pending changes the registry holds before it next lets go of
+    /// the ones nothing else refers to.
+    @exclusivity(unchecked) var _registryReleaseThreshold = NSManagedObjectContext.minimumRegistryReleaseThreshold
     /// Objects inserted since the last save, in insertion order.
     @exclusivity(unchecked) var _inserted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered objects changed since the last save.

@@ -187,6 +187,36 @@ struct ObjectIDMap<Value> {
         permanentCount = keptCount
     }
 
+    /// Removes the entries whose value satisfies `isUnreferenced` and appends the removed values to
+    /// `removed`. `isUnreferenced` gets each value in place, so that it may ask whether the map holds
+    /// the only reference to it; the caller releases the removed values once the map is consistent.
+    mutating func removeValues(where isUnreferenced: (inout Value) -> Bool, into removed: inout [Value]) {
+        // Indices are stepped one by one: `indices` would hold a second reference to the storage, and
+        // reaching a value in place through it would copy the storage (and every value with it).
+        var temporaryKeys: [Key] = []
+        var index = temporary.startIndex
+        while index != temporary.endIndex {
+            if isUnreferenced(&temporary.values[index]) { temporaryKeys.append(temporary.keys[index]) }
+            index = temporary.index(after: index)
+        }
+        for key in temporaryKeys {
+            if let value = temporary.removeValue(forKey: key) { removed.append(value) }
+        }
+        var emptied: [PageKey] = []
+        var pageIndex = pages.startIndex
+        while pageIndex != pages.endIndex {
+            for slot in 0..<Self.pageSize where pages.values[pageIndex].entries[slot] != nil {
+                guard isUnreferenced(&pages.values[pageIndex].entries[slot]!.value),
+                      let value = pages.values[pageIndex].remove(at: slot) else { continue }
+                removed.append(value)
+                permanentCount -= 1
+            }
+            if pages.values[pageIndex].count == 0 { emptied.append(pages.keys[pageIndex]) }
+            pageIndex = pages.index(after: pageIndex)
+        }
+        for key in emptied { pages.removeValue(forKey: key) }
+    }
+
     /// Calls `body` with each ID and its value, in no particular order.
     func forEach(_ body: (NSManagedObjectID, Value) throws -> Void) rethrows {
         for (key, value) in temporary { try body(key.id, value) }
