@@ -21,8 +21,11 @@ extension NSManagedObjectContext {
             let pending: PendingObjects = (Array(_inserted.values), Array(_updated.values), Array(_deleted.values))
             var storeChanges = try changes(pending.inserted, pending.updated, pending.deleted)
             storeChanges.assignedStores = _assignedStores(forInserted: pending.inserted)
+            storeChanges.versionChecks = try _versionChecks(excluding: storeChanges, coordinator)
             do {
-                return (try coordinator.save(storeChanges), pending)
+                let result = try coordinator.save(storeChanges)
+                _conflictDetectionObjects = [:]
+                return (result, pending)
             } catch let failure as StoreSaveConflicts {
                 // Conflicts come from the stores only, through the root's coordinator (a parent takes a child's save as is).
                 let conflicts = mergeConflicts(for: failure, coordinator: try requireCoordinator())

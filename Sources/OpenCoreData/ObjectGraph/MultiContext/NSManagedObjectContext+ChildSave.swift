@@ -61,6 +61,7 @@ extension NSManagedObjectContext {
         }
         _absorbTransientValues(changes.transientValues)
         _adoptStoreAssignments(changes.assignedStores)
+        for check in changes.versionChecks { detectConflicts(for: self.object(with: _currentID(for: check.objectID))) }
         for removal in changes.deleted {
             delete(self.object(with: _currentID(for: removal.objectID)))
         }

@@ -136,6 +136,9 @@ extension NSPersistentStoreCoordinator {
         for delete in changes.deleted {
             add(try _requireStore(of: delete.objectID)) { $0.deleted.append(delete) }
         }
+        for check in changes.versionChecks {
+            add(try _requireStore(of: check.objectID)) { $0.versionChecks.append(check) }
+        }
         var permanentIDs = ObjectIDMap<NSManagedObjectID>()
         var versions = ObjectIDMap<Int64>()
         for (store, storeChanges) in perStore.values.sorted(by: { _storeIndex($0.store) < _storeIndex($1.store) }) {

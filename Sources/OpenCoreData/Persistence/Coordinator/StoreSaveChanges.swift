@@ -44,6 +44,9 @@ struct StoreSaveChanges {
     /// The stores new objects were assigned to (`NSManagedObjectContext.assign(_:to:)`), by temporary ID;
     /// other new objects go to the first store that holds their entity.
     var assignedStores: [NSManagedObjectID: NSPersistentStore] = [:]
+    /// Unchanged objects whose rows must still have the version the context read
+    /// (`NSManagedObjectContext.detectConflicts(for:)`); checked like updates, never written.
+    var versionChecks: [Delete] = []
 
     /// Whether there is nothing to write.
     var isEmpty: Bool {

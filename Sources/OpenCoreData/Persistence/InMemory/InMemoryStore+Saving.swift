@@ -11,6 +11,7 @@ extension InMemoryStore {
         return try _stateLock.withLock {
             var conflicts: [StoreSaveConflicts.Conflict] = []
             let expected = changes.updated.map { ($0.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
+                + changes.versionChecks.map { ($0.objectID, $0.expectedVersion) }
             for (id, version) in expected {
                 let row = _state.rows[id]
                 if row?.version != version {

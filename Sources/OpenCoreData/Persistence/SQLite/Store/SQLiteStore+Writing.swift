@@ -128,6 +128,7 @@ extension SQLiteStore {
     private func checkVersions(_ changes: StoreSaveChanges, in db: Database) throws {
         var conflicts: [StoreSaveConflicts.Conflict] = []
         let expected = changes.updated.map { ($0.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
+            + changes.versionChecks.map { ($0.objectID, $0.expectedVersion) }
         for (id, version) in expected {
             guard let pk = id.primaryKey else { continue }
             let table = try layout(of: id.entity).table
