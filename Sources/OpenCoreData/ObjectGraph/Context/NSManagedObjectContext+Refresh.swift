@@ -9,6 +9,7 @@ extension NSManagedObjectContext {
         guard object._context === self, !object.isNewlyInserted else { return }
         if flag, !object._isFault, !object.changedKeys.isEmpty {
             mergeStoreValues(into: object)
+            object.awake(fromSnapshotEvents: .refresh)
             return
         }
         guard !object._isFault else { return }
@@ -52,7 +53,8 @@ extension NSManagedObjectContext {
     public func rollback() {
         processPendingChanges()
         for object in _inserted.values { unregister(object) }
-        for object in Array(_deleted.values) + Array(_updated.values) {
+        let restored = Array(_deleted.values) + Array(_updated.values)
+        for object in restored {
             object._isDeleted = false
             object.preparedForDeletion = false
             restoreCommittedValues(of: object)
@@ -61,6 +63,7 @@ extension NSManagedObjectContext {
         _updated = [:]
         _deleted = [:]
         _undoManager?.removeAllActions()
+        for object in restored { object.awake(fromSnapshotEvents: .rollback) }
     }
 
     /// Forgets every registered object: they no longer belong to the context, and unsaved changes are lost.

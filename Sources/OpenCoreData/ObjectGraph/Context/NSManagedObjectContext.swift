@@ -65,6 +65,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Stores that new objects were assigned to with `assign(_:to:)`, by temporary ID (ObjectGraph/Context/NSManagedObjectContext+StoreAssignment.swift).
     /// Whether deletes propagate at the end of each event or only at save (`propagatesDeletesAtEndOfEvent`).
     var _propagatesDeletesAtEndOfEvent = true
+    /// Snapshot events gathered during one undo or redo, delivered when it ends (ObjectGraph/Objects/SnapshotEvents.swift).
+    @exclusivity(unchecked) var _pendingSnapshotEvents: [ObjectIdentifier: (object: NSManagedObject, flags: NSSnapshotEventType)]?
     @exclusivity(unchecked) var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
 
     /// Creates a context with the given concurrency type.

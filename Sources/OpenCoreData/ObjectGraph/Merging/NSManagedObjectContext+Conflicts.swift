@@ -35,6 +35,9 @@ extension NSManagedObjectContext {
                     // A custom policy that returned without settling the object: its current state wins.
                     LockingConflictResolution.resolve(conflict, as: .mergeByPropertyObjectTrumpMergePolicyType)
                 }
+                for object in Set(conflicts.map(\.sourceObject)) where object._context === self {
+                    object.awake(fromSnapshotEvents: .mergePolicy)
+                }
             } catch let failure as StoreConstraintConflicts {
                 let conflicts = constraintConflicts(for: failure)
                 attempts += 1

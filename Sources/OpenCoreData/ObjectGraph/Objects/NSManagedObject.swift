@@ -121,6 +121,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// to compute derived state; call `super`.
     open func awakeFromFetch() {}
 
+    /// Called when the object's values are set again from a snapshot — undo or redo, rollback, a refresh that merges changes, a merge policy — named by `flags` (see ObjectGraph/Objects/SnapshotEvents.swift). Override it to recompute derived or transient state; call `super`.
+    open func awake(fromSnapshotEvents flags: NSSnapshotEventType) {}
+
     /// Called when the object is about to be saved. Override it to compute values just before saving.
     open func willSave() {}
 

@@ -20,16 +20,20 @@ extension NSManagedObjectContext {
     public func undo() {
         guard let undoManager = _undoManager else { return }
         processPendingChanges()
-        undoManager.undo()
-        processPendingChanges()
+        _deliveringSnapshotEvents {
+            undoManager.undo()
+            processPendingChanges()
+        }
     }
 
     /// Redoes the latest group of changes undone with ``undo()``. Does nothing without an undo manager.
     public func redo() {
         guard let undoManager = _undoManager else { return }
         processPendingChanges()
-        undoManager.redo()
-        processPendingChanges()
+        _deliveringSnapshotEvents {
+            undoManager.redo()
+            processPendingChanges()
+        }
     }
 
     // MARK: Recording property changes
@@ -57,6 +61,7 @@ extension NSManagedObjectContext {
         object.setToMany(objects, for: relationship)
         object.didChangeValue(forKey: relationship.name)
         forgetChangeIfCommitted(object, key: relationship.name)
+        _noteSnapshotEvent(.undoUpdate, for: object)
     }
 
     private func restoreValue(_ value: Any?, forKey key: String, of object: NSManagedObject) {
@@ -67,6 +72,7 @@ extension NSManagedObjectContext {
         _objectDidChange(object)
         object.didChangeValue(forKey: key)
         forgetChangeIfCommitted(object, key: key)
+        _noteSnapshotEvent(.undoUpdate, for: object)
     }
 
     /// Whether undo may put back a value of the object: it belongs to the context, or left it by a
@@ -130,6 +136,7 @@ extension NSManagedObjectContext {
     private func setMembership(of object: NSManagedObject, to state: ObjectMembership) {
         if let owner = object._context, owner !== self { return }
         _registerUndoOfMembership(object)
+        _noteSnapshotEvent(SnapshotEvents.membershipEvent(from: membership(of: object), to: state, isNew: object.isNewlyInserted), for: object)
         let key = ObjectIdentifier(object)
         switch state {
         case .absent where object.isNewlyInserted:
