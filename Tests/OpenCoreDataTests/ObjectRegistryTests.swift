@@ -32,14 +32,20 @@ struct ObjectRegistryTests {
         return url
     }
 
-    @Test("each fetched row is one object, found again by its ID, whatever its primary key")
-    func scatteredPrimaryKeys() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// `scatteredStore(in:)` opened by a new coordinator, with a private-queue context on it.
+    private func scatteredContext(in directory: URL) throws -> (URL, NSPersistentStoreCoordinator, NSManagedObjectContext) {
         let url = try scatteredStore(in: directory)
         let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
+        return (url, coordinator, context)
+    }
+
+    @Test("each fetched row is one object, found again by its ID, whatever its primary key")
+    func scatteredPrimaryKeys() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (_, coordinator, context) = try scatteredContext(in: directory)
         try context.performAndWait {
             let tags = try context.fetch(StoreKit.request("Tag"))
             #expect(tags.count == Self.scatteredKeys.count)
@@ -67,10 +73,7 @@ struct ObjectRegistryTests {
     func deletionKeepsNeighbours() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let url = try scatteredStore(in: directory)
-        let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let (url, _, context) = try scatteredContext(in: directory)
         try context.performAndWait {
             let tags = try context.fetch(StoreKit.request("Tag", sort: [NSSortDescriptor(key: "label", ascending: true)]))
             let deleted = tags.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)

@@ -50,6 +50,8 @@ extension NSManagedObjectContext {
     func _collectObjectsDidChange() -> ObjectsDidChangePayload {
         let events = _changeEvents
         var payload = ObjectsDidChangePayload()
+        // Room for the new objects at once, instead of growing (and rehashing) the set step by step.
+        payload.inserted.reserveCapacity(max(0, _inserted.count - events.insertedAtLastEvent.count))
         for (key, object) in _inserted where events.insertedAtLastEvent[key] == nil {
             payload.inserted.insert(object)
             object._insertedInCurrentEvent = false

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension NSManagedObject {
     /// Registers a per-key validation method: the Swift form of Core Data's `validate<Key>:error:`
@@ -35,7 +36,8 @@ extension NSManagedObject {
 
 /// The per-key validation methods registered with `NSManagedObject.registerValidation(forKey:_:)`.
 ///
-/// `@unchecked Sendable`: the only state, `validators`, is read and written under `lock`.
+/// `@unchecked Sendable`: `validators` is read and written under `lock`; `registrationCount` is an atomic
+/// changed only under `lock` too, and read without it to skip the lock when nothing is registered.
 final class KeyValidationRegistry: @unchecked Sendable {
     typealias Validator = (NSManagedObject, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void
 
@@ -45,6 +47,8 @@ final class KeyValidationRegistry: @unchecked Sendable {
     /// Key → registrations in registration order, each for one class.
     // Unchecked exclusivity: every access is made under `lock` and calls no validator.
     @exclusivity(unchecked) private var validators: [String: [(owner: ObjectIdentifier, validator: Validator)]] = [:]
+    /// The number of registrations in `validators`.
+    private let registrationCount = Atomic<Int>(0)
 
     func register(_ owner: ObjectIdentifier, key: String, _ validator: @escaping Validator) {
         lock.withLock {
@@ -52,17 +56,23 @@ final class KeyValidationRegistry: @unchecked Sendable {
             list.removeAll { $0.owner == owner }
             list.append((owner, validator))
             validators[key] = list
+            registrationCount.store(validators.values.reduce(0) { $0 + $1.count }, ordering: .releasing)
         }
     }
 
     func unregister(_ owner: ObjectIdentifier, key: String) {
-        lock.withLock { validators[key]?.removeAll { $0.owner == owner } }
+        lock.withLock {
+            validators[key]?.removeAll { $0.owner == owner }
+            registrationCount.store(validators.values.reduce(0) { $0 + $1.count }, ordering: .releasing)
+        }
     }
 
     /// Runs every method registered for `key` whose class the object is an instance of.
     func validate(_ object: NSManagedObject, key: String, value: AutoreleasingUnsafeMutablePointer<AnyObject?>) throws {
-        // Most programs register none: then no key is hashed for the values a save validates.
-        let list = lock.withLock { validators.isEmpty ? [] : validators[key] ?? [] }
+        // Most programs register none: then neither the lock is taken nor a key hashed for the values a
+        // save validates.
+        guard registrationCount.load(ordering: .acquiring) > 0 else { return }
+        let list = lock.withLock { validators[key] ?? [] }
         for entry in list { try entry.validator(object, value) }
     }
 }
