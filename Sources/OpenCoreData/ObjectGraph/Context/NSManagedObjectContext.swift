@@ -62,13 +62,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let _changeEvents = ContextChangeEvents()
     /// Parent, children, automatic merging and query generation (ObjectGraph/MultiContext).
     let _links = ContextLinks()
-    /// Stores that new objects were assigned to with `assign(_:to:)`, by temporary ID (ObjectGraph/Context/NSManagedObjectContext+StoreAssignment.swift).
     /// Whether deletes propagate at the end of each event or only at save (`propagatesDeletesAtEndOfEvent`).
     var _propagatesDeletesAtEndOfEvent = true
     /// Objects marked with `detectConflicts(for:)` for the next save (ObjectGraph/Merging/ConflictDetection.swift).
     @exclusivity(unchecked) var _conflictDetectionObjects: [ObjectIdentifier: NSManagedObject] = [:]
     /// Snapshot events gathered during one undo or redo, delivered when it ends (ObjectGraph/Objects/SnapshotEvents.swift).
     @exclusivity(unchecked) var _pendingSnapshotEvents: [ObjectIdentifier: (object: NSManagedObject, flags: NSSnapshotEventType)]?
+    /// Stores that new objects were assigned to with `assign(_:to:)`, by temporary ID (ObjectGraph/Context/NSManagedObjectContext+StoreAssignment.swift).
     @exclusivity(unchecked) var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
 
     /// Creates a context with the given concurrency type.
