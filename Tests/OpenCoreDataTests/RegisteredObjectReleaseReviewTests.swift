@@ -222,4 +222,32 @@ struct RegisteredObjectReleaseReviewTests {
         let titles = try StoreKit.rows(url, "SELECT ZTITLE FROM ZPOST ORDER BY ZTITLE").map { $0[0] as String }
         #expect(titles == ["final", "p1"])
     }
+
+    @Test("a many-to-many change shows on the other side after the context let go of that side's objects", arguments: [false, true])
+    func manyToManyInverseAfterRelease(retains: Bool) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (coordinator, url) = try store(in: directory)
+        let context = context(coordinator, retains: retains)
+        try context.performAndWait {
+            let post = try #require(try context.fetch(StoreKit.request("Post")).first)
+            let tagIDs = try context.fetch(StoreKit.request("Tag", "label IN %@", [["t5", "t6"]],
+                                                            sort: [NSSortDescriptor(key: "label", ascending: true)])).map(\.objectID)
+            post.mutableSetValue(forKey: "tags").addObjects(from: tagIDs.map { context.object(with: $0) })
+            context.processPendingChanges()
+            // The post's set is emptied of one tag through the tag's side.
+            context.object(with: tagIDs[1]).mutableSetValue(forKey: "posts").remove(post)
+            post.mutableSetValue(forKey: "tags").removeAllObjects()
+            post.mutableSetValue(forKey: "tags").add(context.object(with: tagIDs[0]))
+            context.processPendingChanges()
+            try churn(context)
+            let first = context.object(with: tagIDs[0]).value(forKey: "posts") as? Set<NSManagedObject>
+            let second = context.object(with: tagIDs[1]).value(forKey: "posts") as? Set<NSManagedObject>
+            #expect(first == [post])
+            #expect(second?.isEmpty == true)
+            try context.save()
+        }
+        let links = try StoreKit.rows(url, "SELECT COUNT(*) FROM Z_3TAGS").map { $0[0] as Int }
+        #expect(links == [1])
+    }
 }
