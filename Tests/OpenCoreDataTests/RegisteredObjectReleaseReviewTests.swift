@@ -250,4 +250,35 @@ struct RegisteredObjectReleaseReviewTests {
         let links = try StoreKit.rows(url, "SELECT COUNT(*) FROM Z_3TAGS").map { $0[0] as Int }
         #expect(links == [1])
     }
+
+    @Test("automatic merging updates held objects and objects the context let go of alike", arguments: [false, true])
+    func automaticMergeAfterRelease(retains: Bool) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (coordinator, _) = try store(in: directory)
+        let view = context(coordinator, retains: retains)
+        view.automaticallyMergesChangesFromParent = true
+        let (post, tagID) = try view.performAndWait {
+            let post = try #require(try view.fetch(StoreKit.request("Post")).first)
+            let tag = try #require(try view.fetch(StoreKit.request("Tag", "label == %@", ["t7"])).first)
+            #expect(tag.value(forKey: "label") as? String == "t7")
+            return (post, tag.objectID)
+        }
+        try view.performAndWait {
+            try churn(view)
+            #expect((view.registeredObject(for: tagID) == nil) == !retains)
+        }
+        let background = context(coordinator, retains: false)
+        try await background.perform {
+            try background.existingObject(with: post.objectID).setValue("merged", forKey: "title")
+            try background.existingObject(with: tagID).setValue("t7 merged", forKey: "label")
+            try background.save()
+        }
+        let (title, label, changed) = await view.perform(schedule: .enqueued) {
+            (post.value(forKey: "title") as? String, view.object(with: tagID).value(forKey: "label") as? String, view.hasChanges)
+        }
+        #expect(title == "merged")
+        #expect(label == "t7 merged")
+        #expect(!changed)
+    }
 }
