@@ -109,9 +109,14 @@ extension NSManagedObjectContext {
             } else {
                 rows = try coordinator.fetchRows(storeRequest)
             }
-            objects = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
-                                         refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration)
-            try _prefetchRelationships(of: objects, rows: rows, for: request)
+            if request.relationshipKeyPathsForPrefetching?.isEmpty == false {
+                objects = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
+                                             refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration)
+                try _prefetchRelationships(of: objects, rows: rows, for: request)
+            } else {
+                objects = _registeredObjects(consuming: consume rows, asFault: request.returnsObjectsAsFaults,
+                                             refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration)
+            }
         } else {
             objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }
         }
