@@ -34,7 +34,7 @@ private struct FetchRegistration {
     let context: NSManagedObjectContext
     private(set) var objects: [NSManagedObject] = []
     /// The class of the last entity: rows come in runs of one entity.
-    private var lastClass: (entity: NSEntityDescription, type: NSManagedObject.Type)?
+    private var classes = EntityRunMemo<NSManagedObject.Type>()
 
     init(_ context: NSManagedObjectContext, count: Int) {
         self.context = context
@@ -46,14 +46,7 @@ private struct FetchRegistration {
     }
 
     mutating func register(_ row: StoreRow, asFault: Bool, refresh: Bool, rowGeneration: UInt64?) {
-        let entity = row.objectID.entity
-        let type: NSManagedObject.Type
-        if let lastClass, lastClass.entity === entity {
-            type = lastClass.type
-        } else {
-            type = ManagedObjectClasses.objectClass(for: entity)
-            lastClass = (entity, type)
-        }
+        let type = classes.value(for: row.objectID.entity, ManagedObjectClasses.objectClass(for:))
         objects.append(context.registeredObject(for: row, asFault: asFault, refresh: refresh, type: type,
                                                 rowGeneration: rowGeneration))
     }

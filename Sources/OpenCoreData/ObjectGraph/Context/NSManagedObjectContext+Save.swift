@@ -135,7 +135,7 @@ extension NSManagedObjectContext {
     }
 
     /// The row version the context read for an object (read from the row cache for a fault).
-    private func version(of object: NSManagedObject, _ coordinator: any ContextObjectSource) throws -> Int64 {
+    func version(of object: NSManagedObject, _ coordinator: any ContextObjectSource) throws -> Int64 {
         // A fault's snapshot (a fetched fault keeps its row) may be older than the cache's row.
         if object.snapshotVersion > 0, !object._isFault { return object.snapshotVersion }
         return try coordinator.row(for: object.objectID)?.version ?? 0
@@ -169,10 +169,7 @@ extension NSManagedObjectContext {
                     object.snapshot[property.name] = object.currentValueForSnapshot(property.name)
                 }
             }
-            object.snapshotVersion = result.versions[object.objectID] ?? object.snapshotVersion
-            object.changedKeys.removeAll()
-            object.valuesAtLastEvent.removeAll()
-            object.isNewlyInserted = false
+            markSaved(object, versions: result.versions)
         }
         for object in deleted {
             unregister(object)
@@ -191,11 +188,16 @@ extension NSManagedObjectContext {
     private func settleSnapshotOfStoredValues(_ object: NSManagedObject, versions: ObjectIDMap<Int64>) -> Bool {
         guard object.entity._writeTraits.storesOnlyPersistentAttributes else { return false }
         object.snapshot = object.storage
+        markSaved(object, versions: versions)
+        return true
+    }
+
+    /// A saved object's version and change bookkeeping once its snapshot holds what was written.
+    private func markSaved(_ object: NSManagedObject, versions: ObjectIDMap<Int64>) {
         object.snapshotVersion = versions[object.objectID] ?? object.snapshotVersion
         object.changedKeys.removeAll()
         object.valuesAtLastEvent.removeAll()
         object.isNewlyInserted = false
-        return true
     }
 
     /// Gives a registered object a new ID.

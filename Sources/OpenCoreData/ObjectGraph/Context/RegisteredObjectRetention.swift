@@ -20,6 +20,7 @@ extension NSManagedObjectContext {
     public var retainsRegisteredObjects: Bool {
         get { _retainsRegisteredObjects }
         set {
+            _checkQueue("retainsRegisteredObjects")
             _retainsRegisteredObjects = newValue
             if !newValue { _releaseUnreferencedObjects(force: true) }
         }

@@ -26,11 +26,7 @@ extension NSManagedObjectContext {
         for object in _conflictDetectionObjects.values where object._context === self && !object._isDeleted {
             let id = object._objectID
             guard !id.isTemporaryID, !written.contains(id) else { continue }
-            // A fault's snapshot may be older than the row the context would read: use the cache's row.
-            let version = object.snapshotVersion > 0 && !object._isFault
-                ? object.snapshotVersion
-                : (try source.row(for: id)?.version ?? 0)
-            checks.append(.init(objectID: id, expectedVersion: version))
+            checks.append(.init(objectID: id, expectedVersion: try version(of: object, source)))
         }
         return checks
     }

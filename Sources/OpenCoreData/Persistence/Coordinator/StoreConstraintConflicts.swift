@@ -85,12 +85,9 @@ enum UniquenessConstraintCheck {
         }
 
         // The objects of one entity usually come together: its constraints are looked up once per run.
-        var lastEntity: (entity: NSEntityDescription, constraints: [Constraint])?
+        var memo = EntityRunMemo<[Constraint]>()
         func constraintsOf(_ entity: NSEntityDescription) -> [Constraint] {
-            if let lastEntity, lastEntity.entity === entity { return lastEntity.constraints }
-            let found = constraints(of: entity)
-            lastEntity = (entity, found)
-            return found
+            memo.value(for: entity, constraints(of:))
         }
 
         for insert in changes.inserted {

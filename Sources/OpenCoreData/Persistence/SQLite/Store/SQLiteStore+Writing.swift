@@ -100,16 +100,15 @@ extension SQLiteStore {
     static func explicitToOne(_ changes: StoreSaveChanges,
                               permanentIDs: ObjectIDMap<NSManagedObjectID>) -> [String: Set<NSManagedObjectID>] {
         var result: [String: Set<NSManagedObjectID>] = [:]
-        // The to-one relationships of each entity, looked up once per entity.
-        // The objects of one entity usually come together: the last entity's names are kept at hand.
+        // The to-one relationships of each entity, looked up once per entity (and once per run of it).
         var toOneNames: [ObjectIdentifier: [String]] = [:]
-        var last: (entity: NSEntityDescription, names: [String])?
+        var memo = EntityRunMemo<[String]>()
         func names(of entity: NSEntityDescription) -> [String] {
-            if let last, last.entity === entity { return last.names }
-            let names = toOneNames[ObjectIdentifier(entity)] ?? entity.relationshipsByName.values.filter { !$0.isToMany }.map(\.name)
-            toOneNames[ObjectIdentifier(entity)] = names
-            last = (entity, names)
-            return names
+            memo.value(for: entity) { entity in
+                let names = toOneNames[ObjectIdentifier(entity)] ?? entity.relationshipsByName.values.filter { !$0.isToMany }.map(\.name)
+                toOneNames[ObjectIdentifier(entity)] = names
+                return names
+            }
         }
         for insert in changes.inserted {
             for key in names(of: insert.objectID.entity) where insert.values[key] != nil {
@@ -146,12 +145,11 @@ extension SQLiteStore {
         var byRoot: [Int: [NSManagedObjectID]] = [:]
         // Inserts of one entity usually come together: its layout and ID hash base are looked up once
         // per run of them.
-        var last: (entity: NSEntityDescription, root: Int, hashBase: Int)?
-        func entityFacts(_ entity: NSEntityDescription) throws -> (entity: NSEntityDescription, root: Int, hashBase: Int) {
-            if let last, last.entity === entity { return last }
-            let facts = (entity, try layout(of: entity).rootNumber, NSManagedObjectID.hashBase(storeIdentifier: identifier, entity: entity))
-            last = facts
-            return facts
+        var memo = EntityRunMemo<(root: Int, hashBase: Int)>()
+        func entityFacts(_ entity: NSEntityDescription) throws -> (root: Int, hashBase: Int) {
+            try memo.value(for: entity) { entity in
+                (try layout(of: entity).rootNumber, NSManagedObjectID.hashBase(storeIdentifier: identifier, entity: entity))
+            }
         }
         for insert in inserts where insert.objectID.isTemporaryID {
             byRoot[try entityFacts(insert.objectID.entity).root, default: []].append(insert.objectID)
