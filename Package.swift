@@ -21,12 +21,15 @@ let package = Package(
         .target(
             name: "OpenCoreData",
             dependencies: [
+                "COpenCoreDataRuntime",
                 "OpenCoreDataMacros",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.linux]))]
         ),
+        // One lookup in the Swift runtime that Swift cannot spell (see ValidateValueOverrides.swift).
+        .target(name: "COpenCoreDataRuntime"),
         .macro(
             name: "OpenCoreDataMacros",
             dependencies: [

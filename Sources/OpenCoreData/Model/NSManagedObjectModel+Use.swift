@@ -24,6 +24,7 @@ extension NSManagedObjectModel {
         }
         _frozenEntitiesByName = entitiesByName
         _frozenHasDerivedAttributes = _entities.contains { !$0._writeTraits.derivedAttributes.isEmpty }
+        _frozenHasUniquenessConstraints = _entities.contains { !UniquenessConstraintCheck.constraints(of: $0).isEmpty }
         for template in _fetchRequestTemplates.values {
             template._isImmutableTemplate = true
         }

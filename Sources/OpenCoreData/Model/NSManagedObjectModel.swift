@@ -29,6 +29,9 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     /// Whether any entity has a derived attribute, fixed when the model becomes immutable (`nil` before):
     /// a save of a model without any has nothing to recompute.
     var _frozenHasDerivedAttributes: Bool?
+    /// Whether any entity has a uniqueness constraint, fixed when the model becomes immutable (`nil`
+    /// before): a save to a store of a model without any has no duplicates to look for.
+    var _frozenHasUniquenessConstraints: Bool?
     /// Serializes `_markInUse()` when several coordinators start using the model at once.
     let _useLock = NSLock()
 

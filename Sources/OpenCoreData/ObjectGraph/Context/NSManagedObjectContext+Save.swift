@@ -148,8 +148,10 @@ extension NSManagedObjectContext {
         // that is its values as they are. Snapshots holding relationship IDs wait until every new
         // object has its permanent ID.
         var needingIDs: [NSManagedObject] = []
-        for object in inserted {
-            if let permanent = result.permanentIDs[object.objectID] { changeID(of: object, to: permanent) }
+        // `result.insertedIDs` follows the order of the inserts, which is the order of `inserted`.
+        assert(result.insertedIDs.count == inserted.count, "a save result out of step with its inserts")
+        for (object, id) in zip(inserted, result.insertedIDs) {
+            if id !== object.objectID { changeID(of: object, to: id) }
             if !settleSnapshotOfStoredValues(object, versions: result.versions) { needingIDs.append(object) }
         }
         for object in updated where !settleSnapshotOfStoredValues(object, versions: result.versions) {

@@ -66,6 +66,7 @@ extension NSManagedObjectContext {
             delete(self.object(with: _currentID(for: removal.objectID)))
         }
         processPendingChanges()
-        return StoreSaveResult(permanentIDs: ObjectIDMap(), versions: versions)
+        // The parent keeps the new objects' temporary IDs.
+        return StoreSaveResult(insertedIDs: changes.inserted.map(\.objectID), permanentIDs: ObjectIDMap(), versions: versions)
     }
 }

@@ -34,10 +34,15 @@ extension NSManagedObject {
             }
         }
         if let frozen = _entity._frozen, storage.layout === frozen.slotLayout {
-            // The slots of an immutable model's entity, with what each property needs read once.
+            // The slots of an immutable model's entity, with what each property needs read once. With
+            // `NSManagedObject`'s own `validateValue(_:forKey:)` and no per-key methods, a value that
+            // passes without checks would make that call do nothing: it is neither boxed nor passed.
+            let callsForEveryValue = KeyValidationRegistry.shared.hasRegistrations
+                || ValidateValueOverrides.overrides(type(of: self))
             for (index, property) in frozen.propertiesBySlot.enumerated() {
                 guard let property else { continue }
-                switch frozen.validationTraitsBySlot[index].shape {
+                let traits = frozen.validationTraitsBySlot[index]
+                switch traits.shape {
                 case .skipped:
                     continue
                 case .toMany:
@@ -45,7 +50,9 @@ extension NSManagedObject {
                           let value = toManyValidationValue(relationship) else { continue }
                     check(value, forKey: property.name)
                 case .toOne, .numberAttribute, .otherAttribute:
-                    check(Self.validationValue(storage.slots[index]), forKey: property.name)
+                    let slot = storage.slots[index]
+                    if !callsForEveryValue && PropertyValidation.passesWithoutChecks(slot, traits: traits) { continue }
+                    check(Self.validationValue(slot), forKey: property.name)
                 }
             }
         } else {

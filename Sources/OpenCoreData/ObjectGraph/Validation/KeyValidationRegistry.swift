@@ -67,6 +67,11 @@ final class KeyValidationRegistry: @unchecked Sendable {
         }
     }
 
+    /// Whether any method is registered (for any class and key).
+    var hasRegistrations: Bool {
+        registrationCount.load(ordering: .acquiring) > 0
+    }
+
     /// Runs every method registered for `key` whose class the object is an instance of.
     func validate(_ object: NSManagedObject, key: String, value: AutoreleasingUnsafeMutablePointer<AnyObject?>) throws {
         // Most programs register none: then neither the lock is taken nor a key hashed for the values a

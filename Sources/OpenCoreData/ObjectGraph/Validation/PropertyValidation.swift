@@ -23,6 +23,33 @@ enum PropertyValidation {
         }
     }
 
+    /// ``passesWithoutChecks(_:traits:)`` for a value still in its slot: the answer the value would get
+    /// once boxed as `validateValue(_:forKey:)` receives it, without boxing it.
+    @inline(__always)
+    static func passesWithoutChecks(_ slot: PropertySlot, traits: PropertyValidationTraits) -> Bool {
+        switch traits.shape {
+        case .skipped:
+            return true
+        case .toMany:
+            return false
+        case .numberAttribute:
+            switch slot {
+            case .absent:
+                return traits.isOptional
+            case .integer, .double:
+                // Boxed as an exact `NSNumber`.
+                return !traits.hasPredicates
+            case .object(let object):
+                return !traits.hasPredicates && type(of: object) == NSNumber.self
+            case .string, .date, .other:
+                return false
+            }
+        case .toOne, .otherAttribute:
+            if case .absent = slot { return traits.isOptional }
+            return false
+        }
+    }
+
     static func validate(_ value: Any?, property: NSPropertyDescription, object: NSManagedObject) throws {
         if property is NSFetchedPropertyDescription || property is NSDerivedAttributeDescription { return }
         let value = value.flatMap { EvaluationValues.isNull($0) ? nil : $0 }

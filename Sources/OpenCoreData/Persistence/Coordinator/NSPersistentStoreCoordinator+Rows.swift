@@ -104,31 +104,45 @@ extension NSPersistentStoreCoordinator {
         _writeLock.lock()
         defer { _writeLock.unlock() }
         if changes.isEmpty {
-            return StoreSaveResult(permanentIDs: ObjectIDMap(), versions: ObjectIDMap())
+            return .empty
         }
-        var perStore: [ObjectIdentifier: (store: NSPersistentStore, changes: StoreSaveChanges)] = [:]
+        // Each store's share of the changes, and the positions of its inserts among the save's (`nil`:
+        // all of them, in order).
+        var perStore: [ObjectIdentifier: (store: NSPersistentStore, changes: StoreSaveChanges, insertPositions: [Int]?)] = [:]
         // Changed in place: copying a store's changes out and back for each object made saves quadratic.
         func add(_ store: NSPersistentStore, _ apply: (inout StoreSaveChanges) -> Void) {
-            apply(&perStore[ObjectIdentifier(store), default: (store, StoreSaveChanges())].changes)
+            apply(&perStore[ObjectIdentifier(store), default: (store, StoreSaveChanges(), [])].changes)
         }
         // The store of new objects, looked up once per entity.
         var insertingStores: [ObjectIdentifier: NSPersistentStore] = [:]
-        for insert in changes.inserted {
-            let store: NSPersistentStore
+        func store(for insert: StoreSaveChanges.Insert) throws -> NSPersistentStore {
             if let assigned = changes.assignedStores[insert.objectID] {
-                store = try _storeForInserting(insert.objectID, assignedTo: assigned)
-            } else if insert.objectID.isTemporaryID {
-                let entity = insert.objectID.entity
-                if let known = insertingStores[ObjectIdentifier(entity)] {
-                    store = known
-                } else {
-                    store = try _storeForInserting(entity)
-                    insertingStores[ObjectIdentifier(entity)] = store
-                }
-            } else {
-                store = try _requireStore(of: insert.objectID)
+                return try _storeForInserting(insert.objectID, assignedTo: assigned)
             }
-            add(store) { $0.inserted.append(insert) }
+            guard insert.objectID.isTemporaryID else { return try _requireStore(of: insert.objectID) }
+            let entity = insert.objectID.entity
+            if let known = insertingStores[ObjectIdentifier(entity)] { return known }
+            let store = try _storeForInserting(entity)
+            insertingStores[ObjectIdentifier(entity)] = store
+            return store
+        }
+        // The inserts of a save nearly always go to one store, which then takes them as they are.
+        var onlyStore: NSPersistentStore?
+        var spread = false
+        for insert in changes.inserted {
+            let target = try store(for: insert)
+            if onlyStore == nil { onlyStore = target } else if onlyStore !== target { spread = true; break }
+        }
+        if spread {
+            for (position, insert) in changes.inserted.enumerated() {
+                let target = try store(for: insert)
+                add(target) { $0.inserted.append(insert) }
+                perStore[ObjectIdentifier(target)]?.insertPositions?.append(position)
+            }
+        } else if let onlyStore {
+            var share = StoreSaveChanges()
+            share.inserted = changes.inserted
+            perStore[ObjectIdentifier(onlyStore)] = (onlyStore, share, nil)
         }
         for update in changes.updated {
             add(try _requireStore(of: update.objectID)) { $0.updated.append(update) }
@@ -139,9 +153,10 @@ extension NSPersistentStoreCoordinator {
         for check in changes.versionChecks {
             add(try _requireStore(of: check.objectID)) { $0.versionChecks.append(check) }
         }
+        var insertedIDs: [NSManagedObjectID] = spread ? changes.inserted.map(\.objectID) : []
         var permanentIDs = ObjectIDMap<NSManagedObjectID>()
         var versions = ObjectIDMap<Int64>()
-        for (store, storeChanges) in perStore.values.sorted(by: { _storeIndex($0.store) < _storeIndex($1.store) }) {
+        for (store, storeChanges, positions) in perStore.values.sorted(by: { _storeIndex($0.store) < _storeIndex($1.store) }) {
             if store.isReadOnly {
                 throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
                     NSLocalizedDescriptionKey: "Cannot save to the read-only store at \(store.url?.path ?? "(no location)").",
@@ -149,6 +164,11 @@ extension NSPersistentStoreCoordinator {
                 ])
             }
             let result = try store._save(storeChanges)
+            if let positions {
+                for (position, id) in zip(positions, result.insertedIDs) { insertedIDs[position] = id }
+            } else {
+                insertedIDs = result.insertedIDs
+            }
             if perStore.count == 1 {
                 permanentIDs = result.permanentIDs
                 versions = result.versions
@@ -158,7 +178,7 @@ extension NSPersistentStoreCoordinator {
             }
             _refreshCache(after: storeChanges, result: result)
         }
-        return StoreSaveResult(permanentIDs: permanentIDs, versions: versions)
+        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, versions: versions)
     }
 
     // MARK: Helpers
@@ -172,8 +192,7 @@ extension NSPersistentStoreCoordinator {
         }
         var rows: [StoreRow] = []
         rows.reserveCapacity(changes.inserted.count + changes.updated.count)
-        for insert in changes.inserted {
-            let id = permanent(insert.objectID)
+        for (insert, id) in zip(changes.inserted, result.insertedIDs) {
             // Only object IDs need translating; most rows hold none and are kept as they are.
             let values = insert.values.mappingObjectIDs(permanent)
             rows.append(StoreRow(objectID: id, version: result.versions[id] ?? 1, values: values))
@@ -196,14 +215,15 @@ extension NSPersistentStoreCoordinator {
         // the old and new destinations so that their next read sees the new key.
         var owners: [String: Set<NSManagedObjectID>] = [:]
         var destinations = Set<NSManagedObjectID>()
-        let lists = changes.inserted.map { (permanent($0.objectID), $0.toMany) } + changes.updated.map { ($0.objectID, $0.toMany) }
-        for (owner, toMany) in lists {
+        func note(_ owner: NSManagedObjectID, _ toMany: [String: [NSManagedObjectID]]) {
             for (name, ids) in toMany {
                 guard let inverse = owner.entity.relationshipsByName[name]?.inverseRelationship, !inverse.isToMany else { continue }
                 owners[inverse.name, default: []].insert(owner)
                 destinations.formUnion(ids.map(permanent))
             }
         }
+        for (insert, id) in zip(changes.inserted, result.insertedIDs) where !insert.toMany.isEmpty { note(id, insert.toMany) }
+        for update in changes.updated where !update.toMany.isEmpty { note(update.objectID, update.toMany) }
         if !owners.isEmpty {
             _rowCache.remove { row in
                 if destinations.contains(row.objectID) { return true }

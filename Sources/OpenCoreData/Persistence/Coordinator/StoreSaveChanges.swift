@@ -57,8 +57,19 @@ struct StoreSaveChanges {
 /// What a save produced: the permanent ID of each inserted object that had a temporary ID, and the new
 /// version (`Z_OPT`) of each inserted or updated row (keyed by permanent ID).
 struct StoreSaveResult {
+    /// The ID each insert of the save has now, in the order of the save's ``StoreSaveChanges/inserted``:
+    /// the permanent ID it got, or its own ID when it had a permanent one (or when the writer keeps
+    /// temporary IDs, as a parent context does). Those who walk the inserts read it by position instead
+    /// of looking every temporary ID up.
+    let insertedIDs: [NSManagedObjectID]
+    /// The permanent IDs by temporary ID, for values that refer to new objects.
     let permanentIDs: ObjectIDMap<NSManagedObjectID>
     let versions: ObjectIDMap<Int64>
+
+    /// The result of a save that wrote nothing.
+    static var empty: StoreSaveResult {
+        StoreSaveResult(insertedIDs: [], permanentIDs: ObjectIDMap(), versions: ObjectIDMap())
+    }
 }
 
 /// The rows a save could not write because another writer changed or deleted them since the context

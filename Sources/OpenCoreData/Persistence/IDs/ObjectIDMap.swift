@@ -11,21 +11,46 @@
 /// keys: consecutive rows share a page, found by one hash lookup. Temporary IDs are hashed as usual.
 struct ObjectIDMap<Value> {
     /// An object ID as a dictionary key (temporary IDs).
+    ///
+    /// The key keeps the ID's hash beside the reference, so that probing a table compares numbers and
+    /// references it already holds instead of reading every ID it passes (IDs are scattered over the
+    /// heap; reading one is often a cache miss). The same ID is found by identity.
     struct Key: Hashable {
         let id: NSManagedObjectID
+        let hash: Int
 
         @inline(__always)
         init(_ id: NSManagedObjectID) {
             self.id = id
+            hash = id.hash
         }
 
+        @inline(__always)
         static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.id._names(sameObjectAs: rhs.id)
+            lhs.hash == rhs.hash && (lhs.id === rhs.id || lhs.id._names(sameObjectAs: rhs.id))
         }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(id.hash)
+            hasher.combine(hash)
         }
+
+        /// The table hash: IDs' hashes are already well mixed, so a seeded multiply-and-fold replaces
+        /// the general-purpose hasher.
+        @inline(__always)
+        func _rawHashValue(seed: Int) -> Int {
+            ObjectIDMap.mix(hash, seed: seed)
+        }
+    }
+
+    /// Spreads an already mixed hash with a table's seed (a multiply and two folds), so that tables with
+    /// different seeds order the same keys differently.
+    @inline(__always)
+    static func mix(_ hash: Int, seed: Int) -> Int {
+        var bits = UInt64(bitPattern: Int64(hash ^ seed))
+        bits ^= bits >> 32
+        bits &*= 0xD6E8_FEB8_6659_FD93
+        bits ^= bits >> 32
+        return Int(truncatingIfNeeded: bits)
     }
 
     /// The number of consecutive primary keys a page holds. Small, so that a map of scattered keys
@@ -56,6 +81,12 @@ struct ObjectIDMap<Value> {
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(base ^ Int(truncatingIfNeeded: number))
+        }
+
+        /// The table hash, without the general-purpose hasher (see ``Key``).
+        @inline(__always)
+        func _rawHashValue(seed: Int) -> Int {
+            ObjectIDMap.mix(base ^ Int(truncatingIfNeeded: number), seed: seed)
         }
     }
 

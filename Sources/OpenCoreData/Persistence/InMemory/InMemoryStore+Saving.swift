@@ -66,8 +66,11 @@ extension InMemoryStore {
             return result
         }
         var versions = ObjectIDMap<Int64>()
+        var insertedIDs: [NSManagedObjectID] = []
+        insertedIDs.reserveCapacity(changes.inserted.count)
         for insert in changes.inserted {
             let id = permanentIDs[insert.objectID] ?? insert.objectID
+            insertedIDs.append(id)
             let values = try canonical(id, insert.values.dictionary.mapValues { Optional($0) }).compactMapValues { $0 }
             _state.rows[id] = StoreRow(objectID: id, version: 1, values: values)
             versions[id] = 1
@@ -102,7 +105,7 @@ extension InMemoryStore {
                 _state.joins[table] = pairs.filter { !$0.ids.values.contains(delete.objectID) }
             }
         }
-        return StoreSaveResult(permanentIDs: permanentIDs, versions: versions)
+        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, versions: versions)
     }
 
     private func writeToMany(_ owner: NSManagedObjectID, _ relationship: NSRelationshipDescription,

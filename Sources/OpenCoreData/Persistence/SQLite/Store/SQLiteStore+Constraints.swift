@@ -6,6 +6,7 @@ import GRDB
 /// table's `Z_<Entity>_UNIQUE_…` index, which stays as the last guard.
 extension SQLiteStore {
     func checkUniquenessConstraints(_ changes: StoreSaveChanges, in db: Database) throws {
+        guard _model?._frozenHasUniquenessConstraints != false else { return }
         try UniquenessConstraintCheck.check(changes, currentRow: { id in
             guard let pk = id.primaryKey else { return nil }
             let layout = try self.layout(of: id.entity)

@@ -33,7 +33,7 @@ extension SQLiteStore {
         defer { journal.rollback() }
         let result = try loggedSave(changes) { try SQLiteStoreFileAccess.run(fileURL) {
             try database.writeWithoutTransaction { db -> StoreSaveResult in
-                var result = StoreSaveResult(permanentIDs: ObjectIDMap(), versions: ObjectIDMap())
+                var result = StoreSaveResult.empty
                 try db.inTransaction(.immediate) {
                     result = try self.write(changes, in: db, externalData: journal)
                     if let metadataToWrite { try metadataToWrite.write(to: db) }
@@ -60,8 +60,11 @@ extension SQLiteStore {
         // One prepared INSERT per entity, reused for each of its new rows.
         var plans: [ObjectIdentifier: SQLiteInsertPlan] = [:]
         versions.reserveCapacity(changes.inserted.count + changes.updated.count)
+        var insertedIDs: [NSManagedObjectID] = []
+        insertedIDs.reserveCapacity(changes.inserted.count)
         for insert in changes.inserted {
             let id = permanentIDs[insert.objectID] ?? insert.objectID
+            insertedIDs.append(id)
             versions[id] = 1
             guard let pk = id.primaryKey else { continue }
             let entityKey = ObjectIdentifier(id.entity)
@@ -78,9 +81,9 @@ extension SQLiteStore {
             try writer.update(update.objectID, changedValues: update.changedValues)
             versions[update.objectID] = update.expectedVersion + 1
         }
-        for insert in changes.inserted {
+        for (insert, id) in zip(changes.inserted, insertedIDs) where !insert.toMany.isEmpty {
             for (name, destinations) in insert.toMany.sorted(by: { $0.key < $1.key }) {
-                try writer.writeToMany(permanentIDs[insert.objectID] ?? insert.objectID, name, destinations)
+                try writer.writeToMany(id, name, destinations)
             }
         }
         for update in changes.updated {
@@ -92,7 +95,7 @@ extension SQLiteStore {
             try writer.delete(delete.objectID)
         }
         // `allocateKeys` maps temporary IDs only.
-        return StoreSaveResult(permanentIDs: permanentIDs, versions: versions)
+        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, versions: versions)
     }
 
     /// The objects whose to-one relationships this save sets itself, by relationship name: a to-many
