@@ -10,21 +10,12 @@ enum PropertyValidation {
     /// `NSNumber` for a number attribute without validation predicates.
     @inline(__always)
     static func passesWithoutChecks(_ value: AnyObject?, traits: PropertyValidationTraits) -> Bool {
-        switch traits.shape {
-        case .skipped:
-            return true
-        case .toMany:
-            return false
-        case .numberAttribute:
-            guard let value else { return traits.isOptional }
-            return !traits.hasPredicates && type(of: value) == NSNumber.self
-        case .toOne, .otherAttribute:
-            return value == nil && traits.isOptional
-        }
+        passesWithoutChecks(value.map(PropertySlot.object) ?? .absent, traits: traits)
     }
 
     /// ``passesWithoutChecks(_:traits:)`` for a value still in its slot: the answer the value would get
-    /// once boxed as `validateValue(_:forKey:)` receives it, without boxing it.
+    /// once boxed as `validateValue(_:forKey:)` receives it, without boxing it (an integer or a double is
+    /// boxed as an exact `NSNumber`).
     @inline(__always)
     static func passesWithoutChecks(_ slot: PropertySlot, traits: PropertyValidationTraits) -> Bool {
         switch traits.shape {
@@ -37,7 +28,6 @@ enum PropertyValidation {
             case .absent:
                 return traits.isOptional
             case .integer, .double:
-                // Boxed as an exact `NSNumber`.
                 return !traits.hasPredicates
             case .object(let object):
                 return !traits.hasPredicates && type(of: object) == NSNumber.self
