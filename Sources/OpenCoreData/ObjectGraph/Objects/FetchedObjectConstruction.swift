@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Creates the objects of rows a context registers: the class's `init(entity:insertInto:)` runs, as for
 /// every managed object, but the object takes the row's permanent ID directly instead of a temporary ID,
 /// and no default values (its values come from its row).
@@ -17,11 +9,7 @@ import Darwin
 /// the row's ID after its initializer returns. Values an initializer sets are dropped with their changes:
 /// a fetched object's values are its row's.
 enum FetchedObjectConstruction {
-    private static let pendingID: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
+    private static let pendingID = ThreadPointerSlot()
 
     /// What waits in the per-thread slot: the row's ID and the class being initialized for it.
     private struct Pending {
@@ -31,13 +19,10 @@ enum FetchedObjectConstruction {
 
     /// A new instance of `type` for the permanent ID `objectID`, not yet registered with a context.
     static func make(_ type: NSManagedObject.Type, for objectID: NSManagedObjectID) -> NSManagedObject {
-        let key = pendingID
-        // Another construction may be waiting on this thread (this one runs inside its initializer).
-        let outer = pthread_getspecific(key)
+        // Another construction may be waiting on this thread (this one runs inside its initializer): the
+        // slot gives it back afterwards.
         let object = withUnsafePointer(to: Pending(objectID: .passUnretained(objectID), type: ObjectIdentifier(type))) { pending in
-            pthread_setspecific(key, pending)
-            defer { pthread_setspecific(key, outer) }
-            return type.init(entity: objectID.entity, insertInto: nil)
+            pendingID.with(pending) { type.init(entity: objectID.entity, insertInto: nil) }
         }
         if object._objectID !== objectID || !object.changedKeys.isEmpty || !object.valuesAtLastEvent.isEmpty {
             // The initializer gave its superclass another entity (the object did not take the ID), or set
@@ -54,13 +39,12 @@ enum FetchedObjectConstruction {
     /// object gets it.
     @inline(__always)
     static func takeID(for entity: NSEntityDescription, of type: NSManagedObject.Type) -> NSManagedObjectID? {
-        let key = pendingID
-        guard let slot = pthread_getspecific(key) else { return nil }
+        guard let slot = pendingID.pointer else { return nil }
         let pending = slot.assumingMemoryBound(to: Pending.self).pointee
         guard pending.type == ObjectIdentifier(type) else { return nil }
         let objectID = pending.objectID.takeUnretainedValue()
         guard objectID.entity === entity else { return nil }
-        pthread_setspecific(key, nil)
+        pendingID.clear()
         return objectID
     }
 }
