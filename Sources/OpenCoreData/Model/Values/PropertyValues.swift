@@ -16,6 +16,13 @@ struct PropertyValues {
 
     /// Values with every slot of `layout` empty.
     init(layout: PropertySlotLayout) {
+        self.init(layout: layout) { _ in }
+    }
+
+    /// Values in `layout` whose slots `fill` writes in place, every slot starting empty (`fill` must
+    /// keep to the buffer's slots).
+    @inline(__always)
+    init(layout: PropertySlotLayout, filling fill: (UnsafeMutableBufferPointer<PropertySlot>) -> Void) {
         self.layout = layout
         // Each slot set to `.absent` in place (`repeating:` copies one value through the enum's witnesses).
         // No slots: the shared empty array (building it through `unsafeUninitializedCapacity` writes its
@@ -28,6 +35,7 @@ struct PropertyValues {
         slots = ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
             for index in 0..<count { (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: .absent) }
             initialized = count
+            fill(buffer)
         }
     }
 

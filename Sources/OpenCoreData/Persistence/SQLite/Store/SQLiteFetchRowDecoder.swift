@@ -8,12 +8,16 @@ import GRDBSQLite
 /// fetch, not once per row; each row then costs its column reads, its values and its object ID.
 // Not Sendable: made, used and dropped inside one read of one fetch.
 final class SQLiteFetchRowDecoder {
-    /// How one column becomes part of a row's values, for rows of one entity.
-    private enum Step {
-        /// An Integer 16, 32 or 64 attribute, read into its slot unboxed (`width`: its bit width).
+    /// How one number column becomes a slot of a row's values, unboxed.
+    private enum SlotStep {
+        /// An Integer 16, 32 or 64 attribute (`width`: its bit width).
         case integer(index: Int32, slot: Int, width: Int)
-        /// A Double attribute, read into its slot unboxed.
+        /// A Double attribute.
         case double(index: Int32, slot: Int)
+    }
+
+    /// How one other column becomes part of a row's values, for rows of one entity.
+    private enum Step {
         /// A plain attribute, read with `readValue`'s rules (`external`: through the external-data
         /// reference rules of `allowsExternalBinaryDataStorage`).
         case attribute(index: Int, name: String, attribute: NSAttributeDescription, external: Bool)
@@ -25,15 +29,29 @@ final class SQLiteFetchRowDecoder {
         case toOneEntity(index: Int, relationship: String)
     }
 
-    /// The steps for rows of one entity.
-    private struct Plan {
+    /// The steps for rows of one entity (a class: each row takes it with one reference).
+    private final class Plan {
         let entity: NSEntityDescription
         let slotLayout: PropertySlotLayout
         /// The entity's part of its object IDs' hash in this store.
         let idHashBase: Int
+        /// The number columns, written straight into a new row's slots.
+        let slotSteps: [SlotStep]
+        /// Every other column, set by name afterwards.
         let steps: [Step]
         let relationships: [String: NSRelationshipDescription]
         let hasToOne: Bool
+
+        init(entity: NSEntityDescription, slotLayout: PropertySlotLayout, idHashBase: Int, slotSteps: [SlotStep],
+             steps: [Step], relationships: [String: NSRelationshipDescription], hasToOne: Bool) {
+            self.entity = entity
+            self.slotLayout = slotLayout
+            self.idHashBase = idHashBase
+            self.slotSteps = slotSteps
+            self.steps = steps
+            self.relationships = relationships
+            self.hasToOne = hasToOne
+        }
     }
 
     private let store: SQLiteStore
@@ -66,35 +84,13 @@ final class SQLiteFetchRowDecoder {
         let number: Int64 = try entityNumberIndex.flatMap { try integer(at: $0, of: row) ?? row.storedInteger(atIndex: $0) } ?? 0
         let version: Int64 = try versionIndex.flatMap { try integer(at: $0, of: row) ?? row.storedInteger(atIndex: $0) } ?? 0
         let plan = try self.plan(for: number)
-        var values = PropertyValues(layout: plan.slotLayout)
+        var values = PropertyValues(layout: plan.slotLayout) { slots in
+            for step in plan.slotSteps { slotValue(step, of: row, into: slots) }
+        }
         var keys: [String: Int64] = [:]
         var entities: [String: Int64] = [:]
         for step in plan.steps {
             switch step {
-            case let .integer(index, slot, width):
-                switch sqlite3_column_type(handle, index) {
-                case SQLITE_NULL:
-                    continue
-                case SQLITE_INTEGER:
-                    let integer = sqlite3_column_int64(handle, index)
-                    values.slots[slot] = .integer(width == 16 ? Int64(Int16(truncatingIfNeeded: integer))
-                        : width == 32 ? Int64(Int32(truncatingIfNeeded: integer)) : integer)
-                default:
-                    let dbValue: DatabaseValue = row[Int(index)]
-                    // A value of another storage class: converted by the general rules (rare).
-                    let type: NSAttributeType = width == 16 ? .integer16AttributeType : width == 32 ? .integer32AttributeType : .integer64AttributeType
-                    values.slots[slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: type), kind: .integer)
-                }
-            case let .double(index, slot):
-                switch sqlite3_column_type(handle, index) {
-                case SQLITE_NULL:
-                    continue
-                case SQLITE_INTEGER, SQLITE_FLOAT:
-                    values.slots[slot] = .double(sqlite3_column_double(handle, index))
-                default:
-                    let dbValue: DatabaseValue = row[Int(index)]
-                    values.slots[slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: .doubleAttributeType), kind: .double)
-                }
             case let .attribute(index, name, attribute, external):
                 let dbValue: DatabaseValue = row[index]
                 if let value = try read(dbValue, attribute: attribute, external: external) { values[name] = value }
@@ -126,8 +122,53 @@ final class SQLiteFetchRowDecoder {
     /// `nil` sends the caller to the checked read, which reports damage.
     @inline(__always)
     private func integer(at index: Int, of row: Row) -> Int64? {
-        guard sqlite3_column_type(handle, Int32(index)) == SQLITE_INTEGER else { return nil }
-        return sqlite3_column_int64(handle, Int32(index))
+        let value = columnValue(Int32(index))
+        guard sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
+        return sqlite3_value_int64(value)
+    }
+
+    /// The value in a column of the current row.
+    ///
+    /// One call takes the connection's mutex where reading the type and then the value with the
+    /// `sqlite3_column_*` functions takes it twice. The value is read at once, on the connection's
+    /// queue where the whole fetch runs, so no other thread can use the connection meanwhile (what
+    /// SQLite asks of the unprotected values this function returns).
+    @inline(__always)
+    private func columnValue(_ index: Int32) -> OpaquePointer? {
+        sqlite3_column_value(handle, index)
+    }
+
+    /// Writes a number column's value into its slot: `nil` stays absent, an integer or a real is taken
+    /// as it is, and a value of another storage class is converted by the general rules (rare).
+    @inline(__always)
+    private func slotValue(_ step: SlotStep, of row: Row, into slots: UnsafeMutableBufferPointer<PropertySlot>) {
+        switch step {
+        case let .integer(index, slot, width):
+            let value = columnValue(index)
+            switch sqlite3_value_type(value) {
+            case SQLITE_NULL:
+                return
+            case SQLITE_INTEGER:
+                let integer = sqlite3_value_int64(value)
+                slots[slot] = .integer(width == 16 ? Int64(Int16(truncatingIfNeeded: integer))
+                    : width == 32 ? Int64(Int32(truncatingIfNeeded: integer)) : integer)
+            default:
+                let dbValue: DatabaseValue = row[Int(index)]
+                let type: NSAttributeType = width == 16 ? .integer16AttributeType : width == 32 ? .integer32AttributeType : .integer64AttributeType
+                slots[slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: type), kind: .integer)
+            }
+        case let .double(index, slot):
+            let value = columnValue(index)
+            switch sqlite3_value_type(value) {
+            case SQLITE_NULL:
+                return
+            case SQLITE_INTEGER, SQLITE_FLOAT:
+                slots[slot] = .double(sqlite3_value_double(value))
+            default:
+                let dbValue: DatabaseValue = row[Int(index)]
+                slots[slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: .doubleAttributeType), kind: .double)
+            }
+        }
     }
 
     /// An attribute's value, as `SQLiteStore.readValue` reads it.
@@ -152,6 +193,7 @@ final class SQLiteFetchRowDecoder {
         let entityName = entity.name ?? ""
         let attributes = store.attributes(of: entity)
         let slotLayout = entity._slotLayout
+        var slotSteps: [SlotStep] = []
         var steps: [Step] = []
         var hasToOne = false
         for column in columns where column.entities.isEmpty || column.entities.contains(entityName) {
@@ -168,16 +210,16 @@ final class SQLiteFetchRowDecoder {
                 if !external, let slot = slotLayout.index(of: name) {
                     switch attribute.attributeType {
                     case .integer16AttributeType:
-                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 16))
+                        slotSteps.append(.integer(index: Int32(column.index), slot: slot, width: 16))
                         continue
                     case .integer32AttributeType:
-                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 32))
+                        slotSteps.append(.integer(index: Int32(column.index), slot: slot, width: 32))
                         continue
                     case .integer64AttributeType:
-                        steps.append(.integer(index: Int32(column.index), slot: slot, width: 64))
+                        slotSteps.append(.integer(index: Int32(column.index), slot: slot, width: 64))
                         continue
                     case .doubleAttributeType:
-                        steps.append(.double(index: Int32(column.index), slot: slot))
+                        slotSteps.append(.double(index: Int32(column.index), slot: slot))
                         continue
                     default:
                         break
@@ -195,7 +237,8 @@ final class SQLiteFetchRowDecoder {
             }
         }
         let plan = Plan(entity: entity, slotLayout: slotLayout,
-                        idHashBase: NSManagedObjectID.hashBase(storeIdentifier: storeIdentifier, entity: entity), steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
+                        idHashBase: NSManagedObjectID.hashBase(storeIdentifier: storeIdentifier, entity: entity),
+                        slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
         plans[number] = plan
         lastPlan = (number, plan)
         return plan
