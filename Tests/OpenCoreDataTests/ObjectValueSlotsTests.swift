@@ -13,6 +13,7 @@ final class SlotGauge: NSManagedObject {
     @Managed var level: Int16
     @Managed var reading: Double
     @Managed var label: String?
+    @Managed var calibrationOffsetMillis: Int64
 }
 
 @Suite("Object values in slots")
@@ -32,6 +33,7 @@ struct ObjectValueSlotsTests {
             ModelKit.attribute("level", .integer16AttributeType),
             ModelKit.attribute("reading", .doubleAttributeType),
             ModelKit.attribute("label", .stringAttributeType),
+            ModelKit.attribute("calibrationOffsetMillis", .integer64AttributeType),
         ])
         gauge.managedObjectClassName = NSStringFromClass(SlotGauge.self)
         let model = NSManagedObjectModel()
@@ -43,6 +45,29 @@ struct ObjectValueSlotsTests {
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return context
+    }
+
+    @Test("a key made at run time, short or longer than a literal's inline form, finds the property a @Managed literal names")
+    func keysFoundWhateverTheirForm() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
+        let context = context(coordinator)
+        try context.performAndWait {
+            let gauge = SlotGauge(context: context)
+            let longKey = ["calibration", "Offset", "Millis"].joined()
+            let shortKey = String(decoding: Array("count".utf8), as: UTF8.self)
+            gauge.calibrationOffsetMillis = -42
+            gauge.setValue(7, forKey: shortKey)
+            #expect((gauge.value(forKey: longKey) as? NSNumber)?.int64Value == -42)
+            #expect(gauge.count == 7)
+            gauge.setValue(1_000, forKey: longKey)
+            #expect(gauge.calibrationOffsetMillis == 1_000)
+            try context.save()
+        }
+        let rows = try DatabaseQueue(path: url.path).read { db in
+            try Int64.fetchAll(db, sql: "SELECT ZCALIBRATIONOFFSETMILLIS FROM ZSLOTGAUGE")
+        }
+        #expect(rows == [1_000])
     }
 
     @Test("numbers set through @Managed read back as NSNumber through value(forKey:), and KVC sets read back through @Managed")

@@ -20,10 +20,15 @@ final class PropertySlotLayout: Sendable {
 
     /// The property names, by slot.
     let names: [String]
-    /// An open-addressing table of slots + 1 (0: empty), indexed by ``probeHash(_:)`` of the name: the
-    /// lookup of every `@Managed` access, cheaper than hashing the name with `Hasher`.
+    /// The representation of each name, by slot (see ``StringRepresentation``).
+    private let representations: [StringRepresentation]
+    /// An open-addressing table of slots + 1 (0: empty), indexed by the hash of the name's
+    /// representation: the lookup of every `@Managed` access, which names its property with a literal.
+    private let representationTable: [Int32]
+    /// An open-addressing table of slots + 1 (0: empty), indexed by ``probeHash(_:)`` of the name's
+    /// contents: the lookup of names in other representations.
     private let probeTable: [Int32]
-    /// `probeTable.count - 1` (the count is a power of two).
+    /// `probeTable.count - 1` and `representationTable.count - 1` (the counts are a power of two).
     private let probeMask: Int
     /// How each slot keeps its value.
     let kinds: [Kind]
@@ -39,25 +44,53 @@ final class PropertySlotLayout: Sendable {
     static let empty = PropertySlotLayout(names: [], kinds: [], toOne: [], transient: [])
 
     private init(names: [String], kinds: [Kind], toOne: [Int], transient: [Int]) {
+        // Names rebuilt from their bytes: short ones in the small form string literals have.
+        let names = names.map { String(decoding: Array($0.utf8), as: UTF8.self) }
         self.names = names
         self.kinds = kinds
         toOneSlots = toOne
         transientSlots = transient
+        representations = names.map(StringRepresentation.init)
         var size = 8
         while size < names.count * 2 { size *= 2 }
+        probeTable = Self.table(size: size, hashes: names.map(Self.probeHash))
+        representationTable = Self.table(size: size, hashes: representations.map(\.hash))
+        probeMask = size - 1
+    }
+
+    /// An open-addressing table of `size` entries holding each index + 1 at the first free position
+    /// from its hash.
+    private static func table(size: Int, hashes: [Int]) -> [Int32] {
         var table = [Int32](repeating: 0, count: size)
-        for (index, name) in names.enumerated() {
-            var position = Self.probeHash(name) & (size - 1)
+        for (index, hash) in hashes.enumerated() {
+            var position = hash & (size - 1)
             while table[position] != 0 { position = (position + 1) & (size - 1) }
             table[position] = Int32(index + 1)
         }
-        probeTable = table
-        probeMask = size - 1
+        return table
     }
 
     /// The slot of a property name, or `nil` when the entity has no such property.
     @inline(__always)
     func index(of name: String) -> Int? {
+        // A short name given as a literal (every `@Managed` accessor's) has the representation of the
+        // layout's name: found without reading its characters.
+        if StringRepresentation.isAvailable {
+            let representation = StringRepresentation(name)
+            var position = representation.hash & probeMask
+            while true {
+                let entry = Int(representationTable[position])
+                if entry == 0 { break }
+                if representations[entry - 1] == representation { return entry - 1 }
+                position = (position + 1) & probeMask
+            }
+        }
+        return index(ofContents: name)
+    }
+
+    /// The slot of a property name, found by its characters.
+    @inline(never)
+    private func index(ofContents name: String) -> Int? {
         var position = Self.probeHash(name) & probeMask
         while true {
             let entry = Int(probeTable[position])

@@ -1,0 +1,34 @@
+/// The bits a `String` value is made of, compared and hashed without reading its characters.
+///
+/// Equal representations are always equal strings: the bits hold either the characters of a small
+/// string, or a reference to the storage of a larger one together with its count and flags. Equal
+/// strings usually have equal representations when they are small (up to 15 bytes of UTF-8 on 64-bit
+/// platforms, where a string keeps them in its own bits in one canonical form), and not otherwise. It
+/// serves as a fast first lookup in front of one by contents, never as the only one.
+struct StringRepresentation: Equatable {
+    private let low: UInt64
+    private let high: UInt64
+
+    /// Whether strings are 16 bytes, the size this type reads. Elsewhere there are no representations
+    /// to compare, and lookups go by contents.
+    static var isAvailable: Bool { MemoryLayout<String>.size == 16 }
+
+    /// The representation of `string` (all zeros where ``isAvailable`` is false).
+    @inline(__always)
+    init(_ string: String) {
+        guard Self.isAvailable else {
+            (low, high) = (0, 0)
+            return
+        }
+        (low, high) = withUnsafeBytes(of: string) { bytes in
+            (bytes.load(as: UInt64.self), bytes.load(fromByteOffset: 8, as: UInt64.self))
+        }
+    }
+
+    /// A hash of the bits: a multiply-and-fold, enough for the handful of names of one entity.
+    @inline(__always)
+    var hash: Int {
+        let mixed = (low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
+    }
+}
