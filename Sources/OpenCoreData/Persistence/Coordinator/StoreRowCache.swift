@@ -1,18 +1,27 @@
+import Synchronization
+
 /// The coordinator's row cache: the last row seen for each object ID, with its version (`Z_OPT`).
 ///
 /// Fetches and saves refresh it; a fault fires from it before asking the store.
-// @unchecked Sendable: the dictionary is only touched while holding `lock`.
+// @unchecked Sendable: the dictionary is only touched while holding `lock`; `generation` is atomic,
+// and changed only while holding `lock` too.
 final class StoreRowCache: @unchecked Sendable {
     private let lock = NSLock()
     // Unchecked exclusivity: every access is one lookup or update under `lock`.
     @exclusivity(unchecked) private var rows = ObjectIDMap<StoreRow>()
-    /// Changes whenever a cached row is replaced or forgotten (under `lock`).
-    @exclusivity(unchecked) private var generation: UInt64 = 1
+    /// Changes whenever a cached row is replaced or forgotten. Read without the lock: a fault that
+    /// fires asks for it alone.
+    private let generation = Atomic<UInt64>(1)
 
     /// Whether no cached row has been replaced or forgotten since the cache had `generation`.
     func isCurrent(_ generation: UInt64) -> Bool {
         if QueryGenerationScope.isPinned { return false }
-        return lock.withLock { self.generation == generation }
+        return self.generation.load(ordering: .acquiring) == generation
+    }
+
+    /// Marks a replaced or forgotten row (with `lock` held).
+    private func advanceGeneration() {
+        generation.wrappingAdd(1, ordering: .releasing)
     }
 
     /// The cached row of an object.
@@ -32,8 +41,8 @@ final class StoreRowCache: @unchecked Sendable {
             if rows.isEmpty { rows.reserveCapacity(newRows.count) }
             var replaced = false
             for row in newRows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
-            if replaced { generation &+= 1 }
-            return generation
+            if replaced { advanceGeneration() }
+            return generation.load(ordering: .relaxed)
         }
     }
 
@@ -42,7 +51,7 @@ final class StoreRowCache: @unchecked Sendable {
         lock.withLock {
             var removed = false
             for id in objectIDs where rows.removeValue(forKey: id) != nil { removed = true }
-            if removed { generation &+= 1 }
+            if removed { advanceGeneration() }
         }
     }
 
@@ -50,7 +59,7 @@ final class StoreRowCache: @unchecked Sendable {
     func remove(where condition: (StoreRow) -> Bool) {
         lock.withLock {
             rows.removeAll { _, row in condition(row) }
-            generation &+= 1
+            advanceGeneration()
         }
     }
 
@@ -58,7 +67,7 @@ final class StoreRowCache: @unchecked Sendable {
     func removeAll(of store: NSPersistentStore) {
         lock.withLock {
             rows.removeAll { id, _ in id.storeIdentifier == store.identifier }
-            generation &+= 1
+            advanceGeneration()
         }
     }
 
