@@ -35,6 +35,15 @@ extension NSManagedObjectContext {
         return object
     }
 
+    /// Clears the context reference of every object the context holds, as it goes away: those objects
+    /// outlive it with no context. (Objects hold their context without a reference count.)
+    func _disconnectObjects() {
+        for object in registry.values where object._belongs(to: self) { object._context = nil }
+        for objects in [_inserted, _updated, _deleted, _conflictDetectionObjects] {
+            for object in objects.values where object._belongs(to: self) { object._context = nil }
+        }
+    }
+
     /// Creates and registers an object of the entity's class (`type` when the caller already looked it
     /// up) for a permanent ID, with no values.
     func makeObject(for objectID: NSManagedObjectID, type: NSManagedObject.Type? = nil) -> NSManagedObject {

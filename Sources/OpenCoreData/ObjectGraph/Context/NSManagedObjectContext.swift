@@ -88,6 +88,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
+    deinit {
+        _disconnectObjects()
+    }
+
     /// The persistent store coordinator the context fetches through and saves to.
     open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
         get { _coordinator }

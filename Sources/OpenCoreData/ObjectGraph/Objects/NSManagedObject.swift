@@ -20,8 +20,28 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     let _entity: NSEntityDescription
     /// The object's current ID: temporary until the object is saved or obtains a permanent ID.
     @exclusivity(unchecked) var _objectID: NSManagedObjectID
+    /// The context the object is registered with, held without a reference count.
+    ///
+    /// A context always knows the objects that refer to it: registering an object sets the reference,
+    /// every way an object leaves its context (reset, a saved delete, an undone insert, a merge that
+    /// replaces it) clears it, and a context that goes away clears it in every object it still holds
+    /// (`NSManagedObjectContext._disconnectObjects()`). So the reference never outlives the context, and
+    /// reading it costs a load: a weak reference made every `@Managed` access go through the context's
+    /// side table, and every retain of the context take the runtime's slow path.
+    @exclusivity(unchecked) private var _contextReference: Unmanaged<NSManagedObjectContext>?
+
     /// The context the object is registered with.
-    weak var _context: NSManagedObjectContext?
+    var _context: NSManagedObjectContext? {
+        @inline(__always) get { _contextReference?.takeUnretainedValue() }
+        @inline(__always) set { _contextReference = newValue.map(Unmanaged.passUnretained) }
+    }
+
+    /// Whether the object refers to the given context, without reading the context (which may be
+    /// going away).
+    @inline(__always)
+    func _belongs(to context: NSManagedObjectContext) -> Bool {
+        _contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
+    }
 
     /// Current values of persistent properties: attributes hold canonical values, to-one relationships
     /// hold the destination object. A missing key means `nil` (or, for a to-many relationship, that it
