@@ -80,9 +80,9 @@ final class SQLiteFetchRowDecoder {
 
     /// The store row of one result row.
     func decode(_ row: Row) throws -> StoreRow {
-        let pk: Int64 = try primaryKeyIndex.map { try integer(at: $0, of: row) ?? row.requiredStoredInteger(atIndex: $0) } ?? 0
-        let number: Int64 = try entityNumberIndex.flatMap { try integer(at: $0, of: row) ?? row.storedInteger(atIndex: $0) } ?? 0
-        let version: Int64 = try versionIndex.flatMap { try integer(at: $0, of: row) ?? row.storedInteger(atIndex: $0) } ?? 0
+        let pk: Int64 = try primaryKeyIndex.map { try integer(at: $0) ?? row.requiredStoredInteger(atIndex: $0) } ?? 0
+        let number: Int64 = try entityNumberIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
+        let version: Int64 = try versionIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
         let plan = try self.plan(for: number)
         var values = PropertyValues(layout: plan.slotLayout) { slots in
             for step in plan.slotSteps { slotValue(step, of: row, into: slots) }
@@ -121,7 +121,7 @@ final class SQLiteFetchRowDecoder {
     /// The value of a bookkeeping column when it holds an integer, as it does in every undamaged store;
     /// `nil` sends the caller to the checked read, which reports damage.
     @inline(__always)
-    private func integer(at index: Int, of row: Row) -> Int64? {
+    private func integer(at index: Int) -> Int64? {
         let value = columnValue(Int32(index))
         guard sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
         return sqlite3_value_int64(value)
