@@ -7,7 +7,12 @@ struct ChangedKeys: Sequence, ExpressibleByArrayLiteral {
     /// The layout the bits refer to; `.empty` until the first change recorded by slot.
     private var layout: PropertySlotLayout
     private var bits: UInt64 = 0
-    private var others: Set<String> = []
+    private var others = Set<String>()
+
+    /// No changed keys.
+    init() {
+        layout = .empty
+    }
 
     /// No changed keys.
     init(arrayLiteral names: String...) {

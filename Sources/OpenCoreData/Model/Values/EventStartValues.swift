@@ -7,8 +7,11 @@
 struct EventStartValues: Sequence, ExpressibleByDictionaryLiteral {
     private var layout: PropertySlotLayout = .empty
     private var recorded: UInt64 = 0
-    private var slots: ContiguousArray<PropertySlot> = []
-    private var others: [String: PropertySlot] = [:]
+    private var slots = PropertySlots()
+    private var others = [String: PropertySlot]()
+
+    /// No values.
+    init() {}
 
     /// No values.
     init(dictionaryLiteral elements: (String, PropertySlot)...) {
@@ -30,7 +33,7 @@ struct EventStartValues: Sequence, ExpressibleByDictionaryLiteral {
             if self.layout === layout {
                 let bit: UInt64 = 1 << UInt64(index)
                 if recorded & bit != 0 { return }
-                if slots.isEmpty { slots = ContiguousArray(repeating: .absent, count: Swift.min(layout.count, 64)) }
+                if slots.isEmpty { slots = PropertySlots(repeating: .absent, count: Swift.min(layout.count, 64)) }
                 slots[index] = slot()
                 recorded |= bit
                 return

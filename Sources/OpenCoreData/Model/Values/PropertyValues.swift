@@ -10,7 +10,7 @@ struct PropertyValues {
     /// Where each property's value lives.
     private(set) var layout: PropertySlotLayout
     /// The values, by slot of `layout`.
-    var slots: ContiguousArray<PropertySlot>
+    var slots: PropertySlots
     /// Values of keys the layout has no slot for (kept so that no value handed in is ever lost).
     private var overflow: [String: Any]?
 
@@ -24,19 +24,7 @@ struct PropertyValues {
     @inline(__always)
     init(layout: PropertySlotLayout, filling fill: (UnsafeMutableBufferPointer<PropertySlot>) -> Void) {
         self.layout = layout
-        // Each slot set to `.absent` in place (`repeating:` copies one value through the enum's witnesses).
-        // No slots: the shared empty array (building it through `unsafeUninitializedCapacity` writes its
-        // count into the storage every empty array shares, a data race between threads).
-        let count = layout.count
-        guard count > 0 else {
-            slots = []
-            return
-        }
-        slots = ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
-            for index in 0..<count { (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: .absent) }
-            initialized = count
-            fill(buffer)
-        }
+        slots = PropertySlots(count: layout.count, filling: fill)
     }
 
     /// Values of an entity's properties, all empty.

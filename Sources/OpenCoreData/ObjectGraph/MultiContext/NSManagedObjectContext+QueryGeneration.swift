@@ -52,7 +52,7 @@ extension NSManagedObjectContext {
     /// source (prefetching, dictionary fetches, batched faults, chunked asynchronous fetches).
     func _readingQueryGeneration<T>(_ body: () throws -> T) rethrows -> T {
         guard let token = _links.queryGeneration, QueryGenerationScope.current !== token else { return try body() }
-        return try QueryGenerationScope.$current.withValue(token, operation: body)
+        return try QueryGenerationScope.withPinned(token, body)
     }
 
     /// Moves a pinned context to the newest generation (after it saved, merged, refreshed everything
@@ -77,7 +77,7 @@ final class PinnedCoordinatorSource: ContextObjectSource {
     }
 
     private func pinned<T>(_ body: () throws -> T) rethrows -> T {
-        try QueryGenerationScope.$current.withValue(token) { try body() }
+        try QueryGenerationScope.withPinned(token) { try body() }
     }
 
     func _entity<Result>(of request: NSFetchRequest<Result>) throws -> NSEntityDescription {

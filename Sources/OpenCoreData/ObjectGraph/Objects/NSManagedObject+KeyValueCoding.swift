@@ -113,10 +113,17 @@ extension NSManagedObject {
             _setPrimitiveValue(slot.boxed, forKey: key)
             return
         }
-        let context = _context
-        recordChange(forKey: key, slot: index, context: context)
+        // As `recordChange(forKey:slot:context:)`, with the context used unretained (none of these calls
+        // can release it): retaining and releasing it was a fifth of a `@Managed` set.
+        _withContext { $0._registerUndoOfChange(of: self, key: key) }
+        changedKeys.insert(slot: index, of: layout, key: key)
+        // An object inserted in this event started it with its default values: nothing to record.
+        if !_insertedInCurrentEvent {
+            if valuesAtLastEvent.isEmpty { _withContext { $0._noteChangedForEvent(self) } }
+            valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
+        }
         storage.slots[index] = slot
-        context?._objectDidChange(self)
+        _withContext { $0._objectDidChange(self) }
     }
 
     /// The current value of a property in snapshot form: to-one as an object ID, to-many as object IDs.

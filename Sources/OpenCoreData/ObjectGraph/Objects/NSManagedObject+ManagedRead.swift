@@ -14,17 +14,4 @@ extension NSManagedObject {
         _fireFaultIfNeeded()
         return storage[key]
     }
-
-    /// The slot a `@Managed` property of an attribute or to-one relationship reads, with the access
-    /// announced as `_managedPropertyValue(forKey:)` announces it.
-    @inline(__always)
-    func _managedSlot(at index: Int, in layout: PropertySlotLayout, forKey key: String) -> PropertySlot {
-        willAccessValue(forKey: key)
-        defer { didAccessValue(forKey: key) }
-        if ConcurrencyDebug.isEnabled { _context?._checkQueue("reading \(_entity.name ?? "?").\(key)") }
-        _fireFaultIfNeeded()
-        // Firing a fault gives the object the row's values, normally in the same layout.
-        if storage.layout === layout { return storage.slots[index] }
-        return PropertySlot(canonical: storage[key], kind: layout.kinds[index])
-    }
 }

@@ -16,16 +16,40 @@ extension NSManagedObject {
     @inline(__always)
     func _managedValue<Value>(forKey key: String) -> Value {
         if let keyPathRecorder { return _recordedValue(by: keyPathRecorder, forKey: key) }
-        let layout = _valuesLayout
-        if let index = layout.index(of: key), layout.kinds[index] != .toMany {
-            let slot = _managedSlot(at: index, in: layout, forKey: key)
-            // The common exact cases inline; every other conversion is out of line, so that this
-            // generic function forms no optional of its type parameter (its metadata costs a lookup).
-            if case .integer(let integer) = slot, Value.self == Int64.self { return unsafeBitCast(integer, to: Value.self) }
-            if case .double(let double) = slot, Value.self == Double.self { return unsafeBitCast(double, to: Value.self) }
-            return _managedValue(from: slot, forKey: key)
+        guard let (index, kind, layout) = _managedSlotIndex(forKey: key) else {
+            return _managedValueThroughKeyValueCoding(forKey: key)
         }
-        return _managedValueThroughKeyValueCoding(forKey: key)
+        willAccessValue(forKey: key)
+        defer { didAccessValue(forKey: key) }
+        if ConcurrencyDebug.isEnabled { _context?._checkQueue("reading \(_entity.name ?? "?").\(key)") }
+        _fireFaultIfNeeded()
+        // Firing a fault gives the object the row's values, normally in the layout looked up. The
+        // common exact cases read the slot in place; every other conversion is out of line, so that this
+        // generic function forms no optional of its type parameter (its metadata costs a lookup).
+        guard ObjectIdentifier(storage.layout) == layout else {
+            return _managedValue(from: PropertySlot(canonical: storage[key], kind: kind), forKey: key)
+        }
+        if Value.self == Int64.self, let integer = storage.slots.integer(at: index) {
+            return unsafeBitCast(integer, to: Value.self)
+        }
+        if Value.self == Double.self, let double = storage.slots.double(at: index) {
+            return unsafeBitCast(double, to: Value.self)
+        }
+        return _managedValue(from: storage.slots[index], forKey: key)
+    }
+
+    /// The slot, kind and layout (by identity) of an attribute or to-one relationship in the layout the
+    /// object's values have or will have once its fault fires; `nil` for other keys.
+    ///
+    /// Only the layout's identity leaves this function: the caller then calls out (access notifications
+    /// may fire a fault) and holding the layout itself across those calls would retain it.
+    @inline(__always)
+    private func _managedSlotIndex(forKey key: String) -> (Int, PropertySlotLayout.Kind, ObjectIdentifier)? {
+        let layout = _valuesLayout
+        guard let index = layout.index(of: key) else { return nil }
+        let kind = layout.kinds[index]
+        if kind == .toMany { return nil }
+        return (index, kind, ObjectIdentifier(layout))
     }
 
     @inline(never)

@@ -36,6 +36,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         @inline(__always) set { _contextReference = newValue.map(Unmanaged.passUnretained) }
     }
 
+    /// Calls `body` with the object's context, if it has one, without retaining the context: the
+    /// reference stays valid while the object holds it, and `body` must not release the context's last
+    /// owner.
+    @inline(__always)
+    func _withContext(_ body: (NSManagedObjectContext) -> Void) {
+        _contextReference?._withUnsafeGuaranteedRef(body)
+    }
+
     /// Whether the object refers to the given context, without reading the context (which may be
     /// going away).
     @inline(__always)
@@ -48,7 +56,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// has not been loaded yet: see `toMany`).
     @exclusivity(unchecked) var storage = PropertyValues(layout: .empty)
     /// Loaded to-many relationships: name → destination objects (in order for ordered relationships).
-    @exclusivity(unchecked) var toMany: [String: [NSManagedObject]] = [:]
+    @exclusivity(unchecked) var toMany = [String: [NSManagedObject]]()
     /// The values last read from or written to the store: attributes as canonical values, to-one
     /// relationships as destination object IDs. Empty for an object never saved.
     @exclusivity(unchecked) var snapshot = PropertyValues(layout: .empty)
@@ -60,9 +68,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Whether the object's values have not been loaded yet.
     @exclusivity(unchecked) var _isFault = false
     /// Names of persistent properties changed since the last save (or fetch).
-    @exclusivity(unchecked) var changedKeys: ChangedKeys = []
+    @exclusivity(unchecked) var changedKeys = ChangedKeys()
     /// Values as they were at the last `processPendingChanges()`, for properties changed since then.
-    @exclusivity(unchecked) var valuesAtLastEvent: EventStartValues = [:]
+    @exclusivity(unchecked) var valuesAtLastEvent = EventStartValues()
     /// Whether the object has been deleted in its context and not yet saved.
     @exclusivity(unchecked) var _isDeleted = false
     /// Whether `prepareForDeletion()` has run for the current deletion.
@@ -73,7 +81,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// changes: its values at the last event are its entity's default values, not recorded one by one.
     @exclusivity(unchecked) var _insertedInCurrentEvent = false
     /// Results of fetched properties read since the object was last refreshed, by property name.
-    @exclusivity(unchecked) var fetchedPropertyValues: [String: [Any]] = [:]
+    @exclusivity(unchecked) var fetchedPropertyValues = [String: [Any]]()
     /// Set only on the probes that name Swift key paths (`ManagedKeyPathNaming`): reading a property
     /// through ``managedValue(forKey:)`` records its key here instead of reading a value.
     @exclusivity(unchecked) var keyPathRecorder: ManagedKeyPathRecorder?

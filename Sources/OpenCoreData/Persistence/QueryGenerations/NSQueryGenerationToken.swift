@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 
 /// An opaque token that names one generation of the data in a coordinator's stores: their contents as
 /// of one moment.
@@ -60,7 +61,25 @@ public final class NSQueryGenerationToken: NSObject, NSCopying, @unchecked Senda
 /// The query generation the reads on the current thread or task are pinned to.
 enum QueryGenerationScope {
     /// Set while a pinned context reads through its coordinator; `nil` otherwise.
-    @TaskLocal static var current: NSQueryGenerationToken?
+    @TaskLocal private static var bound: NSQueryGenerationToken?
+
+    /// Whether any read in the process has ever been pinned. Until then no thread or task can have a
+    /// generation bound, and the task-local lookup (a few hundred instructions, paid by every fault
+    /// that fires) is skipped. It stays set afterwards: a task created inside a pinned read keeps the
+    /// binding after the read returns.
+    private static let everBound = Atomic<Bool>(false)
+
+    /// The generation reads on the current thread or task are pinned to, if any.
+    static var current: NSQueryGenerationToken? {
+        guard everBound.load(ordering: .acquiring) else { return nil }
+        return bound
+    }
+
+    /// Runs `body` with its reads pinned to `token`'s generation.
+    static func withPinned<T>(_ token: NSQueryGenerationToken, _ body: () throws -> T) rethrows -> T {
+        if !everBound.load(ordering: .relaxed) { everBound.store(true, ordering: .releasing) }
+        return try $bound.withValue(token, operation: body)
+    }
 
     /// The pinned snapshot of a store for the current read, if any.
     static func snapshot(for store: NSPersistentStore) -> DatabaseSnapshot? {

@@ -87,6 +87,15 @@ final class SQLiteFetchRowDecoder {
         var values = PropertyValues(layout: plan.slotLayout) { slots in
             for step in plan.slotSteps { slotValue(step, of: row, into: slots) }
         }
+        if !plan.steps.isEmpty { try readOtherColumns(of: row, with: plan, into: &values) }
+        let objectID = NSManagedObjectID(entity: plan.entity, store: store, storeIdentifier: storeIdentifier, primaryKey: pk,
+                                         hashBase: plan.idHashBase)
+        return StoreRow(objectID: objectID, version: version, values: values)
+    }
+
+    /// Reads the columns that are not numbers written into slots: other attributes, composite elements
+    /// and to-one relationships' keys.
+    private func readOtherColumns(of row: Row, with plan: Plan, into values: inout PropertyValues) throws {
         var keys: [String: Int64] = [:]
         var entities: [String: Int64] = [:]
         for step in plan.steps {
@@ -113,9 +122,6 @@ final class SQLiteFetchRowDecoder {
                 values[name] = NSManagedObjectID(entity: target, store: store, storeIdentifier: storeIdentifier, primaryKey: key)
             }
         }
-        let objectID = NSManagedObjectID(entity: plan.entity, store: store, storeIdentifier: storeIdentifier, primaryKey: pk,
-                                         hashBase: plan.idHashBase)
-        return StoreRow(objectID: objectID, version: version, values: values)
     }
 
     /// The value of a bookkeeping column when it holds an integer, as it does in every undamaged store;

@@ -1,0 +1,127 @@
+/// The slots of one object's or row's values: a fixed-size collection of ``PropertySlot``s with value
+/// semantics, whose copies share one buffer until one of them changes.
+///
+/// A `ContiguousArray<PropertySlot>` does the same, but on this platform every new array buffer of a
+/// non-class element (a new row, the first write to values shared with an entity's defaults) goes
+/// through the standard library's unspecialized allocation path, which looks up the storage class's
+/// generic metadata each time: about 700 instructions per buffer, more than reading the row itself.
+/// This buffer's class is not generic, so its allocation is a plain object allocation.
+struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
+    typealias Index = Int
+    typealias Element = PropertySlot
+
+    /// The buffer; `nil` when there are no slots.
+    private var storage: PropertySlotStorage?
+
+    /// No slots.
+    init() {
+        storage = nil
+    }
+
+    /// The given slots.
+    init(arrayLiteral elements: PropertySlot...) {
+        self.init(count: elements.count) { buffer in
+            for (index, element) in elements.enumerated() { buffer[index] = element }
+        }
+    }
+
+    /// `count` slots of the same value.
+    init(repeating slot: PropertySlot, count: Int) {
+        self.init(count: count) { buffer in
+            for index in 0..<count { buffer[index] = slot }
+        }
+    }
+
+    /// `count` empty slots, which `fill` may then set in place (`fill` must keep to the buffer's slots).
+    @inline(__always)
+    init(count: Int, filling fill: (UnsafeMutableBufferPointer<PropertySlot>) -> Void) {
+        guard count > 0 else {
+            storage = nil
+            return
+        }
+        let storage = PropertySlotStorage.make(count: count)
+        storage.withUnsafeMutablePointerToElements { elements in
+            for index in 0..<count { (elements + index).initialize(to: .absent) }
+            fill(UnsafeMutableBufferPointer(start: elements, count: count))
+        }
+        self.storage = storage
+    }
+
+    var startIndex: Int { 0 }
+
+    var endIndex: Int {
+        @inline(__always) get { storage?.count ?? 0 }
+    }
+
+    @inline(__always)
+    func index(after index: Int) -> Int { index + 1 }
+
+    @inline(__always)
+    func index(before index: Int) -> Int { index - 1 }
+
+    subscript(position: Int) -> PropertySlot {
+        @inline(__always) get {
+            precondition(position >= 0 && position < endIndex, "Index out of range")
+            return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position] }
+        }
+        @inline(__always) set {
+            precondition(position >= 0 && position < endIndex, "Index out of range")
+            // No other reference may be held while asking whether this one is the only one.
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.unsafelyUnwrapped.copy() }
+            storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position] = newValue }
+        }
+    }
+
+    /// The integer in a slot, read in place; `nil` when the slot holds no integer.
+    @inline(__always)
+    func integer(at position: Int) -> Int64? {
+        precondition(position >= 0 && position < endIndex, "Index out of range")
+        return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in
+            if case .integer(let value) = elements[position] { return value }
+            return nil
+        }
+    }
+
+    /// The double in a slot, read in place; `nil` when the slot holds no double.
+    @inline(__always)
+    func double(at position: Int) -> Double? {
+        precondition(position >= 0 && position < endIndex, "Index out of range")
+        return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in
+            if case .double(let value) = elements[position] { return value }
+            return nil
+        }
+    }
+}
+
+/// The buffer of ``PropertySlots``: the number of slots, then the slots.
+final class PropertySlotStorage: ManagedBuffer<Int, PropertySlot> {
+    /// A buffer of `count` uninitialized slots.
+    @inline(__always)
+    static func make(count: Int) -> PropertySlotStorage {
+        // `create` allocates an instance of the class it is called on.
+        unsafeDowncast(create(minimumCapacity: count) { _ in count }, to: PropertySlotStorage.self)
+    }
+
+    /// The number of slots. (Read through the header's address: `header` is a stored class property,
+    /// whose every access the runtime would check for exclusivity.)
+    var count: Int {
+        @inline(__always) get { withUnsafeMutablePointerToHeader { $0.pointee } }
+    }
+
+    /// A new buffer holding the same slots.
+    func copy() -> PropertySlotStorage {
+        let count = self.count
+        let copy = PropertySlotStorage.make(count: count)
+        withUnsafeMutablePointerToElements { source in
+            copy.withUnsafeMutablePointerToElements { target in
+                // One slot at a time: `initialize(from:count:)` copies through the type's value witnesses.
+                for index in 0..<count { (target + index).initialize(to: source[index]) }
+            }
+        }
+        return copy
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointers { count, elements in elements.deinitialize(count: count.pointee) }
+    }
+}
