@@ -3,7 +3,10 @@
 /// Fetches and saves meet objects in runs of one entity: keeping the last entity's value spares a
 /// lookup (or a computation) per object, for the price of an identity check.
 struct EntityRunMemo<Value> {
-    private var last: (entity: NSEntityDescription, value: Value)?
+    /// The entity last asked about, kept alive so that its identity is not reused.
+    private var lastEntity: NSEntityDescription?
+    private var lastIdentity: ObjectIdentifier?
+    private var lastValue: Value?
 
     init() {}
 
@@ -11,9 +14,13 @@ struct EntityRunMemo<Value> {
     /// `compute`'s, which is then kept.
     @inline(__always)
     mutating func value(for entity: NSEntityDescription, _ compute: (NSEntityDescription) throws -> Value) rethrows -> Value {
-        if let last, last.entity === entity { return last.value }
+        // Compared by identity, without copying the kept entity: entities have weak references to them
+        // (their properties'), so each retain of one takes the runtime's slow path.
+        if lastIdentity == ObjectIdentifier(entity), let lastValue { return lastValue }
         let value = try compute(entity)
-        last = (entity, value)
+        lastEntity = entity
+        lastIdentity = ObjectIdentifier(entity)
+        lastValue = value
         return value
     }
 }

@@ -59,6 +59,7 @@ extension SQLiteStore {
         try vacateUniqueColumns(changes, in: db)
         // One prepared INSERT per entity, reused for each of its new rows.
         var plans: [ObjectIdentifier: SQLiteInsertPlan] = [:]
+        var lastPlan: SQLiteInsertPlan?
         versions.reserveCapacity(changes.inserted.count + changes.updated.count)
         var insertedIDs: [NSManagedObjectID] = []
         insertedIDs.reserveCapacity(changes.inserted.count)
@@ -67,14 +68,17 @@ extension SQLiteStore {
             insertedIDs.append(id)
             versions[id] = 1
             guard let pk = id.primaryKey else { continue }
-            let entityKey = ObjectIdentifier(id.entity)
             let plan: SQLiteInsertPlan
-            if let known = plans[entityKey] {
+            if let lastPlan, lastPlan.entity === id.entity {
+                // Inserts of one entity usually come together.
+                plan = lastPlan
+            } else if let known = plans[ObjectIdentifier(id.entity)] {
                 plan = known
             } else {
                 plan = try SQLiteInsertPlan(entity: id.entity, writer: writer)
-                plans[entityKey] = plan
+                plans[ObjectIdentifier(id.entity)] = plan
             }
+            lastPlan = plan
             try plan.insert(primaryKey: pk, values: insert.values, writer: writer)
         }
         for update in changes.updated {
@@ -154,9 +158,17 @@ extension SQLiteStore {
                 (try layout(of: entity).rootNumber, NSManagedObjectID.hashBase(storeIdentifier: identifier, entity: entity))
             }
         }
+        // The current run of one root's IDs, added to `byRoot` when another root's ID comes.
+        var run: (root: Int, ids: [NSManagedObjectID])?
         for insert in inserts where insert.objectID.isTemporaryID {
-            byRoot[try entityFacts(insert.objectID.entity).root, default: []].append(insert.objectID)
+            let root = try entityFacts(insert.objectID.entity).root
+            if run?.root != root {
+                if let run { byRoot[run.root, default: []] += run.ids }
+                run = (root, [])
+            }
+            run?.ids.append(insert.objectID)
         }
+        if let run { byRoot[run.root, default: []] += run.ids }
         var result = ObjectIDMap<NSManagedObjectID>()
         result.reserveCapacity(temporary: inserts.count)
         let storeIdentifier = identifier
