@@ -156,8 +156,8 @@ final class SQLiteFetchRowDecoder {
                 return
             case SQLITE_INTEGER:
                 let integer = sqlite3_value_int64(value)
-                slots[slot] = .integer(width == 16 ? Int64(Int16(truncatingIfNeeded: integer))
-                    : width == 32 ? Int64(Int32(truncatingIfNeeded: integer)) : integer)
+                put(.integer(width == 16 ? Int64(Int16(truncatingIfNeeded: integer))
+                    : width == 32 ? Int64(Int32(truncatingIfNeeded: integer)) : integer), at: slot, in: slots)
             default:
                 let dbValue: DatabaseValue = row[Int(index)]
                 let type: NSAttributeType = width == 16 ? .integer16AttributeType : width == 32 ? .integer32AttributeType : .integer64AttributeType
@@ -169,12 +169,19 @@ final class SQLiteFetchRowDecoder {
             case SQLITE_NULL:
                 return
             case SQLITE_INTEGER, SQLITE_FLOAT:
-                slots[slot] = .double(sqlite3_value_double(value))
+                put(.double(sqlite3_value_double(value)), at: slot, in: slots)
             default:
                 let dbValue: DatabaseValue = row[Int(index)]
                 slots[slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: .doubleAttributeType), kind: .double)
             }
         }
+    }
+
+    /// Writes a number into a slot that is still `.absent`, as every slot of a new row starts: the slot
+    /// holds nothing to release, so it is overwritten without the enum's destroy.
+    @inline(__always)
+    private func put(_ value: PropertySlot, at slot: Int, in slots: UnsafeMutableBufferPointer<PropertySlot>) {
+        (slots.baseAddress.unsafelyUnwrapped + slot).initialize(to: value)
     }
 
     /// An attribute's value, as `SQLiteStore.readValue` reads it.
