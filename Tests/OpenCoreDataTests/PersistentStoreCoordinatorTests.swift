@@ -211,6 +211,31 @@ struct PersistentStoreCoordinatorTests {
         #expect(try coordinator.row(for: id) == nil)
     }
 
+    @Test("a store whose identifier changes leaves no rows cached under the old one")
+    func rowCacheFollowsIdentifier() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = StoreKit.blogModel()
+        let (coordinator, store) = try StoreKit.sqliteCoordinator(model, at: url)
+        let oldIdentifier = try #require(store.identifier)
+        let id = try #require(StoreKit.insert(coordinator, "Tag", [["label": "a"]]).first)
+        #expect(coordinator._rowCache.row(for: id) != nil)
+        // Setting the identifier, or metadata with another NSStoreUUIDKey, drops the rows under the old one.
+        store.identifier = "renamed"
+        #expect(coordinator._rowCache.row(for: id) == nil)
+        #expect(coordinator._rowCache.count == 0)
+        let renamedID = try #require(StoreKit.insert(coordinator, "Tag", [["label": "b"]]).first)
+        #expect(renamedID.storeIdentifier == "renamed")
+        #expect(coordinator._rowCache.row(for: renamedID) != nil)
+        var metadata = try #require(store.metadata)
+        metadata[NSStoreUUIDKey] = oldIdentifier
+        store.metadata = metadata
+        #expect(coordinator._rowCache.row(for: renamedID) == nil)
+        // The same identifier again keeps the rows.
+        let again = try #require(StoreKit.insert(coordinator, "Tag", [["label": "c"]]).first)
+        store.identifier = oldIdentifier
+        #expect(coordinator._rowCache.row(for: again)?.values["label"] as? String == "c")
+    }
+
     @Test("perform and performAndWait run blocks on the coordinator's queue; performAndWait is re-entrant")
     func performBlocks() async throws {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: StoreKit.blogModel())

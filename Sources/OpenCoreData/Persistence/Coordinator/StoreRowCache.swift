@@ -65,8 +65,13 @@ final class StoreRowCache: @unchecked Sendable {
 
     /// Forgets every row of a store.
     func removeAll(of store: NSPersistentStore) {
+        removeAll(storeIdentifier: store.identifier)
+    }
+
+    /// Forgets every row cached under a store identifier (a store's identifier before it changed).
+    func removeAll(storeIdentifier: String?) {
         lock.withLock {
-            rows.removeAll { id, _ in id.storeIdentifier == store.identifier }
+            rows.removeAll { id, _ in id.storeIdentifier == storeIdentifier }
             advanceGeneration()
         }
     }

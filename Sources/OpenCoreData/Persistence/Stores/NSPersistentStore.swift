@@ -58,7 +58,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// The unique identifier of the store, the ``NSStoreUUIDKey`` value of its metadata.
     open var identifier: String! {
         get { _lock.withLock { _identifier } }
-        set { _lock.withLock { _identifier = newValue } }
+        set { _replaceIdentifier { $0 = newValue } }
     }
 
     /// A Boolean value that indicates whether the store refuses saves.
@@ -72,9 +72,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     open var metadata: [String: Any]! {
         get { _lock.withLock { _metadata } }
         set {
-            _lock.withLock {
+            _replaceIdentifier { identifier in
                 _metadata = newValue
-                if let uuid = newValue?[NSStoreUUIDKey] as? String { _identifier = uuid }
+                if let uuid = newValue?[NSStoreUUIDKey] as? String { identifier = uuid }
             }
             _metadataDidChange()
         }
@@ -83,10 +83,22 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Loads the store's metadata from its location.
     open func loadMetadata() throws {
         let loaded = try _loadMetadata()
-        _lock.withLock {
+        _replaceIdentifier { identifier in
             _metadata = loaded
-            _identifier = loaded[NSStoreUUIDKey] as? String
+            identifier = loaded[NSStoreUUIDKey] as? String
         }
+    }
+
+    /// Runs `change` with the store's lock held and its identifier to change; when the identifier
+    /// changed, the coordinator forgets the rows it cached under the old one (object IDs carry the
+    /// identifier, so those rows could otherwise answer for a later store with that identifier).
+    private func _replaceIdentifier(_ change: (inout String?) -> Void) {
+        let (old, new) = _lock.withLock {
+            let old = _identifier
+            change(&_identifier)
+            return (old, _identifier)
+        }
+        if let old, old != new { persistentStoreCoordinator?._rowCache.removeAll(storeIdentifier: old) }
     }
 
     /// Returns the metadata of the store at a location.
@@ -109,9 +121,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// Sets the identifier and metadata without notifying the subclass.
     func _setLoadedMetadata(_ metadata: [String: Any]) {
-        _lock.withLock {
+        _replaceIdentifier { identifier in
             _metadata = metadata
-            _identifier = metadata[NSStoreUUIDKey] as? String
+            identifier = metadata[NSStoreUUIDKey] as? String
         }
     }
 
