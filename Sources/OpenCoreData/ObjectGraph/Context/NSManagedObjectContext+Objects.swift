@@ -155,7 +155,7 @@ extension NSManagedObjectContext {
     private func _fulfillFromFetchedRow(_ object: NSManagedObject) -> Bool {
         let generation = object._rowGeneration
         object._rowGeneration = 0
-        guard stalenessInterval < 0, let coordinator = _coordinator, coordinator._rowCache.isCurrent(generation),
+        guard stalenessInterval < 0, let rowCache = _coordinatorRowCache, rowCache.isCurrent(generation),
               object.snapshot.layout === object._entity._slotLayout else { return false }
         fulfill(object, values: object.snapshot, version: object.snapshotVersion)
         return true

@@ -24,7 +24,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     /// The coordinator the context fetches through and saves to.
-    var _coordinator: NSPersistentStoreCoordinator?
+    var _coordinator: NSPersistentStoreCoordinator? {
+        didSet { _coordinatorRowCache = _coordinator?._rowCache }
+    }
+    /// The coordinator's row cache, which every fault a fetch made asks whether it changed: kept apart
+    /// so that asking does not retain the coordinator (whose retains take the runtime's slow path, as
+    /// its stores hold weak references to it).
+    var _coordinatorRowCache: StoreRowCache?
 
     // The object sets below are `@exclusivity(unchecked)`: they are confined to the context's queue and
     // each access is one lookup or update that calls no code able to reach the same set again; the
