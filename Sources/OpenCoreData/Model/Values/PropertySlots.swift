@@ -75,21 +75,20 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
     /// The integer in a slot, read in place; `nil` when the slot holds no integer.
     @inline(__always)
     func integer(at position: Int) -> Int64? {
-        precondition(position >= 0 && position < endIndex, "Index out of range")
-        return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in
-            if case .integer(let value) = elements[position] { return value }
-            return nil
-        }
+        matching(at: position) { slot in if case .integer(let value) = slot { value } else { nil } }
     }
 
     /// The double in a slot, read in place; `nil` when the slot holds no double.
     @inline(__always)
     func double(at position: Int) -> Double? {
+        matching(at: position) { slot in if case .double(let value) = slot { value } else { nil } }
+    }
+
+    /// What `match` finds in a slot, given the slot where it lies instead of a copy of it.
+    @inline(__always)
+    private func matching<T>(at position: Int, _ match: (borrowing PropertySlot) -> T?) -> T? {
         precondition(position >= 0 && position < endIndex, "Index out of range")
-        return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in
-            if case .double(let value) = elements[position] { return value }
-            return nil
-        }
+        return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in match(elements[position]) }
     }
 }
 
