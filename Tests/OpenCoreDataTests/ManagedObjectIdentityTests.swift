@@ -7,16 +7,12 @@ import Testing
 struct ManagedObjectIdentityTests {
     @Test("an object is equal to itself only: not to another object, its ID, nil, or a value holding its address")
     func equalityIsIdentity() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(),
-                                                             at: directory.appendingPathComponent("Blog.sqlite"))
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let stack = try GraphStack()
+        let context = stack.context()
         context.performAndWait {
-            let tag = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
-            let other = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
-            let post = NSEntityDescription.insertNewObject(forEntityName: "Post", into: context)
+            let tag = context.make("Tag")
+            let other = context.make("Tag")
+            let post = context.make("Post")
             #expect(tag.isEqual(tag) && tag == tag)
             let asAny: Any = tag
             let asObject: NSObject = tag
@@ -36,30 +32,22 @@ struct ManagedObjectIdentityTests {
 
     @Test("saving gives objects permanent IDs without changing their hashes: sets made before the save still find them")
     func hashSurvivesSave() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(),
-                                                             at: directory.appendingPathComponent("Blog.sqlite"))
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let stack = try GraphStack()
+        let context = stack.context()
         try context.performAndWait {
-            let tags = ["a", "b", "c"].map { label in
-                let tag = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
-                tag.setValue(label, forKey: "label")
-                return tag
-            }
+            let tags = ["a", "b", "c"].map { context.make("Tag", ["name": $0]) }
             let hashes = tags.map(\.hash)
             let tracked = Set(tags)
             var byObject: [NSManagedObject: String] = [:]
-            for tag in tags { byObject[tag] = tag.value(forKey: "label") as? String }
+            for tag in tags { byObject[tag] = tag.value(forKey: "name") as? String }
             #expect(tags.allSatisfy { $0.objectID.isTemporaryID })
             try context.save()
             #expect(tags.allSatisfy { !$0.objectID.isTemporaryID })
             #expect(tags.map(\.hash) == hashes)
             #expect(tags.allSatisfy { tracked.contains($0) })
-            #expect(tags.allSatisfy { byObject[$0] == $0.value(forKey: "label") as? String })
+            #expect(tags.allSatisfy { byObject[$0] == $0.value(forKey: "name") as? String })
             // A fetch returns the registered objects: the same instances, found in the set.
-            let fetched = try context.fetch(StoreKit.request("Tag"))
+            let fetched = try context.all("Tag")
             #expect(Set(fetched) == tracked)
         }
     }

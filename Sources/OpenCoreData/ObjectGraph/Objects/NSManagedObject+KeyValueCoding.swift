@@ -52,15 +52,14 @@ extension NSManagedObject {
         _fireFaultIfNeeded()
         if let attribute = property as? NSAttributeDescription {
             let newValue = ManagedValueCoercion.attributeValue(value, attribute: attribute, object: self)
-            let context = _context
             if let index = storage.index(of: key) {
-                recordChange(forKey: key, slot: index, context: context)
+                recordChange(forKey: key, slot: index, in: storage.layout)
                 storage.slots[index] = PropertySlot(canonical: newValue, kind: storage.layout.kinds[index])
             } else {
                 recordChange(forKey: key)
                 storage[key] = newValue
             }
-            context?._objectDidChange(self)
+            _withContext { $0._objectDidChange(self) }
             return
         }
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
@@ -92,15 +91,18 @@ extension NSManagedObject {
     }
 
     /// `recordChange(forKey:)` for a property whose snapshot form is its stored value (an attribute),
-    /// in slot `index` of the object's values, given the object's context.
+    /// in slot `index` of `layout`, the layout of the object's values (passed by a caller that holds it:
+    /// loading it again would retain it).
+    ///
+    /// The context is used unretained: none of these calls can release it, and retaining and releasing
+    /// it was a fifth of a `@Managed` set.
     @inline(__always)
-    func recordChange(forKey key: String, slot index: Int, context: NSManagedObjectContext?) {
-        context?._registerUndoOfChange(of: self, key: key)
-        let layout = storage.layout
+    func recordChange(forKey key: String, slot index: Int, in layout: PropertySlotLayout) {
+        _withContext { $0._registerUndoOfChange(of: self, key: key) }
         changedKeys.insert(slot: index, of: layout, key: key)
         // An object inserted in this event started it with its default values: nothing to record.
         if _insertedInCurrentEvent { return }
-        if valuesAtLastEvent.isEmpty { context?._noteChangedForEvent(self) }
+        if valuesAtLastEvent.isEmpty { _withContext { $0._noteChangedForEvent(self) } }
         valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
     }
 
@@ -113,15 +115,7 @@ extension NSManagedObject {
             _setPrimitiveValue(slot.boxed, forKey: key)
             return
         }
-        // As `recordChange(forKey:slot:context:)`, with the context used unretained (none of these calls
-        // can release it): retaining and releasing it was a fifth of a `@Managed` set.
-        _withContext { $0._registerUndoOfChange(of: self, key: key) }
-        changedKeys.insert(slot: index, of: layout, key: key)
-        // An object inserted in this event started it with its default values: nothing to record.
-        if !_insertedInCurrentEvent {
-            if valuesAtLastEvent.isEmpty { _withContext { $0._noteChangedForEvent(self) } }
-            valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
-        }
+        recordChange(forKey: key, slot: index, in: layout)
         storage.slots[index] = slot
         _withContext { $0._objectDidChange(self) }
     }

@@ -58,8 +58,9 @@ extension SQLiteStore {
         for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
         try vacateUniqueColumns(changes, in: db)
         // One prepared INSERT per entity, reused for each of its new rows.
+        // Inserts of one entity usually come together: the plan of the last entity is kept.
         var plans: [ObjectIdentifier: SQLiteInsertPlan] = [:]
-        var lastPlan: SQLiteInsertPlan?
+        var lastPlan = EntityRunMemo<SQLiteInsertPlan>()
         versions.reserveCapacity(changes.inserted.count + changes.updated.count)
         var insertedIDs: [NSManagedObjectID] = []
         insertedIDs.reserveCapacity(changes.inserted.count)
@@ -68,17 +69,12 @@ extension SQLiteStore {
             insertedIDs.append(id)
             versions[id] = 1
             guard let pk = id.primaryKey else { continue }
-            let plan: SQLiteInsertPlan
-            if let lastPlan, lastPlan.entity === id.entity {
-                // Inserts of one entity usually come together.
-                plan = lastPlan
-            } else if let known = plans[ObjectIdentifier(id.entity)] {
-                plan = known
-            } else {
-                plan = try SQLiteInsertPlan(entity: id.entity, writer: writer)
-                plans[ObjectIdentifier(id.entity)] = plan
+            let plan = try lastPlan.value(for: id.entity) { entity in
+                if let known = plans[ObjectIdentifier(entity)] { return known }
+                let plan = try SQLiteInsertPlan(entity: entity, writer: writer)
+                plans[ObjectIdentifier(entity)] = plan
+                return plan
             }
-            lastPlan = plan
             try plan.insert(primaryKey: pk, values: insert.values, writer: writer)
         }
         for update in changes.updated {
