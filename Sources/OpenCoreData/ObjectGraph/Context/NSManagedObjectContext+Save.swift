@@ -150,11 +150,19 @@ extension NSManagedObjectContext {
         var needingIDs: [NSManagedObject] = []
         // `result.insertedIDs` follows the order of the inserts, which is the order of `inserted`.
         assert(result.insertedIDs.count == inserted.count, "a save result out of step with its inserts")
-        for (object, id) in zip(inserted, result.insertedIDs) {
-            if id !== object.objectID { changeID(of: object, to: id) }
-            if !settleSnapshotOfStoredValues(object, versions: result.versions) { needingIDs.append(object) }
+        // A save that gives every object registered by a temporary ID its permanent one (the usual
+        // save) empties the temporary part of the registry at once, instead of finding each entry.
+        var retiring = 0
+        for (object, id) in zip(inserted, result.insertedIDs) where id !== object._objectID && object._objectID.isTemporaryID {
+            retiring += 1
         }
-        for object in updated where !settleSnapshotOfStoredValues(object, versions: result.versions) {
+        let retiresEveryTemporaryID = retiring > 0 && retiring == registry.temporaryCount
+        if retiresEveryTemporaryID { registry.removeAllTemporary() }
+        for (object, id) in zip(inserted, result.insertedIDs) {
+            if id !== object.objectID { changeID(of: object, to: id, registeredByOldID: !retiresEveryTemporaryID) }
+            if !settleSnapshotOfStoredValues(object, version: result.version(ofInserted: id)) { needingIDs.append(object) }
+        }
+        for object in updated where !settleSnapshotOfStoredValues(object, version: result.versions[object.objectID]) {
             needingIDs.append(object)
         }
         for object in needingIDs {
@@ -171,7 +179,7 @@ extension NSManagedObjectContext {
                     object.snapshot[property.name] = object.currentValueForSnapshot(property.name)
                 }
             }
-            markSaved(object, versions: result.versions)
+            markSaved(object, version: object.isNewlyInserted ? result.version(ofInserted: object.objectID) : result.versions[object.objectID])
         }
         for object in deleted {
             unregister(object)
@@ -187,24 +195,26 @@ extension NSManagedObjectContext {
 
     /// Makes a saved object's snapshot its current values when its entity stores nothing else (no
     /// relationships, no transient properties); returns `false`, changing nothing, otherwise.
-    private func settleSnapshotOfStoredValues(_ object: NSManagedObject, versions: ObjectIDMap<Int64>) -> Bool {
+    private func settleSnapshotOfStoredValues(_ object: NSManagedObject, version: @autoclosure () -> Int64?) -> Bool {
         guard object.entity._writeTraits.storesOnlyPersistentAttributes else { return false }
         object.snapshot = object.storage
-        markSaved(object, versions: versions)
+        markSaved(object, version: version())
         return true
     }
 
-    /// A saved object's version and change bookkeeping once its snapshot holds what was written.
-    private func markSaved(_ object: NSManagedObject, versions: ObjectIDMap<Int64>) {
-        object.snapshotVersion = versions[object.objectID] ?? object.snapshotVersion
+    /// A saved object's version (`nil`: the one it has) and change bookkeeping once its snapshot holds
+    /// what was written.
+    private func markSaved(_ object: NSManagedObject, version: Int64?) {
+        object.snapshotVersion = version ?? object.snapshotVersion
         object.changedKeys.removeAll()
         object.valuesAtLastEvent.removeAll()
         object.isNewlyInserted = false
     }
 
-    /// Gives a registered object a new ID.
-    func changeID(of object: NSManagedObject, to newID: NSManagedObjectID) {
-        if let removed = registry.removeValue(forKey: object._objectID), removed !== object {
+    /// Gives a registered object a new ID; `registeredByOldID` is `false` when the caller already took
+    /// the old ID out of the registry.
+    func changeID(of object: NSManagedObject, to newID: NSManagedObjectID, registeredByOldID: Bool = true) {
+        if registeredByOldID, let removed = registry.removeValue(forKey: object._objectID), removed !== object {
             registry[object._objectID] = removed
         }
         _retireTemporaryID(object._objectID, for: newID)

@@ -67,6 +67,7 @@ extension NSManagedObjectContext {
         }
         processPendingChanges()
         // The parent keeps the new objects' temporary IDs.
-        return StoreSaveResult(insertedIDs: changes.inserted.map(\.objectID), permanentIDs: ObjectIDMap(), versions: versions)
+        return StoreSaveResult(insertedIDs: changes.inserted.map(\.objectID), permanentIDs: PermanentIDTable(),
+                               insertedVersion: nil, versions: versions)
     }
 }

@@ -154,7 +154,7 @@ extension NSPersistentStoreCoordinator {
             add(try _requireStore(of: check.objectID)) { $0.versionChecks.append(check) }
         }
         var insertedIDs: [NSManagedObjectID] = spread ? changes.inserted.map(\.objectID) : []
-        var permanentIDs = ObjectIDMap<NSManagedObjectID>()
+        let permanentIDs = PermanentIDTable()
         var versions = ObjectIDMap<Int64>()
         for (store, storeChanges, positions) in perStore.values.sorted(by: { _storeIndex($0.store) < _storeIndex($1.store) }) {
             if store.isReadOnly {
@@ -169,16 +169,12 @@ extension NSPersistentStoreCoordinator {
             } else {
                 insertedIDs = result.insertedIDs
             }
-            if perStore.count == 1 {
-                permanentIDs = result.permanentIDs
-                versions = result.versions
-            } else {
-                permanentIDs.merge(result.permanentIDs)
-                versions.merge(result.versions)
-            }
+            permanentIDs.merge(result.permanentIDs)
+            if perStore.count == 1 { versions = result.versions } else { versions.merge(result.versions) }
             _refreshCache(after: storeChanges, result: result)
         }
-        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, versions: versions)
+        // Every store writes new rows with version 1.
+        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, insertedVersion: 1, versions: versions)
     }
 
     // MARK: Helpers
@@ -195,7 +191,7 @@ extension NSPersistentStoreCoordinator {
         for (insert, id) in zip(changes.inserted, result.insertedIDs) {
             // Only object IDs need translating; most rows hold none and are kept as they are.
             let values = insert.values.mappingObjectIDs(permanent)
-            rows.append(StoreRow(objectID: id, version: result.versions[id] ?? 1, values: values))
+            rows.append(StoreRow(objectID: id, version: result.version(ofInserted: id) ?? 1, values: values))
         }
         var stale: [NSManagedObjectID] = []
         for update in changes.updated {

@@ -54,8 +54,8 @@ struct StoreSaveChanges {
     }
 }
 
-/// What a save produced: the permanent ID of each inserted object that had a temporary ID, and the new
-/// version (`Z_OPT`) of each inserted or updated row (keyed by permanent ID).
+/// What a save produced: the ID each inserted object has now, and the new version (`Z_OPT`) of each
+/// written row.
 struct StoreSaveResult {
     /// The ID each insert of the save has now, in the order of the save's ``StoreSaveChanges/inserted``:
     /// the permanent ID it got, or its own ID when it had a permanent one (or when the writer keeps
@@ -63,12 +63,22 @@ struct StoreSaveResult {
     /// of looking every temporary ID up.
     let insertedIDs: [NSManagedObjectID]
     /// The permanent IDs by temporary ID, for values that refer to new objects.
-    let permanentIDs: ObjectIDMap<NSManagedObjectID>
+    let permanentIDs: PermanentIDTable
+    /// The version every inserted row has now (a store writes new rows with `Z_OPT` 1); `nil` when
+    /// ``versions`` gives the inserts' versions one by one.
+    let insertedVersion: Int64?
+    /// The new versions of updated rows (and of inserted ones when ``insertedVersion`` is `nil`), by
+    /// permanent ID.
     let versions: ObjectIDMap<Int64>
+
+    /// The version of the row of the insert that now has the ID `id`.
+    func version(ofInserted id: NSManagedObjectID) -> Int64? {
+        insertedVersion ?? versions[id]
+    }
 
     /// The result of a save that wrote nothing.
     static var empty: StoreSaveResult {
-        StoreSaveResult(insertedIDs: [], permanentIDs: ObjectIDMap(), versions: ObjectIDMap())
+        StoreSaveResult(insertedIDs: [], permanentIDs: PermanentIDTable(), insertedVersion: nil, versions: ObjectIDMap())
     }
 }
 

@@ -267,6 +267,14 @@ struct ObjectIDMap<Value> {
     /// The number of entries.
     var count: Int { temporary.count + permanentCount }
 
+    /// The number of entries of temporary IDs.
+    var temporaryCount: Int { temporary.count }
+
+    /// Removes the entries of every temporary ID.
+    mutating func removeAllTemporary() {
+        temporary.removeAll()
+    }
+
     /// Whether the map has no entries.
     var isEmpty: Bool { count == 0 }
 }

@@ -73,7 +73,6 @@ extension InMemoryStore {
             insertedIDs.append(id)
             let values = try canonical(id, insert.values.dictionary.mapValues { Optional($0) }).compactMapValues { $0 }
             _state.rows[id] = StoreRow(objectID: id, version: 1, values: values)
-            versions[id] = 1
         }
         for update in changes.updated {
             guard let old = _state.rows[update.objectID] else { continue }
@@ -84,7 +83,8 @@ extension InMemoryStore {
             _state.rows[update.objectID] = StoreRow(objectID: update.objectID, version: old.version + 1, values: values)
             versions[update.objectID] = old.version + 1
         }
-        let explicit = SQLiteStore.explicitToOne(changes, permanentIDs: permanentIDs)
+        let table = PermanentIDTable(inserts: changes.inserted, ids: insertedIDs)
+        let explicit = SQLiteStore.explicitToOne(changes, permanentIDs: table)
         let toMany = changes.inserted.map { (permanentIDs[$0.objectID] ?? $0.objectID, $0.toMany) }
             + changes.updated.map { ($0.objectID, $0.toMany) }
         for (owner, lists) in toMany {
@@ -105,7 +105,7 @@ extension InMemoryStore {
                 _state.joins[table] = pairs.filter { !$0.ids.values.contains(delete.objectID) }
             }
         }
-        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, versions: versions)
+        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: table, insertedVersion: 1, versions: versions)
     }
 
     private func writeToMany(_ owner: NSManagedObjectID, _ relationship: NSRelationshipDescription,

@@ -50,9 +50,14 @@ extension SQLiteStore {
     private func write(_ changes: StoreSaveChanges, in db: Database, externalData: ExternalDataJournal) throws -> StoreSaveResult {
         try checkVersions(changes, in: db)
         try checkUniquenessConstraints(changes, in: db)
-        let permanentIDs = try allocateKeys(for: changes.inserted, in: db)
+        let insertedIDs = try allocateKeys(for: changes.inserted, in: db)
+        let permanentIDs = PermanentIDTable(inserts: changes.inserted, ids: insertedIDs)
+        // Only to-many changes written through the inverse's key need to know which to-one values the
+        // save sets itself.
+        let writesToMany = changes.inserted.contains { !$0.toMany.isEmpty } || changes.updated.contains { !$0.toMany.isEmpty }
         let writer = RowWriter(store: self, db: db, permanentIDs: permanentIDs,
-                               explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs), externalData: externalData)
+                               explicitToOne: writesToMany ? Self.explicitToOne(changes, permanentIDs: permanentIDs) : [:],
+                               externalData: externalData)
         var versions = ObjectIDMap<Int64>()
         // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
         for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
@@ -61,13 +66,9 @@ extension SQLiteStore {
         // Inserts of one entity usually come together: the plan of the last entity is kept.
         var plans: [ObjectIdentifier: SQLiteInsertPlan] = [:]
         var lastPlan = EntityRunMemo<SQLiteInsertPlan>()
-        versions.reserveCapacity(changes.inserted.count + changes.updated.count)
-        var insertedIDs: [NSManagedObjectID] = []
-        insertedIDs.reserveCapacity(changes.inserted.count)
-        for insert in changes.inserted {
-            let id = permanentIDs[insert.objectID] ?? insert.objectID
-            insertedIDs.append(id)
-            versions[id] = 1
+        versions.reserveCapacity(changes.updated.count)
+        // New rows all have version 1 (`insertedVersion`).
+        for (insert, id) in zip(changes.inserted, insertedIDs) {
             guard let pk = id.primaryKey else { continue }
             let plan = try lastPlan.value(for: id.entity) { entity in
                 if let known = plans[ObjectIdentifier(entity)] { return known }
@@ -94,14 +95,13 @@ extension SQLiteStore {
         for delete in changes.deleted {
             try writer.delete(delete.objectID)
         }
-        // `allocateKeys` maps temporary IDs only.
-        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, versions: versions)
+        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, insertedVersion: 1, versions: versions)
     }
 
     /// The objects whose to-one relationships this save sets itself, by relationship name: a to-many
     /// change of the inverse does not clear them (their own value is written as given).
     static func explicitToOne(_ changes: StoreSaveChanges,
-                              permanentIDs: ObjectIDMap<NSManagedObjectID>) -> [String: Set<NSManagedObjectID>] {
+                              permanentIDs: PermanentIDTable) -> [String: Set<NSManagedObjectID>] {
         var result: [String: Set<NSManagedObjectID>] = [:]
         // The to-one relationships of each entity, looked up once per entity (and once per run of it).
         var toOneNames: [ObjectIdentifier: [String]] = [:]
@@ -143,9 +143,12 @@ extension SQLiteStore {
         if !conflicts.isEmpty { throw StoreSaveConflicts(conflicts: conflicts) }
     }
 
-    /// Permanent IDs for the inserts that carry temporary IDs, allocated per root entity.
-    private func allocateKeys(for inserts: [StoreSaveChanges.Insert], in db: Database) throws -> ObjectIDMap<NSManagedObjectID> {
-        var byRoot: [Int: [NSManagedObjectID]] = [:]
+    /// The ID each insert has once saved, position by position: a permanent ID allocated per root entity
+    /// for each temporary ID, the insert's own ID otherwise.
+    private func allocateKeys(for inserts: [StoreSaveChanges.Insert], in db: Database) throws -> [NSManagedObjectID] {
+        var ids = inserts.map(\.objectID)
+        // The positions of the temporary IDs, by root entity number.
+        var byRoot: [Int: [Int]] = [:]
         // Inserts of one entity usually come together: its layout and ID hash base are looked up once
         // per run of them.
         var memo = EntityRunMemo<(root: Int, hashBase: Int)>()
@@ -154,29 +157,28 @@ extension SQLiteStore {
                 (try layout(of: entity).rootNumber, NSManagedObjectID.hashBase(storeIdentifier: identifier, entity: entity))
             }
         }
-        // The current run of one root's IDs, added to `byRoot` when another root's ID comes.
-        var run: (root: Int, ids: [NSManagedObjectID])?
-        for insert in inserts where insert.objectID.isTemporaryID {
-            let root = try entityFacts(insert.objectID.entity).root
+        // The current run of one root's positions, added to `byRoot` when another root's insert comes.
+        var run: (root: Int, positions: [Int])?
+        for (position, id) in ids.enumerated() where id.isTemporaryID {
+            let root = try entityFacts(id.entity).root
             if run?.root != root {
-                if let run { byRoot[run.root, default: []] += run.ids }
+                if let run { byRoot[run.root, default: []] += run.positions }
                 run = (root, [])
             }
-            run?.ids.append(insert.objectID)
+            run?.positions.append(position)
         }
-        if let run { byRoot[run.root, default: []] += run.ids }
-        var result = ObjectIDMap<NSManagedObjectID>()
-        result.reserveCapacity(temporary: inserts.count)
+        if let run { byRoot[run.root, default: []] += run.positions }
         let storeIdentifier = identifier
-        for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let keys = try Self.allocatePrimaryKeys(in: db, rootNumber: root, count: ids.count)
-            for (id, key) in zip(ids, keys) {
-                let facts = try entityFacts(id.entity)
-                result[id] = NSManagedObjectID(entity: id.entity, store: self, storeIdentifier: storeIdentifier,
-                                               primaryKey: key, hashBase: facts.hashBase)
+        for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let keys = try Self.allocatePrimaryKeys(in: db, rootNumber: root, count: positions.count)
+            for (position, key) in zip(positions, keys) {
+                let entity = ids[position].entity
+                let facts = try entityFacts(entity)
+                ids[position] = NSManagedObjectID(entity: entity, store: self, storeIdentifier: storeIdentifier,
+                                                  primaryKey: key, hashBase: facts.hashBase)
             }
         }
-        return result
+        return ids
     }
 }
 
@@ -184,7 +186,7 @@ extension SQLiteStore {
 struct RowWriter {
     let store: SQLiteStore
     let db: Database
-    let permanentIDs: ObjectIDMap<NSManagedObjectID>
+    let permanentIDs: PermanentIDTable
     /// Objects whose to-one relationships the save sets itself (see `SQLiteStore.explicitToOne`).
     let explicitToOne: [String: Set<NSManagedObjectID>]
     /// External data files this save creates and replaces (see `ExternalBinaryStorage`).
