@@ -6,4 +6,8 @@
 /// `NSManagedObject`'s. The metadata must be that of `NSManagedObject` or a subclass of it.
 const void *_Nullable ocd_validateValueImplementation(const void *_Nonnull classMetadata);
 
+/// Retains the Swift object at `object` unless it has begun to deinitialize; returns whether it did.
+/// The object's memory must still be allocated (an unowned reference count keeps it so).
+_Bool ocd_tryRetain(const void *_Nonnull object);
+
 #endif

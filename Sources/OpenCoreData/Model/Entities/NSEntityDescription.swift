@@ -5,8 +5,8 @@
 /// superentity; its inherited properties then appear in ``propertiesByName``, ``attributesByName`` and
 /// ``relationshipsByName``, while ``properties`` holds only the properties the entity declares itself.
 open class NSEntityDescription: NSObject, NSCopying {
-    weak var _model: NSManagedObjectModel?
-    weak var _superentity: NSEntityDescription?
+    @NonRetaining var _model: NSManagedObjectModel?
+    @NonRetaining var _superentity: NSEntityDescription?
     var _name: String?
     var _managedObjectClassName: String?
     var _isAbstract = false

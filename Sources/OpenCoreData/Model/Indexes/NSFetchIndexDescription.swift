@@ -4,7 +4,7 @@ open class NSFetchIndexDescription: NSObject, NSCopying {
     var _name: String
     var _elements: [NSFetchIndexElementDescription] = []
     var _partialIndexPredicate: NSPredicate?
-    weak var _entity: NSEntityDescription?
+    @NonRetaining var _entity: NSEntityDescription?
 
     /// Creates an index with the given name and elements.
     public init(name: String, elements: [NSFetchIndexElementDescription]?) {

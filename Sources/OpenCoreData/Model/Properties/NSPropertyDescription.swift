@@ -1,7 +1,7 @@
 /// A description of a property of an entity: the features attributes, relationships and fetched
 /// properties have in common.
 open class NSPropertyDescription: NSObject, NSCopying {
-    weak var _entity: NSEntityDescription?
+    @NonRetaining var _entity: NSEntityDescription?
     var _name: String = ""
     var _isOptional = true
     var _isTransient = false

@@ -1,7 +1,7 @@
 /// A description of a relationship of an entity: a property whose value is one or more objects of a
 /// destination entity.
 open class NSRelationshipDescription: NSPropertyDescription {
-    weak var _destinationEntity: NSEntityDescription?
+    @NonRetaining var _destinationEntity: NSEntityDescription?
     weak var _inverseRelationship: NSRelationshipDescription?
     var _minCount = 0
     var _maxCount = 1

@@ -20,7 +20,7 @@ final class ManagedObjectClasses: @unchecked Sendable {
     private var entitiesByClassAndModel: [ClassInModel: (model: WeakModel, entity: NSEntityDescription)] = [:]
 
     private struct WeakModel {
-        weak var model: NSManagedObjectModel?
+        @NonRetaining var model: NSManagedObjectModel?
     }
 
     private struct ClassInModel: Hashable {

@@ -38,7 +38,7 @@ private final class CoordinatorQueues: @unchecked Sendable {
 
     /// A weak reference to a coordinator, so that the table never keeps one alive.
     struct Weak {
-        weak var value: NSPersistentStoreCoordinator?
+        @NonRetaining var value: NSPersistentStoreCoordinator?
     }
 
     func queue(for coordinator: NSPersistentStoreCoordinator) -> DispatchQueue {

@@ -12,7 +12,7 @@
 public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// The entity of the object the ID names.
     public let entity: NSEntityDescription
-    private weak var _store: NSPersistentStore?
+    @NonRetaining private var _store: NSPersistentStore?
     /// The store's identifier when the ID is permanent, kept so equality never depends on the
     /// weak store reference.
     let storeIdentifier: String?

@@ -30,7 +30,7 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
     let _stateLock = NSLock()
     let _state = State()
     var _schema: SQLiteSchema?
-    weak var _model: NSManagedObjectModel?
+    @NonRetaining var _model: NSManagedObjectModel?
 
     /// The store's type, ``NSInMemoryStoreType``.
     override var type: String { NSInMemoryStoreType }

@@ -7,7 +7,7 @@
 // the rest is fixed at creation. Subclasses guard their own state (see each subclass).
 open class NSPersistentStore: NSObject, @unchecked Sendable {
     let _lock = NSLock()
-    private weak var _coordinator: NSPersistentStoreCoordinator?
+    @NonRetaining private var _coordinator: NSPersistentStoreCoordinator?
     private let _configurationName: String
     private let _options: [AnyHashable: Any]?
     private var _url: URL?

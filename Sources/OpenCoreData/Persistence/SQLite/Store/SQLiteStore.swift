@@ -13,7 +13,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     var _database: (any DatabaseWriter)?
     var _schema: SQLiteSchema?
     var _compiler: SQLiteFetchCompiler?
-    weak var _model: NSManagedObjectModel?
+    @NonRetaining var _model: NSManagedObjectModel?
     var _metadataIsDirty = false
     /// The SQL debug log, chosen when the store opens; `nil` when nothing is logged.
     var _sqlDebugLog: SQLDebugLog?

@@ -1,0 +1,45 @@
+import COpenCoreDataRuntime
+
+/// A reference that, like `weak`, neither keeps its object alive nor outlives it: it reads `nil` once
+/// the object has begun to deinitialize.
+///
+/// Unlike `weak`, it gives the object no side table. The Swift runtime moves an object's reference
+/// counts to a side table the first time a weak reference to it is formed, and from then on every
+/// retain and release of the object goes through the runtime's slow path. Entities, models, stores and
+/// coordinators are retained for every object made, every row fetched and every save, and they are
+/// also the targets of back references (a property's entity, an object ID's store, a store's
+/// coordinator): held this way, those back references leave every other retain of them fast.
+///
+/// The reference holds an unowned reference count, which keeps the object's memory (not the object)
+/// allocated, so reading it can ask the runtime to retain the object only if it is not deinitializing.
+/// Reads and writes of one reference are not synchronized with each other, as with any stored
+/// property: its owner writes it before sharing it, or under its own lock.
+@propertyWrapper
+struct NonRetaining<Object: AnyObject> {
+    /// Keeps the object's memory allocated while the reference exists; never read (a read would stop
+    /// the program once the object is gone).
+    private unowned(safe) var keeper: Object?
+    /// The object, without a reference count.
+    private var pointer: Unmanaged<Object>?
+
+    init(wrappedValue: Object?) {
+        keeper = wrappedValue
+        pointer = wrappedValue.map(Unmanaged.passUnretained)
+    }
+
+    var wrappedValue: Object? {
+        get {
+            guard let pointer, ocd_tryRetain(pointer.toOpaque()) else { return nil }
+            return pointer.takeRetainedValue()
+        }
+        set {
+            keeper = newValue
+            pointer = newValue.map(Unmanaged.passUnretained)
+        }
+    }
+
+    /// Whether the reference names `object`, without retaining what it names.
+    func refers(to object: Object) -> Bool {
+        pointer?.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
+    }
+}
