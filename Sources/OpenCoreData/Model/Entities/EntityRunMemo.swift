@@ -14,8 +14,7 @@ struct EntityRunMemo<Value> {
     /// `compute`'s, which is then kept.
     @inline(__always)
     mutating func value(for entity: NSEntityDescription, _ compute: (NSEntityDescription) throws -> Value) rethrows -> Value {
-        // Compared by identity, without copying the kept entity: entities have weak references to them
-        // (their properties'), so each retain of one takes the runtime's slow path.
+        // Compared by identity, without copying (retaining) the kept entity.
         if lastIdentity == ObjectIdentifier(entity), let lastValue { return lastValue }
         let value = try compute(entity)
         lastEntity = entity

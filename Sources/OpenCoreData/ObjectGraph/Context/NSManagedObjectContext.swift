@@ -28,8 +28,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         didSet { _coordinatorRowCache = _coordinator?._rowCache }
     }
     /// The coordinator's row cache, which every fault a fetch made asks whether it changed: kept apart
-    /// so that asking does not retain the coordinator (whose retains take the runtime's slow path, as
-    /// its stores hold weak references to it).
+    /// so that asking does not retain the coordinator.
     var _coordinatorRowCache: StoreRowCache?
 
     // The object sets below are `@exclusivity(unchecked)`: they are confined to the context's queue and

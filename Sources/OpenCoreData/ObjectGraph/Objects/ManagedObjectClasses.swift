@@ -11,12 +11,12 @@ final class ManagedObjectClasses: @unchecked Sendable {
     private let lock = NSLock()
     /// Classes the program has used, by bare and by module-qualified name.
     private var classesByName: [String: NSManagedObject.Type] = [:]
-    /// Models of the coordinators that contexts use, newest last (held weakly).
+    /// Models of the coordinators that contexts use, newest last (held without a reference count).
     private var models: [WeakModel] = []
 
     /// The entity found for a class in a given model, so that creating objects (`Item(context:)`) looks
-    /// it up once: class and model → entity. The model is held weakly, so a new model at a reused address
-    /// is never taken for the old one.
+    /// it up once: class and model → entity. The model is held without a reference count but its memory
+    /// stays allocated, so a new model is never at the same address as a cached one.
     private var entitiesByClassAndModel: [ClassInModel: (model: WeakModel, entity: NSEntityDescription)] = [:]
 
     private struct WeakModel {

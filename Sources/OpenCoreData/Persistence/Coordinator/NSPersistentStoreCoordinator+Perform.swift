@@ -36,7 +36,7 @@ private final class CoordinatorQueues: @unchecked Sendable {
     private let lock = NSLock()
     private var queues: [ObjectIdentifier: (coordinator: Weak, queue: DispatchQueue)] = [:]
 
-    /// A weak reference to a coordinator, so that the table never keeps one alive.
+    /// A reference to a coordinator that does not keep it alive.
     struct Weak {
         @NonRetaining var value: NSPersistentStoreCoordinator?
     }

@@ -7,8 +7,8 @@
 /// ``uriRepresentation()`` with ``NSPersistentStoreCoordinator/managedObjectID(forURIRepresentation:)``
 /// to keep a reference across launches.
 // @unchecked Sendable: every stored property is a `let` fixed at creation. `entity` belongs to a
-// model that is immutable once in use by a coordinator; the weak reference to the store is read
-// through the Swift runtime's thread-safe weak-reference loads.
+// model that is immutable once in use by a coordinator; the reference to the store (`NonRetaining`) is
+// written once, at creation, and read through the Swift runtime's thread-safe conditional retain.
 public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// The entity of the object the ID names.
     public let entity: NSEntityDescription
