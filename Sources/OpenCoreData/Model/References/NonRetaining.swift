@@ -37,9 +37,4 @@ struct NonRetaining<Object: AnyObject> {
             pointer = newValue.map(Unmanaged.passUnretained)
         }
     }
-
-    /// Whether the reference names `object`, without retaining what it names.
-    func refers(to object: Object) -> Bool {
-        pointer?.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
-    }
 }

@@ -160,9 +160,9 @@ extension NSManagedObjectContext {
         if retiresEveryTemporaryID { registry.removeAllTemporary() }
         for (object, id) in zip(inserted, result.insertedIDs) {
             if id !== object.objectID { changeID(of: object, to: id, registeredByOldID: !retiresEveryTemporaryID) }
-            if !settleSnapshotOfStoredValues(object, version: result.version(ofInserted: id)) { needingIDs.append(object) }
+            if !settleSnapshotOfStoredValues(object, result) { needingIDs.append(object) }
         }
-        for object in updated where !settleSnapshotOfStoredValues(object, version: result.versions[object.objectID]) {
+        for object in updated where !settleSnapshotOfStoredValues(object, result) {
             needingIDs.append(object)
         }
         for object in needingIDs {
@@ -179,7 +179,7 @@ extension NSManagedObjectContext {
                     object.snapshot[property.name] = object.currentValueForSnapshot(property.name)
                 }
             }
-            markSaved(object, version: object.isNewlyInserted ? result.version(ofInserted: object.objectID) : result.versions[object.objectID])
+            markSaved(object, result)
         }
         for object in deleted {
             unregister(object)
@@ -195,16 +195,17 @@ extension NSManagedObjectContext {
 
     /// Makes a saved object's snapshot its current values when its entity stores nothing else (no
     /// relationships, no transient properties); returns `false`, changing nothing, otherwise.
-    private func settleSnapshotOfStoredValues(_ object: NSManagedObject, version: @autoclosure () -> Int64?) -> Bool {
+    private func settleSnapshotOfStoredValues(_ object: NSManagedObject, _ result: StoreSaveResult) -> Bool {
         guard object.entity._writeTraits.storesOnlyPersistentAttributes else { return false }
         object.snapshot = object.storage
-        markSaved(object, version: version())
+        markSaved(object, result)
         return true
     }
 
-    /// A saved object's version (`nil`: the one it has) and change bookkeeping once its snapshot holds
-    /// what was written.
-    private func markSaved(_ object: NSManagedObject, version: Int64?) {
+    /// A saved object's version (the one `result` gives its row, else the one it has) and change
+    /// bookkeeping once its snapshot holds what was written.
+    private func markSaved(_ object: NSManagedObject, _ result: StoreSaveResult) {
+        let version = object.isNewlyInserted ? result.version(ofInserted: object.objectID) : result.versions[object.objectID]
         object.snapshotVersion = version ?? object.snapshotVersion
         object.changedKeys.removeAll()
         object.valuesAtLastEvent.removeAll()

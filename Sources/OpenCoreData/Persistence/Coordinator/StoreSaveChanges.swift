@@ -48,6 +48,11 @@ struct StoreSaveChanges {
     /// (`NSManagedObjectContext.detectConflicts(for:)`); checked like updates, never written.
     var versionChecks: [Delete] = []
 
+    /// Whether some insert or update sets the contents of a to-many relationship.
+    var writesToMany: Bool {
+        inserted.contains { !$0.toMany.isEmpty } || updated.contains { !$0.toMany.isEmpty }
+    }
+
     /// Whether there is nothing to write.
     var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty

@@ -33,12 +33,12 @@ extension InMemoryStore {
 
     private func apply(_ changes: StoreSaveChanges, layouts: [String: SQLiteEntityLayout]) throws -> StoreSaveResult {
         func layoutOf(_ id: NSManagedObjectID) -> SQLiteEntityLayout? { layouts[id.entity.name ?? ""] }
-        var permanentIDs = ObjectIDMap<NSManagedObjectID>()
-        for insert in changes.inserted where insert.objectID.isTemporaryID {
-            guard let layout = layoutOf(insert.objectID) else { continue }
+        let insertedIDs = changes.inserted.map { insert in
+            guard insert.objectID.isTemporaryID, let layout = layoutOf(insert.objectID) else { return insert.objectID }
             let key = allocate(root: layout.rootNumber, count: 1)[0]
-            permanentIDs[insert.objectID] = NSManagedObjectID(entity: insert.objectID.entity, store: self, primaryKey: key)
+            return NSManagedObjectID(entity: insert.objectID.entity, store: self, primaryKey: key)
         }
+        let permanentIDs = PermanentIDTable(inserts: changes.inserted, ids: insertedIDs)
         func resolve(_ value: Any, _ context: String) throws -> NSManagedObjectID {
             guard let id = (value as? ObjectIDRepresentable)?.objectIDForStore else {
                 throw saveError("\(context) holds \(Swift.type(of: value)), not an object.")
@@ -66,11 +66,7 @@ extension InMemoryStore {
             return result
         }
         var versions = ObjectIDMap<Int64>()
-        var insertedIDs: [NSManagedObjectID] = []
-        insertedIDs.reserveCapacity(changes.inserted.count)
-        for insert in changes.inserted {
-            let id = permanentIDs[insert.objectID] ?? insert.objectID
-            insertedIDs.append(id)
+        for (insert, id) in zip(changes.inserted, insertedIDs) {
             let values = try canonical(id, insert.values.dictionary.mapValues { Optional($0) }).compactMapValues { $0 }
             _state.rows[id] = StoreRow(objectID: id, version: 1, values: values)
         }
@@ -83,9 +79,8 @@ extension InMemoryStore {
             _state.rows[update.objectID] = StoreRow(objectID: update.objectID, version: old.version + 1, values: values)
             versions[update.objectID] = old.version + 1
         }
-        let table = PermanentIDTable(inserts: changes.inserted, ids: insertedIDs)
-        let explicit = SQLiteStore.explicitToOne(changes, permanentIDs: table)
-        let toMany = changes.inserted.map { (permanentIDs[$0.objectID] ?? $0.objectID, $0.toMany) }
+        let explicit = SQLiteStore.explicitToOne(changes, permanentIDs: permanentIDs)
+        let toMany = zip(changes.inserted, insertedIDs).map { ($1, $0.toMany) }
             + changes.updated.map { ($0.objectID, $0.toMany) }
         for (owner, lists) in toMany {
             guard let layout = layoutOf(owner) else { continue }
@@ -105,7 +100,7 @@ extension InMemoryStore {
                 _state.joins[table] = pairs.filter { !$0.ids.values.contains(delete.objectID) }
             }
         }
-        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: table, insertedVersion: 1, versions: versions)
+        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, insertedVersion: 1, versions: versions)
     }
 
     private func writeToMany(_ owner: NSManagedObjectID, _ relationship: NSRelationshipDescription,

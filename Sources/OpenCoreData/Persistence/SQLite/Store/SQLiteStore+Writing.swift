@@ -52,12 +52,8 @@ extension SQLiteStore {
         try checkUniquenessConstraints(changes, in: db)
         let insertedIDs = try allocateKeys(for: changes.inserted, in: db)
         let permanentIDs = PermanentIDTable(inserts: changes.inserted, ids: insertedIDs)
-        // Only to-many changes written through the inverse's key need to know which to-one values the
-        // save sets itself.
-        let writesToMany = changes.inserted.contains { !$0.toMany.isEmpty } || changes.updated.contains { !$0.toMany.isEmpty }
         let writer = RowWriter(store: self, db: db, permanentIDs: permanentIDs,
-                               explicitToOne: writesToMany ? Self.explicitToOne(changes, permanentIDs: permanentIDs) : [:],
-                               externalData: externalData)
+                               explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs), externalData: externalData)
         var versions = ObjectIDMap<Int64>()
         // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
         for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
@@ -99,9 +95,11 @@ extension SQLiteStore {
     }
 
     /// The objects whose to-one relationships this save sets itself, by relationship name: a to-many
-    /// change of the inverse does not clear them (their own value is written as given).
+    /// change of the inverse does not clear them (their own value is written as given). Empty for a save
+    /// that writes no to-many changes, the only writes that ask.
     static func explicitToOne(_ changes: StoreSaveChanges,
                               permanentIDs: PermanentIDTable) -> [String: Set<NSManagedObjectID>] {
+        guard changes.writesToMany else { return [:] }
         var result: [String: Set<NSManagedObjectID>] = [:]
         // The to-one relationships of each entity, looked up once per entity (and once per run of it).
         var toOneNames: [ObjectIdentifier: [String]] = [:]
