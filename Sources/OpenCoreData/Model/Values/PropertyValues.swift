@@ -12,7 +12,24 @@ struct PropertyValues {
     /// The values, by slot of `layout`.
     var slots: PropertySlots
     /// Values of keys the layout has no slot for (kept so that no value handed in is ever lost).
-    private var overflow: [String: Any]?
+    private var overflowStorage = OverflowStorage()
+
+    /// The values kept by name.
+    private var overflow: [String: Any]? {
+        overflowStorage.box?.values
+    }
+
+    /// Changes the values kept by name, copying them first when another `PropertyValues` shares them;
+    /// an empty result drops them.
+    private mutating func modifyOverflow(_ body: (inout [String: Any]) -> Void) {
+        if overflowStorage.box == nil {
+            overflowStorage.box = OverflowValues([:])
+        } else if !isKnownUniquelyReferenced(&overflowStorage.box) {
+            overflowStorage.box = OverflowValues(overflowStorage.box.unsafelyUnwrapped.values)
+        }
+        body(&overflowStorage.box.unsafelyUnwrapped.values)
+        if overflowStorage.box.unsafelyUnwrapped.values.isEmpty { overflowStorage.box = nil }
+    }
 
     /// Values with every slot of `layout` empty.
     init(layout: PropertySlotLayout) {
@@ -54,10 +71,9 @@ struct PropertyValues {
             if let index = layout.index(of: key) {
                 slots[index] = PropertySlot(newValue)
             } else if let newValue {
-                if overflow == nil { overflow = [:] }
-                overflow![key] = newValue
-            } else {
-                overflow?[key] = nil
+                modifyOverflow { $0[key] = newValue }
+            } else if overflowStorage.box != nil {
+                modifyOverflow { $0[key] = nil }
             }
         }
     }
@@ -98,7 +114,7 @@ struct PropertyValues {
     /// Removes every value, keeping the layout.
     mutating func removeAll() {
         for index in slots.indices { slots[index] = .absent }
-        overflow = nil
+        overflowStorage.box = nil
     }
 
     /// The values for which `isIncluded` is true, in the same layout.
@@ -111,6 +127,25 @@ struct PropertyValues {
     /// Copies the slots of the given indexes from `other`, which must have the same layout.
     mutating func copySlots(_ indexes: [Int], from other: PropertyValues) {
         for index in indexes { slots[index] = other.slots[index] }
+    }
+}
+
+/// The values a ``PropertyValues`` keeps by name, if any.
+///
+/// Values are copied all the time (rows, snapshots and saves share them), and the compiler copies and
+/// destroys a struct's fields through the fields' value witnesses: an optional's are the runtime's
+/// generic ones (about sixty instructions for a copy), this struct's are compiled (a retain).
+private struct OverflowStorage {
+    /// The values, shared by copies until one of them changes; `nil` when there are none.
+    var box: OverflowValues?
+}
+
+/// The values a ``PropertyValues`` keeps by name, shared by its copies until one of them changes.
+private final class OverflowValues {
+    var values: [String: Any]
+
+    init(_ values: [String: Any]) {
+        self.values = values
     }
 }
 
@@ -186,7 +221,7 @@ extension PropertyValues {
         }
         if let overflow {
             for (key, value) in overflow {
-                if let id = value as? NSManagedObjectID { result.overflow?[key] = transform(id) }
+                if let id = value as? NSManagedObjectID { result.modifyOverflow { $0[key] = transform(id) } }
             }
         }
         return result

@@ -187,11 +187,16 @@ extension NSPersistentStoreCoordinator {
             return value
         }
         var rows: [StoreRow] = []
-        rows.reserveCapacity(changes.inserted.count + changes.updated.count)
-        for (insert, id) in zip(changes.inserted, result.insertedIDs) {
-            // Only object IDs need translating; most rows hold none and are kept as they are.
-            let values = insert.values.mappingObjectIDs(permanent)
-            rows.append(StoreRow(objectID: id, version: result.version(ofInserted: id) ?? 1, values: values))
+        if let version = result.insertedVersion {
+            // The new rows go to the cache as they are, indexed when it is next used.
+            _rowCache.storeInserted(changes.inserted, ids: result.insertedIDs, version: version)
+        } else {
+            rows.reserveCapacity(changes.inserted.count)
+            for (insert, id) in zip(changes.inserted, result.insertedIDs) {
+                // Only object IDs need translating; most rows hold none and are kept as they are.
+                let values = insert.values.mappingObjectIDs(permanent)
+                rows.append(StoreRow(objectID: id, version: result.version(ofInserted: id) ?? 1, values: values))
+            }
         }
         var stale: [NSManagedObjectID] = []
         for update in changes.updated {

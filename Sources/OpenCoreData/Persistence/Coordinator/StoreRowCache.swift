@@ -3,12 +3,26 @@ import Synchronization
 /// The coordinator's row cache: the last row seen for each object ID, with its version (`Z_OPT`).
 ///
 /// Fetches and saves refresh it; a fault fires from it before asking the store.
-// @unchecked Sendable: the dictionary is only touched while holding `lock`; `generation` is atomic,
-// and changed only while holding `lock` too.
+///
+/// The rows of a save's new objects are kept as the save hands them over and indexed by ID only when
+/// the cache is next used for anything else: a save whose new rows nobody reads back (the objects that
+/// saved them keep their own snapshots) never indexes them.
+// @unchecked Sendable: `rows` and `unindexed` are only touched while holding `lock`; `generation` is
+// atomic, and changed only while holding `lock` too. The rows' values are never changed in place.
 final class StoreRowCache: @unchecked Sendable {
     private let lock = NSLock()
     // Unchecked exclusivity: every access is one lookup or update under `lock`.
     @exclusivity(unchecked) private var rows = ObjectIDMap<StoreRow>()
+    /// The new rows of saves, not yet in `rows` (under `lock`).
+    @exclusivity(unchecked) private var unindexed: [InsertedRows] = []
+
+    /// The new rows of one save: its inserts and, position by position, their permanent IDs.
+    private struct InsertedRows {
+        let inserts: [StoreSaveChanges.Insert]
+        let ids: [NSManagedObjectID]
+        /// The version of every new row.
+        let version: Int64
+    }
     /// Changes whenever a cached row is replaced or forgotten. Read without the lock: a fault that
     /// fires asks for it alone.
     private let generation = Atomic<UInt64>(1)
@@ -27,7 +41,10 @@ final class StoreRowCache: @unchecked Sendable {
     /// The cached row of an object.
     func row(for objectID: NSManagedObjectID) -> StoreRow? {
         if QueryGenerationScope.isPinned { return nil }
-        return lock.withLock { rows[objectID] }
+        return lock.withLock {
+            indexInsertedRows()
+            return rows[objectID]
+        }
     }
 
     /// Stores rows, replacing older snapshots of the same objects, and returns the cache's generation
@@ -37,6 +54,7 @@ final class StoreRowCache: @unchecked Sendable {
     func store(_ newRows: [StoreRow]) -> UInt64? {
         guard !QueryGenerationScope.isPinned else { return nil }
         return lock.withLock {
+            if !newRows.isEmpty { indexInsertedRows() }
             // Only an empty cache reserves: later rows often replace cached ones.
             if rows.isEmpty { rows.reserveCapacity(newRows.count) }
             var replaced = false
@@ -46,11 +64,57 @@ final class StoreRowCache: @unchecked Sendable {
         }
     }
 
+    /// Stores the rows of a save's new objects: the objects with the temporary IDs of `inserts` now have
+    /// the permanent IDs `ids` (position by position), and their rows `version`.
+    ///
+    /// The rows are indexed when the cache is next read or changed. New rows replace no cached row (their
+    /// IDs are new), so the cache's generation stays as it is.
+    func storeInserted(_ inserts: [StoreSaveChanges.Insert], ids: [NSManagedObjectID], version: Int64) {
+        precondition(inserts.count == ids.count, "a save's IDs out of step with its inserts")
+        guard !QueryGenerationScope.isPinned, !inserts.isEmpty else { return }
+        lock.withLock { unindexed.append(InsertedRows(inserts: inserts, ids: ids, version: version)) }
+    }
+
+    /// Moves the rows of saves' new objects into `rows` (with `lock` held), each to-one value naming a
+    /// new object of the same save by its permanent ID.
+    private func indexInsertedRows() {
+        guard !unindexed.isEmpty else { return }
+        let batches = unindexed
+        unindexed = []
+        for batch in batches {
+            if rows.isEmpty { rows.reserveCapacity(batch.ids.count) }
+            var permanentIDs: ObjectIDMap<NSManagedObjectID>?
+            func permanent(_ id: NSManagedObjectID) -> NSManagedObjectID {
+                guard id.isTemporaryID else { return id }
+                if permanentIDs == nil {
+                    var map = ObjectIDMap<NSManagedObjectID>()
+                    map.reserveCapacity(temporary: batch.ids.count)
+                    for (insert, newID) in zip(batch.inserts, batch.ids) { map[insert.objectID] = newID }
+                    permanentIDs = map
+                }
+                return permanentIDs.unsafelyUnwrapped[id] ?? id
+            }
+            var replaced = false
+            for (insert, id) in zip(batch.inserts, batch.ids) {
+                let row = StoreRow(objectID: id, version: batch.version, values: insert.values.mappingObjectIDs(permanent))
+                if rows.updateValue(row, forKey: id) != nil { replaced = true }
+            }
+            if replaced { advanceGeneration() }
+        }
+    }
+
     /// Forgets the rows of some objects.
     func remove(_ objectIDs: some Sequence<NSManagedObjectID>) {
         lock.withLock {
             var removed = false
-            for id in objectIDs where rows.removeValue(forKey: id) != nil { removed = true }
+            var indexed = false
+            for id in objectIDs {
+                if !indexed {
+                    indexInsertedRows()
+                    indexed = true
+                }
+                if rows.removeValue(forKey: id) != nil { removed = true }
+            }
             if removed { advanceGeneration() }
         }
     }
@@ -58,6 +122,7 @@ final class StoreRowCache: @unchecked Sendable {
     /// Forgets the rows that match a condition.
     func remove(where condition: (StoreRow) -> Bool) {
         lock.withLock {
+            indexInsertedRows()
             rows.removeAll { _, row in condition(row) }
             advanceGeneration()
         }
@@ -71,6 +136,7 @@ final class StoreRowCache: @unchecked Sendable {
     /// Forgets every row cached under a store identifier (a store's identifier before it changed).
     func removeAll(storeIdentifier: String?) {
         lock.withLock {
+            indexInsertedRows()
             rows.removeAll { id, _ in id.storeIdentifier == storeIdentifier }
             advanceGeneration()
         }
@@ -78,6 +144,9 @@ final class StoreRowCache: @unchecked Sendable {
 
     /// The number of cached rows.
     var count: Int {
-        lock.withLock { rows.count }
+        lock.withLock {
+            indexInsertedRows()
+            return rows.count
+        }
     }
 }

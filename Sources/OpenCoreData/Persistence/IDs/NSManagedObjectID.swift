@@ -133,18 +133,29 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// Returns `true` when `object` is an ID naming the same object: the same temporary ID, or the same
     /// entity, store and primary key.
     public override func isEqual(_ object: Any?) -> Bool {
-        guard let object else { return false }
-        // Dictionaries keyed by IDs call this for every probe. When the value is exactly an ID, read the
-        // reference out of the existential instead of a dynamic cast (several hundred instructions): an
-        // `Any` holding a class instance keeps the reference in the first word of its inline buffer.
-        if type(of: object) == NSManagedObjectID.self {
-            let other = withUnsafePointer(to: object) { pointer in
-                UnsafeRawPointer(pointer).load(as: NSManagedObjectID.self)
+        // Dictionaries keyed by IDs call this for every probe, through `NSObject`'s `==`: read the other
+        // operand in place instead of unwrapping and casting it (several hundred instructions).
+        switch BoxedInstance.contents(of: object) {
+        case .none:
+            return false
+        case .object(let other):
+            return Unmanaged<NSObject>.fromOpaque(other)._withUnsafeGuaranteedRef { other in
+                guard let other = other as? NSManagedObjectID else { return false }
+                return _names(sameObjectAs: other)
             }
+        case .other:
+            guard let object else { return false }
+            // When the value is exactly an ID, read the reference out of the existential instead of a
+            // dynamic cast: an `Any` holding a class instance keeps it in the first word of its buffer.
+            if type(of: object) == NSManagedObjectID.self {
+                let other = withUnsafePointer(to: object) { pointer in
+                    UnsafeRawPointer(pointer).load(as: NSManagedObjectID.self)
+                }
+                return _names(sameObjectAs: other)
+            }
+            guard let other = object as? NSManagedObjectID else { return false }
             return _names(sameObjectAs: other)
         }
-        guard let other = object as? NSManagedObjectID else { return false }
-        return _names(sameObjectAs: other)
     }
 
     /// ``isEqual(_:)`` for another ID: the hash first, then the temporary identifier or the entity, store
