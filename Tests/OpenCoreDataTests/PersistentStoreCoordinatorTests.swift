@@ -211,6 +211,48 @@ struct PersistentStoreCoordinatorTests {
         #expect(try coordinator.row(for: id) == nil)
     }
 
+    @Test("a save's new rows are cached with permanent IDs for new destinations, and another context's faults read them")
+    func savedRowsInCache() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A to-one relationship without an inverse: saving it changes no other row (an inverse's change
+        // would make the cache forget the destinations' rows).
+        let author = ModelKit.entity("Author", [ModelKit.attribute("name", .stringAttributeType)])
+        let post = ModelKit.entity("Post", [ModelKit.attribute("title", .stringAttributeType)])
+        post.properties.append(ModelKit.relationship("author", to: author))
+        let model = NSManagedObjectModel()
+        model.entities = [author, post]
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(model, at: url)
+        let writer = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        writer.persistentStoreCoordinator = coordinator
+        let (postID, authorID) = try writer.performAndWait {
+            let author = NSEntityDescription.insertNewObject(forEntityName: "Author", into: writer)
+            let post = NSEntityDescription.insertNewObject(forEntityName: "Post", into: writer)
+            post.setValue("first", forKey: "title")
+            post.setValue(author, forKey: "author")
+            try writer.save()
+            return (post.objectID, author.objectID)
+        }
+        #expect(!postID.isTemporaryID && !authorID.isTemporaryID)
+        // The cached row names the author by the ID the save gave it, not the temporary one.
+        let row = try #require(coordinator._rowCache.row(for: postID))
+        #expect(row.version == 1)
+        #expect(row.values["title"] as? String == "first")
+        #expect(row.values["author"] as? NSManagedObjectID == authorID)
+        // Another context's fault of the new object fires with the saved values, its to-one included.
+        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        reader.persistentStoreCoordinator = coordinator
+        try reader.performAndWait {
+            let post = reader.object(with: postID)
+            #expect(post.value(forKey: "title") as? String == "first")
+            #expect((post.value(forKey: "author") as? NSManagedObject)?.objectID == authorID)
+            // An edit saves over the cached row: version 2, and the cache has the new value.
+            post.setValue("second", forKey: "title")
+            try reader.save()
+        }
+        #expect(coordinator._rowCache.row(for: postID)?.version == 2)
+        #expect(coordinator._rowCache.row(for: postID)?.values["title"] as? String == "second")
+    }
+
     @Test("a store whose identifier changes leaves no rows cached under the old one")
     func rowCacheFollowsIdentifier() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
