@@ -186,18 +186,11 @@ extension NSPersistentStoreCoordinator {
             if let id = value as? NSManagedObjectID { return permanent(id) }
             return value
         }
+        // The new rows go to the cache as they are, indexed when it is next used (stores write them with
+        // version 1).
+        _rowCache.storeInserted(changes.inserted, ids: result.insertedIDs, version: result.insertedVersion ?? 1)
         var rows: [StoreRow] = []
-        if let version = result.insertedVersion {
-            // The new rows go to the cache as they are, indexed when it is next used.
-            _rowCache.storeInserted(changes.inserted, ids: result.insertedIDs, version: version)
-        } else {
-            rows.reserveCapacity(changes.inserted.count)
-            for (insert, id) in zip(changes.inserted, result.insertedIDs) {
-                // Only object IDs need translating; most rows hold none and are kept as they are.
-                let values = insert.values.mappingObjectIDs(permanent)
-                rows.append(StoreRow(objectID: id, version: result.version(ofInserted: id) ?? 1, values: values))
-            }
-        }
+        rows.reserveCapacity(changes.updated.count)
         var stale: [NSManagedObjectID] = []
         for update in changes.updated {
             guard let old = _rowCache.row(for: update.objectID), let version = result.versions[update.objectID] else {

@@ -83,17 +83,9 @@ final class StoreRowCache: @unchecked Sendable {
         unindexed = []
         for batch in batches {
             if rows.isEmpty { rows.reserveCapacity(batch.ids.count) }
-            var permanentIDs: ObjectIDMap<NSManagedObjectID>?
-            func permanent(_ id: NSManagedObjectID) -> NSManagedObjectID {
-                guard id.isTemporaryID else { return id }
-                if permanentIDs == nil {
-                    var map = ObjectIDMap<NSManagedObjectID>()
-                    map.reserveCapacity(temporary: batch.ids.count)
-                    for (insert, newID) in zip(batch.inserts, batch.ids) { map[insert.objectID] = newID }
-                    permanentIDs = map
-                }
-                return permanentIDs.unsafelyUnwrapped[id] ?? id
-            }
+            // Built on the first temporary ID a value holds: most saves' rows hold none.
+            let permanentIDs = PermanentIDTable(inserts: batch.inserts, ids: batch.ids)
+            func permanent(_ id: NSManagedObjectID) -> NSManagedObjectID { permanentIDs[id] ?? id }
             var replaced = false
             for (insert, id) in zip(batch.inserts, batch.ids) {
                 let row = StoreRow(objectID: id, version: batch.version, values: insert.values.mappingObjectIDs(permanent))

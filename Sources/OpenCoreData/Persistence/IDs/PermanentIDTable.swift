@@ -5,7 +5,8 @@
 /// relationship), so the table keeps the inserts and their IDs side by side and builds its map on the
 /// first lookup of a temporary ID: a save whose values refer to no new object never hashes the IDs.
 ///
-/// A table belongs to the save that made it and is used on that save's thread only.
+/// A table is used only on the thread that made it (a save's, or the row cache's while it indexes a
+/// save's new rows under its lock).
 final class PermanentIDTable {
     /// Runs of inserts, each with the IDs they have after the save, position by position.
     private var segments: [(inserts: [StoreSaveChanges.Insert], ids: [NSManagedObjectID])] = []
