@@ -18,14 +18,30 @@ extension NSManagedObjectContext {
     func _registeredObjects(consuming rows: consuming [StoreRow], asFault: Bool, refresh: Bool,
                             rowGeneration: UInt64? = nil) -> [NSManagedObject] {
         var remaining = consume rows
-        var registration = FetchRegistration(self, count: remaining.count)
-        // Reversed in place (the rows move, nothing is retained), so that taking the last each time
-        // gives the rows in order.
-        remaining.reverse()
-        while let row = remaining.popLast() {
-            registration.register(row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration)
+        let count = remaining.count
+        var registration = FetchRegistration(self, count: count, keepsObjects: false)
+        guard asFault else {
+            // Objects filled from their rows are awoken in the rows' order: the rows are reversed in
+            // place (they move, nothing is retained) so that taking the last each time gives that order.
+            remaining.reverse()
+            var objects: [NSManagedObject] = []
+            objects.reserveCapacity(count)
+            while let row = remaining.popLast() {
+                objects.append(registration.object(for: row, asFault: false, refresh: refresh, rowGeneration: rowGeneration))
+            }
+            return objects
         }
-        return registration.objects
+        // New faults run no code of the object's own but its initializer: the rows are taken from the
+        // last, each object put at its row's place, without a pass to reverse the rows first.
+        return [NSManagedObject](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var index = count
+            while let row = remaining.popLast() {
+                index -= 1
+                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
+                    to: registration.object(for: row, asFault: true, refresh: refresh, rowGeneration: rowGeneration))
+            }
+            initialized = count
+        }
     }
 }
 
@@ -36,9 +52,11 @@ private struct FetchRegistration {
     /// The class of the last entity: rows come in runs of one entity.
     private var classes = EntityRunMemo<NSManagedObject.Type>()
 
-    init(_ context: NSManagedObjectContext, count: Int) {
+    /// `keepsObjects`: whether ``register(_:asFault:refresh:rowGeneration:)`` collects the objects in
+    /// ``objects`` (callers of ``object(for:asFault:refresh:rowGeneration:)`` keep them themselves).
+    init(_ context: NSManagedObjectContext, count: Int, keepsObjects: Bool = true) {
         self.context = context
-        objects.reserveCapacity(count)
+        if keepsObjects { objects.reserveCapacity(count) }
         // A first fetch makes room for every row's object at once instead of growing (and rehashing) the
         // registry step by step. Later fetches often return objects already registered, so reserving
         // count + rows there would double the table for nothing.
@@ -46,8 +64,13 @@ private struct FetchRegistration {
     }
 
     mutating func register(_ row: StoreRow, asFault: Bool, refresh: Bool, rowGeneration: UInt64?) {
+        objects.append(object(for: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration))
+    }
+
+    /// The registered object of one row.
+    @inline(__always)
+    mutating func object(for row: StoreRow, asFault: Bool, refresh: Bool, rowGeneration: UInt64?) -> NSManagedObject {
         let type = classes.value(for: row.objectID.entity, ManagedObjectClasses.objectClass(for:))
-        objects.append(context.registeredObject(for: row, asFault: asFault, refresh: refresh, type: type,
-                                                rowGeneration: rowGeneration))
+        return context.registeredObject(for: row, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
     }
 }

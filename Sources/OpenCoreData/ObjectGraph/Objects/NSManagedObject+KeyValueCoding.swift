@@ -108,14 +108,19 @@ extension NSManagedObject {
 
     /// Sets an attribute's slot from a `@Managed` setter: `setPrimitiveValue(_:forKey:)` for a value
     /// already in slot form.
-    func _setPrimitiveSlot(_ slot: PropertySlot, at index: Int, in layout: PropertySlotLayout, forKey key: String) {
+    /// `layout` is the identity of the layout `index` was found in: the values take the slot when they
+    /// still have that layout once the fault has fired, and are set by name otherwise.
+    func _setPrimitiveSlot(_ slot: PropertySlot, at index: Int, inLayout layout: ObjectIdentifier, forKey key: String) {
         if ConcurrencyDebug.isEnabled { _context?._checkQueue("setting \(_entity.name ?? "?").\(key)") }
         _fireFaultIfNeeded()
-        guard storage.layout === layout else {
+        // Borrowed, not retained (as in `_managedValue(forKey:)`): recording the change does not replace
+        // the values' layout.
+        let current = Unmanaged.passUnretained(storage.layout)
+        guard ObjectIdentifier(current.takeUnretainedValue()) == layout else {
             _setPrimitiveValue(slot.boxed, forKey: key)
             return
         }
-        recordChange(forKey: key, slot: index, in: layout)
+        current._withUnsafeGuaranteedRef { recordChange(forKey: key, slot: index, in: $0) }
         storage.slots[index] = slot
         _withContext { $0._objectDidChange(self) }
     }

@@ -45,7 +45,21 @@ extension NSManagedObject {
     /// may fire a fault) and holding the layout itself across those calls would retain it.
     @inline(__always)
     private func _managedSlotIndex(forKey key: String) -> (Int, PropertySlotLayout.Kind, ObjectIdentifier)? {
-        let layout = _valuesLayout
+        // Borrowed, not retained: the object's values keep their layout alive, and nothing here changes
+        // them. Retaining a layout every object of the entity shares made each access pay two atomic
+        // operations on one reference count.
+        let layout = Unmanaged.passUnretained(storage.layout)
+        if _isFault, layout._withUnsafeGuaranteedRef({ $0.count == 0 }) {
+            // A fault's values are empty until it fires: the entity's layout, retained (it may be made
+            // for this call when the model is not in use yet).
+            return Self._slotIndex(in: _entity._slotLayout, forKey: key)
+        }
+        return layout._withUnsafeGuaranteedRef { Self._slotIndex(in: $0, forKey: key) }
+    }
+
+    @inline(__always)
+    private static func _slotIndex(in layout: PropertySlotLayout,
+                                   forKey key: String) -> (Int, PropertySlotLayout.Kind, ObjectIdentifier)? {
         guard let index = layout.index(of: key) else { return nil }
         let kind = layout.kinds[index]
         if kind == .toMany { return nil }
@@ -79,11 +93,10 @@ extension NSManagedObject {
     /// The body of ``setManagedValue(_:forKey:)``, specialized for each type a typed overload takes.
     @inline(__always)
     func _setManagedValue<Value>(_ value: Value, forKey key: String) {
-        let layout = _valuesLayout
-        if let index = layout.index(of: key), let slot = ManagedSlotAccess.slot(value, kind: layout.kinds[index]) {
+        if let (index, kind, layout) = _managedSlotIndex(forKey: key), let slot = ManagedSlotAccess.slot(value, kind: kind) {
             // As Core Data's generated setters: change notifications around the primitive change.
             willChangeValue(forKey: key)
-            _setPrimitiveSlot(slot, at: index, in: layout, forKey: key)
+            _setPrimitiveSlot(slot, at: index, inLayout: layout, forKey: key)
             didChangeValue(forKey: key)
             return
         }
@@ -98,4 +111,5 @@ extension NSManagedObject {
         if layout.count == 0, _isFault { return _entity._slotLayout }
         return layout
     }
+
 }

@@ -158,8 +158,9 @@ extension NSManagedObject {
 
     /// Loads the values of a fault from its context.
     func _fireFaultIfNeeded() {
-        guard _isFault, let context = _context else { return }
-        context._fulfillFault(self)
+        guard _isFault else { return }
+        // Unretained: firing a fault never releases the context.
+        _withContext { $0._fulfillFault(self) }
     }
 }
 
