@@ -150,17 +150,25 @@ extension NSManagedObjectContext {
         var needingIDs: [NSManagedObject] = []
         // `result.insertedIDs` follows the order of the inserts, which is the order of `inserted`.
         assert(result.insertedIDs.count == inserted.count, "a save result out of step with its inserts")
-        // A save that gives every object registered by a temporary ID its permanent one (the usual
-        // save) empties the temporary part of the registry at once, instead of finding each entry.
-        var retiring = 0
-        for (object, id) in zip(inserted, result.insertedIDs) where id !== object._objectID && object._objectID.isTemporaryID {
-            retiring += 1
-        }
-        let retiresEveryTemporaryID = retiring > 0 && retiring == registry.temporaryCount
-        if retiresEveryTemporaryID { registry.removeAllTemporary() }
+        // When the registry holds as many temporary IDs as there are new objects, they are normally
+        // the new objects' own (the usual save): the temporary part of the registry is taken out at
+        // once instead of finding each entry, and what does not turn out so is given back after the
+        // pass. Checking first would cost a pass over the new objects of its own.
+        let taken = !inserted.isEmpty && registry.temporaryCount == inserted.count ? registry.takeTemporary() : nil
+        var retiresEveryTemporaryID = true
         for (object, id) in zip(inserted, result.insertedIDs) {
-            if id !== object.objectID { changeID(of: object, to: id, registeredByOldID: !retiresEveryTemporaryID) }
+            let oldID = object._objectID
+            if id !== oldID, oldID.isTemporaryID {
+                changeID(of: object, to: id, registeredByOldID: taken == nil)
+            } else {
+                retiresEveryTemporaryID = false
+                if id !== oldID { changeID(of: object, to: id) }
+            }
             if !settleSnapshotOfStoredValues(object, result) { needingIDs.append(object) }
+        }
+        if let taken, !retiresEveryTemporaryID {
+            // Entries of objects that kept their temporary ID go back.
+            registry.restoreTemporary(taken) { id, object in object._objectID === id }
         }
         for object in updated where !settleSnapshotOfStoredValues(object, result) {
             needingIDs.append(object)

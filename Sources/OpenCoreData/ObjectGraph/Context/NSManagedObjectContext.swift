@@ -48,11 +48,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// the ones nothing else refers to.
     @exclusivity(unchecked) var _registryReleaseThreshold = NSManagedObjectContext.minimumRegistryReleaseThreshold
     /// Objects inserted since the last save, in insertion order.
-    @exclusivity(unchecked) var _inserted: [ObjectIdentifier: NSManagedObject] = [:]
-    /// Registered objects changed since the last save.
-    @exclusivity(unchecked) var _updated: [ObjectIdentifier: NSManagedObject] = [:]
-    /// Registered objects deleted since the last save.
-    @exclusivity(unchecked) var _deleted: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var _inserted = ObjectsInChangeOrder()
+    /// Registered objects changed since the last save, in the order of their first change.
+    @exclusivity(unchecked) var _updated = ObjectsInChangeOrder()
+    /// Registered objects deleted since the last save, in deletion order.
+    @exclusivity(unchecked) var _deleted = ObjectsInChangeOrder()
 
     var _name: String?
     var _transactionAuthor: String?
@@ -70,7 +70,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Whether deletes propagate at the end of each event or only at save (`propagatesDeletesAtEndOfEvent`).
     var _propagatesDeletesAtEndOfEvent = true
     /// Objects marked with `detectConflicts(for:)` for the next save (ObjectGraph/Merging/ConflictDetection.swift).
-    @exclusivity(unchecked) var _conflictDetectionObjects: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var _conflictDetectionObjects = ObjectsInChangeOrder()
     /// Snapshot events gathered during one undo or redo, delivered when it ends (ObjectGraph/Objects/SnapshotEvents.swift).
     @exclusivity(unchecked) var _pendingSnapshotEvents: [ObjectIdentifier: (object: NSManagedObject, flags: NSSnapshotEventType)]?
     /// Stores that new objects were assigned to with `assign(_:to:)`, by temporary ID (ObjectGraph/Context/NSManagedObjectContext+StoreAssignment.swift).

@@ -4,9 +4,9 @@
 /// able to reach the same set, so they skip the runtime's dynamic exclusivity check.
 final class ContextChangeEvents {
     /// The inserted objects at the last event, so that the next event reports only new inserts.
-    @exclusivity(unchecked) var insertedAtLastEvent: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var insertedAtLastEvent = ObjectsInChangeOrder()
     /// The deleted objects at the last event.
-    @exclusivity(unchecked) var deletedAtLastEvent: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var deletedAtLastEvent = ObjectsInChangeOrder()
     /// Objects refreshed since the last event (by `refresh(_:mergeChanges:)` or a merge).
     @exclusivity(unchecked) var refreshed: [ObjectIdentifier: NSManagedObject] = [:]
     /// Objects invalidated since the last event (removed because another context deleted them).

@@ -275,6 +275,24 @@ struct ObjectIDMap<Value> {
         temporary.removeAll()
     }
 
+    /// The entries of temporary IDs, taken out of the map (for ``restoreTemporary(_:where:)``).
+    struct TemporaryEntries {
+        fileprivate var entries: [Key: Value]
+    }
+
+    /// Removes the entries of every temporary ID and returns them.
+    mutating func takeTemporary() -> TemporaryEntries {
+        defer { temporary = [:] }
+        return TemporaryEntries(entries: temporary)
+    }
+
+    /// Puts back the taken entries for which `keep` is `true`.
+    mutating func restoreTemporary(_ taken: TemporaryEntries, where keep: (NSManagedObjectID, Value) -> Bool) {
+        for (key, value) in taken.entries where keep(key.id, value) {
+            temporary[key] = value
+        }
+    }
+
     /// Whether the map has no entries.
     var isEmpty: Bool { count == 0 }
 }
