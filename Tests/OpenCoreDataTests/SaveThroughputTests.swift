@@ -91,6 +91,32 @@ struct SaveThroughputTests {
         #expect(try StoreKit.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Bulk'").first?[0] as Int64? == Int64(count))
     }
 
+    @Test("objects inserted and deleted before a save leave no rows; the others are saved with their values, keys given in insertion order")
+    func insertsDeletedBeforeSave() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        try context.performAndWait {
+            let items = insertItems(1_000, into: context)
+            // Every item but each fifth one, deleted in the reverse of insertion order.
+            let doomed = items.indices.filter { $0 % 5 != 0 }
+            for index in doomed.reversed() { context.delete(items[index]) }
+            context.processPendingChanges()
+            #expect(context.insertedObjects.count == 200)
+            #expect(context.deletedObjects.isEmpty)
+            let kept = items.indices.filter { $0 % 5 == 0 }.map { items[$0] }
+            #expect(context.insertedObjects == Set(kept))
+            try context.save()
+            #expect(kept.allSatisfy { !$0.objectID.isTemporaryID && !$0.hasChanges })
+            // Keys follow the order of insertion.
+            let keys = kept.compactMap(\.objectID.primaryKey)
+            #expect(keys == Array(1...200))
+            #expect(context.registeredObject(for: kept[7].objectID) === kept[7])
+        }
+        let rows = try StoreKit.rows(url, "SELECT Z_PK, ZI0 FROM ZBULK ORDER BY Z_PK").map { ($0[0] as Int64, $0[1] as Int64) }
+        #expect(rows.map(\.0) == Array(1...200))
+        #expect(rows.map(\.1) == (0..<200).map { Int64($0 * 50) })
+    }
+
     @Test("a later save continues the primary keys where the last one stopped")
     func primaryKeysContinue() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
