@@ -10,8 +10,28 @@
 /// removes, and iterating (or iterating ``values``) works on a copy, so the collection may change
 /// meanwhile.
 struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
+    /// An object's identity as a key of `positions`, hashed without the general-purpose hasher: object
+    /// addresses differ in their middle bits, which a multiply spreads (as ``ObjectIDMap`` does for IDs).
+    private struct Identity: Hashable {
+        let identity: ObjectIdentifier
+
+        @inline(__always)
+        init(_ identity: ObjectIdentifier) {
+            self.identity = identity
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(identity)
+        }
+
+        @inline(__always)
+        func _rawHashValue(seed: Int) -> Int {
+            ObjectIDMap<Never>.mix(Int(bitPattern: identity), seed: seed)
+        }
+    }
+
     /// Each object's position in `slots`.
-    private var positions: [ObjectIdentifier: Int] = [:]
+    private var positions: [Identity: Int] = [:]
     /// The objects in the order they were added; `nil` where one was removed since the last compaction.
     private var slots: [NSManagedObject?] = []
 
@@ -31,18 +51,20 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
     /// setting `nil` removes it.
     subscript(key: ObjectIdentifier) -> NSManagedObject? {
         get {
-            guard let position = positions[key] else { return nil }
+            guard let position = positions[Identity(key)] else { return nil }
             return slots[position]
         }
         set {
             if let newValue {
-                if let position = positions[key] {
-                    slots[position] = newValue
-                } else {
-                    positions[key] = slots.count
+                // One probe: a new object's entry is made with the next position.
+                let next = slots.count
+                let position = Self.value(&positions[Identity(key), default: next])
+                if position == next {
                     slots.append(newValue)
+                } else {
+                    slots[position] = newValue
                 }
-            } else if let position = positions.removeValue(forKey: key) {
+            } else if let position = positions.removeValue(forKey: Identity(key)) {
                 slots[position] = nil
                 if positions.isEmpty {
                     slots = []
@@ -53,12 +75,15 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
+    @inline(__always)
+    private static func value(_ position: inout Int) -> Int { position }
+
     /// Drops the places of removed objects (keeping the order), so that passes do not walk over them.
     private mutating func compact() {
         var remaining: [NSManagedObject?] = []
         remaining.reserveCapacity(positions.count)
         for case let object? in slots {
-            positions[ObjectIdentifier(object)] = remaining.count
+            positions[Identity(ObjectIdentifier(object))] = remaining.count
             remaining.append(object)
         }
         slots = remaining

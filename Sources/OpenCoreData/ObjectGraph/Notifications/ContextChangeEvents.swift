@@ -8,16 +8,16 @@ final class ContextChangeEvents {
     /// The deleted objects at the last event.
     @exclusivity(unchecked) var deletedAtLastEvent = ObjectsInChangeOrder()
     /// Objects refreshed since the last event (by `refresh(_:mergeChanges:)` or a merge).
-    @exclusivity(unchecked) var refreshed: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var refreshed = ObjectsInChangeOrder()
     /// Objects invalidated since the last event (removed because another context deleted them).
-    @exclusivity(unchecked) var invalidated: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var invalidated = ObjectsInChangeOrder()
     /// Objects a merge registered because another context inserted them.
-    @exclusivity(unchecked) var mergedInserted: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var mergedInserted = ObjectsInChangeOrder()
     /// Objects a merge removed because another context deleted them.
-    @exclusivity(unchecked) var mergedDeleted: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var mergedDeleted = ObjectsInChangeOrder()
     /// Objects whose `valuesAtLastEvent` filled since the last event: an event visits them instead of
     /// every registered object.
-    @exclusivity(unchecked) var changed: [ObjectIdentifier: NSManagedObject] = [:]
+    @exclusivity(unchecked) var changed = ObjectsInChangeOrder()
 }
 
 /// The `userInfo` of one `NSManagedObjectContextObjectsDidChange` notification, collected before the
