@@ -48,7 +48,7 @@ extension NSManagedObjectContext {
     /// Stops the program when concurrency debugging is on and the caller is not on the context's queue.
     @inline(__always)
     func _checkQueue(_ call: @autoclosure () -> String) {
-        guard ConcurrencyDebug.isEnabled else { return }
+        guard _checksQueueUse else { return }
         if let message = ConcurrencyDebug.violation(of: self, by: call()) {
             fatalError(message)
         }

@@ -156,13 +156,15 @@ extension NSManagedObjectContext {
         // pass. Checking first would cost a pass over the new objects of its own.
         let taken = !inserted.isEmpty && registry.temporaryCount == inserted.count ? registry.takeTemporary() : nil
         var retiresEveryTemporaryID = true
+        // Asked once for the save: children are the only ones to tell of retired temporary IDs.
+        let tellsChildren = _links.hasHadChildren
         for (object, id) in zip(inserted, result.insertedIDs) {
             let oldID = object._objectID
             if id !== oldID, oldID.isTemporaryID {
-                changeID(of: object, to: id, registeredByOldID: taken == nil)
+                changeID(of: object, to: id, registeredByOldID: taken == nil, tellingChildren: tellsChildren)
             } else {
                 retiresEveryTemporaryID = false
-                if id !== oldID { changeID(of: object, to: id) }
+                if id !== oldID { changeID(of: object, to: id, tellingChildren: tellsChildren) }
             }
             if !settleSnapshotOfStoredValues(object, result) { needingIDs.append(object) }
         }
@@ -221,12 +223,14 @@ extension NSManagedObjectContext {
     }
 
     /// Gives a registered object a new ID; `registeredByOldID` is `false` when the caller already took
-    /// the old ID out of the registry.
-    func changeID(of object: NSManagedObject, to newID: NSManagedObjectID, registeredByOldID: Bool = true) {
+    /// the old ID out of the registry, `tellingChildren` when the caller knows the context never had
+    /// children (which would need to hear of a retired temporary ID).
+    func changeID(of object: NSManagedObject, to newID: NSManagedObjectID, registeredByOldID: Bool = true,
+                  tellingChildren: Bool = true) {
         if registeredByOldID, let removed = registry.removeValue(forKey: object._objectID), removed !== object {
             registry[object._objectID] = removed
         }
-        _retireTemporaryID(object._objectID, for: newID)
+        if tellingChildren { _retireTemporaryID(object._objectID, for: newID) }
         object._objectID = newID
         registry[newID] = object
     }

@@ -54,6 +54,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registered objects deleted since the last save, in deletion order.
     @exclusivity(unchecked) var _deleted = ObjectsInChangeOrder()
 
+    /// ``ConcurrencyDebug/isEnabled``, read once: `@Managed` accessors ask on every access, and reading
+    /// a lazily initialized global each time costs a call.
+    let _checksQueueUse = ConcurrencyDebug.isEnabled
     var _name: String?
     var _transactionAuthor: String?
     var _shouldDeleteInaccessibleFaults = true

@@ -48,7 +48,7 @@ extension NSManagedObject {
         guard let property = _entity.propertiesByName[key] else {
             undefinedKey(key, value: value)
         }
-        if ConcurrencyDebug.isEnabled { _context?._checkQueue("setting \(_entity.name ?? "?").\(key)") }
+        _withContext { $0._checkQueue("setting \(self._entity.name ?? "?").\(key)") }
         _fireFaultIfNeeded()
         if let attribute = property as? NSAttributeDescription {
             let newValue = ManagedValueCoercion.attributeValue(value, attribute: attribute, object: self)
@@ -111,7 +111,7 @@ extension NSManagedObject {
     /// `layout` is the identity of the layout `index` was found in: the values take the slot when they
     /// still have that layout once the fault has fired, and are set by name otherwise.
     func _setPrimitiveSlot(_ slot: PropertySlot, at index: Int, inLayout layout: ObjectIdentifier, forKey key: String) {
-        if ConcurrencyDebug.isEnabled { _context?._checkQueue("setting \(_entity.name ?? "?").\(key)") }
+        _withContext { $0._checkQueue("setting \(self._entity.name ?? "?").\(key)") }
         _fireFaultIfNeeded()
         // Borrowed, not retained (as in `_managedValue(forKey:)`): recording the change does not replace
         // the values' layout.

@@ -21,7 +21,7 @@ extension NSManagedObject {
         }
         willAccessValue(forKey: key)
         defer { didAccessValue(forKey: key) }
-        if ConcurrencyDebug.isEnabled { _context?._checkQueue("reading \(_entity.name ?? "?").\(key)") }
+        _withContext { $0._checkQueue("reading \(self._entity.name ?? "?").\(key)") }
         _fireFaultIfNeeded()
         // Firing a fault gives the object the row's values, normally in the layout looked up. The
         // common exact cases read the slot in place; every other conversion is out of line, so that this
