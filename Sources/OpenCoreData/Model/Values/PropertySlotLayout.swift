@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the values of an entity's properties live in a ``PropertyValues``: one slot per property (its
 /// inherited properties included), in the entity's property order.
@@ -160,17 +161,25 @@ extension NSEntityDescription {
 }
 
 /// Values computed once from a layout's entity and kept with the layout.
-// @unchecked Sendable: `defaultValues` is only read and written with `lock` held, and the values are
+// @unchecked Sendable: the default values are published once through `defaultValues` (an atomic
+// reference: a reader that sees the box sees the values it was made with), and the values are
 // immutable canonical values, never changed in place (objects copy them on their first change).
 final class PropertySlotLayoutCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var defaultValues: PropertyValues?
+    /// The default values, boxed so that an atomic reference can hold them.
+    private final class DefaultValues: @unchecked Sendable {
+        let values: PropertyValues
 
-    /// The cached default values, computing them with `make` the first time.
+        init(_ values: PropertyValues) {
+            self.values = values
+        }
+    }
+
+    private let defaultValues = AtomicLazyReference<DefaultValues>()
+
+    /// The cached default values, computing them with `make` the first time (two threads asking at once
+    /// may both compute them; the first to finish is kept).
     func defaults(_ make: () -> PropertyValues) -> PropertyValues {
-        if let values = lock.withLock({ defaultValues }) { return values }
-        let values = make()
-        lock.withLock { defaultValues = values }
-        return values
+        if let box = defaultValues.load() { return box.values }
+        return defaultValues.storeIfNil(DefaultValues(make())).values
     }
 }

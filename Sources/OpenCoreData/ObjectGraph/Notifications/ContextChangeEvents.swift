@@ -111,9 +111,9 @@ extension NSManagedObjectContext {
         _changeEvents.insertedAtLastEvent = [:]
         _changeEvents.deletedAtLastEvent = [:]
         let deleted = deleted.filter { !$0.isNewlyInserted }
-        let (insertedSet, insertedIDs) = Self._savedSets(inserted)
-        let (updatedSet, updatedIDs) = Self._savedSets(updated)
-        let (deletedSet, deletedIDs) = Self._savedSets(deleted)
+        let insertedSet = Set(inserted), updatedSet = Set(updated), deletedSet = Set(deleted)
+        let insertedIDs = Set(inserted.map(\.objectID)), updatedIDs = Set(updated.map(\.objectID))
+        let deletedIDs = Set(deleted.map(\.objectID))
         var objects: [AnyHashable: Any] = [
             NSInsertedObjectsKey: insertedSet, NSUpdatedObjectsKey: updatedSet, NSDeletedObjectsKey: deletedSet,
             NSManagedObjectContext.NotificationKey.sourceContext.rawValue: self,
@@ -130,20 +130,6 @@ extension NSManagedObjectContext {
         }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: objects)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSaveObjectIDs, object: self, userInfo: ids)
-    }
-}
-
-extension NSManagedObjectContext {
-    /// The objects of a did-save notification as a set, and their IDs as another, made in one pass
-    /// while each object is at hand.
-    static func _savedSets(_ objects: [NSManagedObject]) -> (Set<NSManagedObject>, Set<NSManagedObjectID>) {
-        var set = Set<NSManagedObject>(minimumCapacity: objects.count)
-        var ids = Set<NSManagedObjectID>(minimumCapacity: objects.count)
-        for object in objects {
-            set.insert(object)
-            ids.insert(object.objectID)
-        }
-        return (set, ids)
     }
 }
 
