@@ -104,6 +104,39 @@ struct ContextNotificationTests {
         #expect(ids.objectIDs(NSDeletedObjectIDsKey) == [goneID])
     }
 
+    @Test("DidSave's inserted objects are every object the save inserted, however the inserts were spread over events")
+    func didSaveInsertedAcrossEvents() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let recorder = NotificationRecorder([.NSManagedObjectContextDidSave], object: context)
+        func savedInserts() throws -> Set<NSManagedObject> {
+            try context.save()
+            let note = try #require(recorder.named(.NSManagedObjectContextDidSave).last)
+            return note.objects(NSInsertedObjectsKey)
+        }
+
+        // All in one event.
+        let ann = context.make("Author", ["name": "Ann"])
+        #expect(try savedInserts() == [ann])
+        // An event reported some; more came after it.
+        let bob = context.make("Author", ["name": "Bob"])
+        context.processPendingChanges()
+        let cid = context.make("Author", ["name": "Cid"])
+        #expect(try savedInserts() == [bob, cid])
+        // An event reported them all; one was deleted after it.
+        let dan = context.make("Author", ["name": "Dan"])
+        let eve = context.make("Author", ["name": "Eve"])
+        context.processPendingChanges()
+        context.delete(eve)
+        #expect(try savedInserts() == [dan])
+        // An event reported them all, then another event with nothing new, then a save.
+        let fay = context.make("Author", ["name": "Fay"])
+        context.processPendingChanges()
+        context.processPendingChanges()
+        #expect(try savedInserts() == [fay])
+        #expect(recorder.named(.NSManagedObjectContextDidSave).count == 4)
+    }
+
     @Test("DidSave names the saving context under NotificationKey.sourceContext; DidSaveObjectIDs has every ID set, invalidated too")
     func saveNotificationKeys() throws {
         let stack = try GraphStack()

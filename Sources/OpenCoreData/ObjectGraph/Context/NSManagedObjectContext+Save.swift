@@ -31,8 +31,10 @@ extension NSManagedObjectContext {
             if coordinator is ParentContextSource { changes.transientValues = self._transientValuesForParent(inserted: $0, updated: $1) }
             return changes
         }
+        // Asked before adopting, which empties the inserted objects.
+        let insertedSet = _reportedInsertedSet()
         adopt(result, inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
-        _postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
+        _postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted, insertedSet: insertedSet)
     }
 
     /// Validates every object the save would write; throws the collected errors.

@@ -89,6 +89,16 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
         slots = remaining
     }
 
+    /// Whether `self` is a copy of `other` that neither has changed since it was made (every change of
+    /// a copy gives it storage of its own).
+    func isUnchanged(since other: ObjectsInChangeOrder) -> Bool {
+        guard slots.count == other.slots.count, positions.count == other.positions.count else { return false }
+        if slots.isEmpty { return true }
+        return slots.withUnsafeBufferPointer { mine in
+            other.slots.withUnsafeBufferPointer { mine.baseAddress == $0.baseAddress }
+        }
+    }
+
     /// The objects, in the order they were added.
     var values: Values { Values(slots: slots, count: positions.count) }
 

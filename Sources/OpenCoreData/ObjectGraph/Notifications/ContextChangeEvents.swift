@@ -5,6 +5,10 @@
 final class ContextChangeEvents {
     /// The inserted objects at the last event, so that the next event reports only new inserts.
     @exclusivity(unchecked) var insertedAtLastEvent = ObjectsInChangeOrder()
+    /// The inserted objects the last event reported, when they were every object in
+    /// `insertedAtLastEvent` (no earlier event since the last save reported any): the did-save
+    /// notification's inserted objects, when nothing was inserted or removed since.
+    @exclusivity(unchecked) var reportedEveryInserted: Set<NSManagedObject>?
     /// The deleted objects at the last event.
     @exclusivity(unchecked) var deletedAtLastEvent = ObjectsInChangeOrder()
     /// Objects refreshed since the last event (by `refresh(_:mergeChanges:)` or a merge).
@@ -73,6 +77,12 @@ extension NSManagedObjectContext {
         payload.refreshed.formUnion(events.refreshed.values)
         payload.invalidated.formUnion(events.invalidated.values)
         payload.updated.subtract(payload.refreshed)
+        if events.insertedAtLastEvent.isEmpty && events.mergedInserted.isEmpty {
+            // The event reports every inserted object: the did-save notification may reuse the set.
+            events.reportedEveryInserted = payload.inserted
+        } else if !_inserted.isUnchanged(since: events.insertedAtLastEvent) {
+            events.reportedEveryInserted = nil
+        }
         events.insertedAtLastEvent = _inserted
         events.deletedAtLastEvent = _deleted
         events.refreshed = [:]
@@ -99,6 +109,14 @@ extension NSManagedObjectContext {
         _changeEvents.refreshed[ObjectIdentifier(object)] = object
     }
 
+    /// Every inserted object as a set, when the last event reported them all and none was inserted or
+    /// removed since; `nil` otherwise.
+    func _reportedInsertedSet() -> Set<NSManagedObject>? {
+        guard let set = _changeEvents.reportedEveryInserted,
+              _inserted.isUnchanged(since: _changeEvents.insertedAtLastEvent) else { return nil }
+        return set
+    }
+
     /// Posts `NSManagedObjectContextWillSave`.
     func _postWillSave() {
         NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self, userInfo: nil)
@@ -107,11 +125,15 @@ extension NSManagedObjectContext {
     /// Posts `NSManagedObjectContextDidSave` and `NSManagedObjectContextDidSaveObjectIDs` for the objects
     /// a save wrote (inserted objects already carry their permanent IDs). Every set is present, empty or
     /// not; DidSave also names the saving context under `NotificationKey.sourceContext`.
-    func _postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
+    ///
+    /// `insertedSet`, when given, is `inserted` as a set (see ``_reportedInsertedSet()``).
+    func _postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
+                      insertedSet: Set<NSManagedObject>? = nil) {
         _changeEvents.insertedAtLastEvent = [:]
+        _changeEvents.reportedEveryInserted = nil
         _changeEvents.deletedAtLastEvent = [:]
         let deleted = deleted.filter { !$0.isNewlyInserted }
-        let insertedSet = Set(inserted), updatedSet = Set(updated), deletedSet = Set(deleted)
+        let insertedSet = insertedSet ?? Set(inserted), updatedSet = Set(updated), deletedSet = Set(deleted)
         let insertedIDs = Set(inserted.map(\.objectID)), updatedIDs = Set(updated.map(\.objectID))
         let deletedIDs = Set(deleted.map(\.objectID))
         var objects: [AnyHashable: Any] = [
@@ -149,6 +171,7 @@ extension NSManagedObjectContext {
         let events = _changeEvents
         events.changed = [:]
         events.insertedAtLastEvent = [:]
+        events.reportedEveryInserted = nil
         events.deletedAtLastEvent = [:]
         events.refreshed = [:]
         events.invalidated = [:]
