@@ -162,11 +162,12 @@ extension NSEntityDescription {
 
 /// Values computed once from a layout's entity and kept with the layout.
 // @unchecked Sendable: the default values are published once through `defaultValues` (an atomic
-// reference: a reader that sees the box sees the values it was made with), and the values are
-// immutable canonical values, never changed in place (objects copy them on their first change).
+// reference written with release and read with acquire ordering: a reader that sees the box sees the
+// values it was made with), and the values are immutable canonical values, never changed in place
+// (objects copy them on their first change).
 final class PropertySlotLayoutCache: @unchecked Sendable {
     /// The default values, boxed so that an atomic reference can hold them.
-    private final class DefaultValues: @unchecked Sendable {
+    private final class DefaultValues {
         let values: PropertyValues
 
         init(_ values: PropertyValues) {
@@ -174,12 +175,23 @@ final class PropertySlotLayoutCache: @unchecked Sendable {
         }
     }
 
-    private let defaultValues = AtomicLazyReference<DefaultValues>()
+    /// The box, retained by the cache once published (released in `deinit`). An `Atomic` of an
+    /// unmanaged reference rather than `AtomicLazyReference`, whose `load()` is not specialized
+    /// outside its module and cost more than the lock it replaced.
+    private let defaultValues = Atomic<Unmanaged<DefaultValues>?>(nil)
 
     /// The cached default values, computing them with `make` the first time (two threads asking at once
     /// may both compute them; the first to finish is kept).
     func defaults(_ make: () -> PropertyValues) -> PropertyValues {
-        if let box = defaultValues.load() { return box.values }
-        return defaultValues.storeIfNil(DefaultValues(make())).values
+        if let box = defaultValues.load(ordering: .acquiring) { return box.takeUnretainedValue().values }
+        let made = Unmanaged.passRetained(DefaultValues(make()))
+        let (stored, current) = defaultValues.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+        if stored { return made.takeUnretainedValue().values }
+        made.release()
+        return current.unsafelyUnwrapped.takeUnretainedValue().values
+    }
+
+    deinit {
+        defaultValues.load(ordering: .acquiring)?.release()
     }
 }
