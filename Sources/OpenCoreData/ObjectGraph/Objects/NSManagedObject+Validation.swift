@@ -39,19 +39,21 @@ extension NSManagedObject {
             // passes without checks would make that call do nothing: it is neither boxed nor passed.
             let callsForEveryValue = KeyValidationRegistry.shared.hasRegistrations
                 || ValidateValueOverrides.overrides(type(of: self))
-            for (index, property) in frozen.propertiesBySlot.enumerated() {
-                guard let property else { continue }
-                let traits = frozen.validationTraitsBySlot[index]
+            // The traits first: a value that needs no call is passed over without reading its property.
+            let traitsBySlot = frozen.validationTraitsBySlot
+            for index in traitsBySlot.indices {
+                let traits = traitsBySlot[index]
                 switch traits.shape {
                 case .skipped:
                     continue
                 case .toMany:
-                    guard let relationship = property as? NSRelationshipDescription,
+                    guard let relationship = frozen.propertiesBySlot[index] as? NSRelationshipDescription,
                           let value = toManyValidationValue(relationship) else { continue }
-                    check(value, forKey: property.name)
+                    check(value, forKey: relationship.name)
                 case .toOne, .numberAttribute, .otherAttribute:
                     let slot = storage.slots[index]
                     if !callsForEveryValue && PropertyValidation.passesWithoutChecks(slot, traits: traits) { continue }
+                    guard let property = frozen.propertiesBySlot[index] else { continue }
                     check(Self.validationValue(slot), forKey: property.name)
                 }
             }

@@ -28,6 +28,21 @@ enum ValidateValueOverrides {
     /// `NSManagedObject`'s.
     static func overrides(_ type: NSManagedObject.Type) -> Bool {
         let key = ObjectIdentifier(type)
+        // A save asks once per object, nearly always about the class it asked about last.
+        let metadata = UInt(bitPattern: key)
+        let last = lastAnswer.load(ordering: .relaxed)
+        if last & ~1 == metadata { return last & 1 == 1 }
+        let answer = answer(for: type, key: key)
+        lastAnswer.store(metadata | (answer ? 1 : 0), ordering: .relaxed)
+        return answer
+    }
+
+    /// The last answer given: the class's metadata address, with the answer in the lowest bit (class
+    /// metadata is aligned, so that bit is free). One word, so a reader sees a class and its answer
+    /// together; the answer never changes, so no ordering is needed.
+    private static let lastAnswer = Atomic<UInt>(0)
+
+    private static func answer(for type: NSManagedObject.Type, key: ObjectIdentifier) -> Bool {
         if let known = answers.withLock({ $0[key] }) { return known }
         let implementation = implementation(of: type)
         // Without an answer from the runtime, assume an override: the method is then called as usual.
