@@ -157,7 +157,23 @@ extension NSManagedObjectContext {
         object._rowGeneration = 0
         guard stalenessInterval < 0, let rowCache = _coordinatorRowCache, rowCache.isCurrent(generation),
               object.snapshot.layout === object._entity._slotLayout else { return false }
-        fulfill(object, values: object.snapshot, version: object.snapshotVersion)
+        // Borrowed: the snapshot keeps its layout alive, and nothing below replaces the snapshot.
+        let plain = Unmanaged.passUnretained(object.snapshot.layout)._withUnsafeGuaranteedRef {
+            $0.toOneSlots.isEmpty && $0.transientSlots.isEmpty
+        }
+        guard plain else {
+            fulfill(object, values: object.snapshot, version: object.snapshotVersion)
+            return true
+        }
+        // No to-one destination to turn into an object and no transient value to keep: the values are
+        // the snapshot itself (shared until one of them changes), which already holds the row and its
+        // version. What `fulfill(_:values:version:)` does otherwise.
+        object.storage = object.snapshot
+        if !object.toMany.isEmpty { object.toMany = [:] }
+        if !object.changedKeys.isEmpty { object.changedKeys.removeAll() }
+        if !object.valuesAtLastEvent.isEmpty { object.valuesAtLastEvent.removeAll() }
+        object._isFault = false
+        object.awakeFromFetch()
         return true
     }
 
