@@ -143,6 +143,29 @@ struct FetchMaterializationTests {
         #expect(readings.allSatisfy { $0.awakeCount == 1 })
     }
 
+    @Test("fetched objects come in the rows' order, as faults for rows new to the context, into an empty context or one holding objects")
+    func fetchOrderAndFaults() throws {
+        let (stack, cold) = try ReadingModel.savedStack(count: 30)
+        let context = stack.context(cold)
+        let byKey = [NSSortDescriptor(key: "i0", ascending: true)]
+        let few = NSFetchRequest<FetchedReading>(entityName: "Reading")
+        few.predicate = NSPredicate(format: "i0 < 10")
+        few.sortDescriptors = byKey
+        let early = try context.fetch(few)
+        #expect(early.allSatisfy { $0.isFault })
+        #expect(early.map(\.i0) == (0..<10).map(Int64.init))
+
+        let again = NSFetchRequest<FetchedReading>(entityName: "Reading")
+        again.predicate = NSPredicate(format: "i0 < 20")
+        again.sortDescriptors = [NSSortDescriptor(key: "i0", ascending: false)]
+        let readings = try context.fetch(again)
+        #expect(readings.count == 20)
+        #expect(Array(readings.suffix(10)).elementsEqual(early.reversed(), by: ===), "registered objects come back as they are")
+        #expect(readings.prefix(10).allSatisfy { $0.isFault && $0.awakeCount == 0 })
+        #expect(readings.map(\.i0) == (0..<20).reversed().map(Int64.init))
+        #expect(readings.allSatisfy { $0.awakeCount == 1 })
+    }
+
     @Test("objects fetched with returnsObjectsAsFaults = false are loaded once, at the fetch")
     func loadedAtFetch() throws {
         let (stack, cold) = try ReadingModel.savedStack(count: 10)

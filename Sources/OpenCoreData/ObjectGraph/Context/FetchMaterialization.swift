@@ -19,20 +19,24 @@ extension NSManagedObjectContext {
                             rowGeneration: UInt64? = nil) -> [NSManagedObject] {
         var remaining = consume rows
         let count = remaining.count
+        // A context that holds no object yet makes a new object for every row.
+        let everyObjectIsNew = registry.isEmpty
         var registration = FetchRegistration(self, count: count, keepsObjects: false)
-        guard asFault else {
-            // Objects filled from their rows are awoken in the rows' order: the rows are reversed in
-            // place (they move, nothing is retained) so that taking the last each time gives that order.
+        guard asFault, everyObjectIsNew else {
+            // Objects filled from their rows (new ones, or registered ones a fetch refreshes) are awoken
+            // in the rows' order: the rows are reversed in place (they move, nothing is retained) so that
+            // taking the last each time gives that order.
             remaining.reverse()
             var objects: [NSManagedObject] = []
             objects.reserveCapacity(count)
             while let row = remaining.popLast() {
-                objects.append(registration.object(for: row, asFault: false, refresh: refresh, rowGeneration: rowGeneration))
+                objects.append(registration.object(for: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration))
             }
             return objects
         }
-        // New faults run no code of the object's own but its initializer: the rows are taken from the
-        // last, each object put at its row's place, without a pass to reverse the rows first.
+        // Only new faults (the context had no objects): they run no code of the object's own but its
+        // initializer, and nothing is refreshed. The rows are taken from the last, each object put at
+        // its row's place, without a pass to reverse the rows first.
         return [NSManagedObject](unsafeUninitializedCapacity: count) { buffer, initialized in
             var index = count
             while let row = remaining.popLast() {

@@ -156,7 +156,12 @@ extension NSManagedObjectContext {
         // the new objects' own (the usual save): the temporary part of the registry is taken out at
         // once instead of finding each entry, and what does not turn out so is given back after the
         // pass. Checking first would cost a pass over the new objects of its own.
-        let taken = !inserted.isEmpty && registry.temporaryCount == inserted.count ? registry.takeTemporary() : nil
+        var takes = false
+        if let first = inserted.first, registry.temporaryCount == inserted.count {
+            // A child's save into its parent keeps every ID: the first object tells.
+            takes = first._objectID.isTemporaryID && result.insertedIDs[0] !== first._objectID
+        }
+        let taken = takes ? registry.takeTemporary() : nil
         var retiresEveryTemporaryID = true
         // Asked once for the save: children are the only ones to tell of retired temporary IDs.
         let tellsChildren = _links.hasHadChildren

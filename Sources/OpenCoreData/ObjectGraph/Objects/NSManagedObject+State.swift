@@ -158,9 +158,10 @@ extension NSManagedObject {
 
     /// Loads the values of a fault from its context.
     func _fireFaultIfNeeded() {
-        guard _isFault else { return }
-        // Unretained: firing a fault never releases the context.
-        _withContext { $0._fulfillFault(self) }
+        // Retained: firing runs the object's own code (`awakeFromFetch()`), which may let go of the
+        // context's last owner.
+        guard _isFault, let context = _context else { return }
+        context._fulfillFault(self)
     }
 }
 
