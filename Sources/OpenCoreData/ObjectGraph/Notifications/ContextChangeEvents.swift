@@ -54,18 +54,28 @@ extension NSManagedObjectContext {
     func _collectObjectsDidChange() -> ObjectsDidChangePayload {
         let events = _changeEvents
         var payload = ObjectsDidChangePayload()
-        // Room for the new objects at once, instead of growing (and rehashing) the set step by step.
-        payload.inserted.reserveCapacity(max(0, _inserted.count - events.insertedAtLastEvent.count))
-        for (key, object) in _inserted where events.insertedAtLastEvent[key] == nil {
-            payload.inserted.insert(object)
-            object._insertedInCurrentEvent = false
+        // Inserted and deleted objects unchanged since the last event (a save's second event, after
+        // `willSave()`) hold nothing new: the passes that would find nothing are skipped.
+        let insertedUnchanged = _inserted.isUnchanged(since: events.insertedAtLastEvent)
+        if !insertedUnchanged {
+            // Room for the new objects at once, instead of growing (and rehashing) the set step by step.
+            payload.inserted.reserveCapacity(max(0, _inserted.count - events.insertedAtLastEvent.count))
+            for (key, object) in _inserted where events.insertedAtLastEvent[key] == nil {
+                payload.inserted.insert(object)
+                object._insertedInCurrentEvent = false
+            }
         }
-        for (key, object) in _deleted where events.deletedAtLastEvent[key] == nil && !object.isNewlyInserted {
-            payload.deleted.insert(object)
+        if !_deleted.isUnchanged(since: events.deletedAtLastEvent) {
+            for (key, object) in _deleted where events.deletedAtLastEvent[key] == nil && !object.isNewlyInserted {
+                payload.deleted.insert(object)
+            }
         }
-        // An object inserted in an earlier event and deleted in this one left the context: report it deleted.
-        for (key, object) in events.insertedAtLastEvent where _inserted[key] == nil && object._isDeleted {
-            payload.deleted.insert(object)
+        if !insertedUnchanged {
+            // An object inserted in an earlier event and deleted in this one left the context: report it
+            // deleted.
+            for (key, object) in events.insertedAtLastEvent where _inserted[key] == nil && object._isDeleted {
+                payload.deleted.insert(object)
+            }
         }
         for (key, object) in events.changed where !object.valuesAtLastEvent.isEmpty && registry[object._objectID] === object {
             // New in this event: reported inserted. Inserted in an earlier event and changed now: updated.
