@@ -143,3 +143,46 @@ struct SaveTests {
         #expect(try reader.existingObject(with: post.objectID).value(forKey: "title") as? String == "R")
     }
 }
+
+/// A note whose `willSave()` stamps it and inserts an audit entry the first time it is saved.
+final class AuditedNote: NSManagedObject {
+    override func willSave() {
+        super.willSave()
+        guard isInserted, let context = managedObjectContext, value(forKey: "audited") as? Bool != true else { return }
+        setValue(true, forKey: "audited")
+        let entry = NSEntityDescription.insertNewObject(forEntityName: "AuditEntry", into: context)
+        entry.setValue(value(forKey: "text"), forKey: "text")
+    }
+}
+
+extension SaveTests {
+    @Test("objects willSave inserts and values it sets are written by the same save, and its notification names them")
+    func willSaveInsertsAndSets() throws {
+        let note = ModelKit.entity("Note", [ModelKit.attribute("text", .stringAttributeType),
+                                            ModelKit.attribute("audited", .booleanAttributeType)])
+        note.managedObjectClassName = String(reflecting: AuditedNote.self)
+        let model = NSManagedObjectModel()
+        model.entities = [note, ModelKit.entity("AuditEntry", [ModelKit.attribute("text", .stringAttributeType)])]
+        let stack = try GraphStack(model: model, fileName: "Audit.sqlite")
+        let context = stack.context()
+        let recorder = NotificationRecorder([.NSManagedObjectContextDidSave], object: context)
+        let notes = (0..<3).map { index in
+            let object = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            object.setValue("n\(index)", forKey: "text")
+            return object
+        }
+        try context.save()
+        #expect(!context.hasChanges)
+        let saved = try #require(recorder.named(.NSManagedObjectContextDidSave).first).objects(NSInsertedObjectsKey)
+        #expect(saved.count == 6)
+        #expect(saved.isSuperset(of: notes))
+        #expect(saved.filter { $0.entity.name == "AuditEntry" }.compactMap { $0.value(forKey: "text") as? String }.sorted()
+                == ["n0", "n1", "n2"])
+
+        let reader = stack.context(try stack.secondCoordinator())
+        let entries = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "AuditEntry"))
+        #expect(entries.compactMap { $0.value(forKey: "text") as? String }.sorted() == ["n0", "n1", "n2"])
+        let stored = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note"))
+        #expect(stored.count == 3 && stored.allSatisfy { $0.value(forKey: "audited") as? Bool == true })
+    }
+}

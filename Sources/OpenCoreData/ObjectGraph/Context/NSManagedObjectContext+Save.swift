@@ -22,11 +22,19 @@ extension NSManagedObjectContext {
         let coordinator = try requireObjectSource()
         _postWillSave()
         try validatePendingObjects()
-        for object in pendingObjectsInSaveOrder() { object.willSave() }
+        // Listed once for `willSave()` and, when neither `willSave()` nor the event after it changed
+        // them, for the store: listing them again would be one more pass over every object.
+        let (inserted, updated, deleted) = (_inserted, _updated, _deleted)
+        let listed: PendingObjects = (Array(inserted.values), Array(updated.values), Array(deleted.values))
+        for object in listed.inserted { object.willSave() }
+        for object in listed.updated { object.willSave() }
+        for object in listed.deleted { object.willSave() }
         _recomputeDerivedAttributes()
         processPendingChanges()
+        let unchanged = _inserted.isUnchanged(since: inserted) && _updated.isUnchanged(since: updated)
+            && _deleted.isUnchanged(since: deleted)
 
-        let (result, saved) = try _writeResolvingConflicts(coordinator) {
+        let (result, saved) = try _writeResolvingConflicts(coordinator, firstPending: unchanged ? listed : nil) {
             var changes = try self.storeChanges(inserted: $0, updated: $1, deleted: $2, coordinator: coordinator)
             if coordinator is ParentContextSource { changes.transientValues = self._transientValuesForParent(inserted: $0, updated: $1) }
             return changes
@@ -56,10 +64,6 @@ extension NSManagedObjectContext {
         for object in _deleted.values { collect { try object.validateForDelete() } }
         if errors.count == 1 { throw errors[0] }
         if errors.count > 1 { throw NSManagedObject.multipleErrors(errors) }
-    }
-
-    private func pendingObjectsInSaveOrder() -> [NSManagedObject] {
-        Array(_inserted.values) + Array(_updated.values) + Array(_deleted.values)
     }
 
     /// The changes handed to the coordinator.

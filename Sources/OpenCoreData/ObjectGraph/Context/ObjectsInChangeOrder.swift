@@ -61,7 +61,8 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
                 let position = Self.value(&positions[Identity(key), default: next])
                 if position == next {
                     slots.append(newValue)
-                } else {
+                } else if slots[position] !== newValue {
+                    // Setting the object already there changes nothing (and copies no shared storage).
                     slots[position] = newValue
                 }
             } else if let position = positions.removeValue(forKey: Identity(key)) {

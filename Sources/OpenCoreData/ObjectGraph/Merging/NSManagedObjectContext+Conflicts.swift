@@ -11,14 +11,20 @@ extension NSManagedObjectContext {
     /// Writes the context's pending changes through the coordinator, letting the merge policy resolve
     /// conflicts and trying again; returns what the store produced and the objects it saved.
     ///
-    /// - Parameter changes: builds the store's changes from the pending objects of one attempt.
+    /// - Parameters:
+    ///   - firstPending: the pending objects as the caller already listed them, when they are still the
+    ///     context's pending objects (the first attempt uses them instead of listing them again).
+    ///   - changes: builds the store's changes from the pending objects of one attempt.
     func _writeResolvingConflicts(
         _ coordinator: any ContextObjectSource,
+        firstPending: PendingObjects? = nil,
         changes: ([NSManagedObject], [NSManagedObject], [NSManagedObject]) throws -> StoreSaveChanges
     ) throws -> (StoreSaveResult, PendingObjects) {
         var attempts = 0
+        var listed = firstPending
         while true {
-            let pending: PendingObjects = (Array(_inserted.values), Array(_updated.values), Array(_deleted.values))
+            let pending: PendingObjects = listed ?? (Array(_inserted.values), Array(_updated.values), Array(_deleted.values))
+            listed = nil
             var storeChanges = try changes(pending.inserted, pending.updated, pending.deleted)
             storeChanges.assignedStores = _assignedStores(forInserted: pending.inserted)
             storeChanges.versionChecks = try _versionChecks(excluding: storeChanges, coordinator)
