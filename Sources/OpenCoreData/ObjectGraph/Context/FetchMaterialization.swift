@@ -6,10 +6,7 @@ extension NSManagedObjectContext {
     /// coordinator's row cache at `rowGeneration` (see `registeredObject(for:asFault:refresh:type:rowGeneration:)`).
     func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil) -> [NSManagedObject] {
         var registration = FetchRegistration(self, count: rows.count)
-        for row in rows {
-            registration.register(row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration)
-        }
-        return registration.objects
+        return rows.map { registration.object(for: $0, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration) }
     }
 
     /// `_registeredObjects(for:asFault:refresh:rowGeneration:)` for rows the caller no longer needs: each
@@ -21,7 +18,7 @@ extension NSManagedObjectContext {
         let count = remaining.count
         // A context that holds no object yet makes a new object for every row.
         let everyObjectIsNew = registry.isEmpty
-        var registration = FetchRegistration(self, count: count, keepsObjects: false)
+        var registration = FetchRegistration(self, count: count)
         guard asFault, everyObjectIsNew else {
             // Objects filled from their rows (new ones, or registered ones a fetch refreshes) are awoken
             // in the rows' order: the rows are reversed in place (they move, nothing is retained) so that
@@ -52,23 +49,15 @@ extension NSManagedObjectContext {
 /// The objects of one fetch's rows, registered one row at a time.
 private struct FetchRegistration {
     let context: NSManagedObjectContext
-    private(set) var objects: [NSManagedObject] = []
     /// The class of the last entity: rows come in runs of one entity.
     private var classes = EntityRunMemo<NSManagedObject.Type>()
 
-    /// `keepsObjects`: whether ``register(_:asFault:refresh:rowGeneration:)`` collects the objects in
-    /// ``objects`` (callers of ``object(for:asFault:refresh:rowGeneration:)`` keep them themselves).
-    init(_ context: NSManagedObjectContext, count: Int, keepsObjects: Bool = true) {
+    init(_ context: NSManagedObjectContext, count: Int) {
         self.context = context
-        if keepsObjects { objects.reserveCapacity(count) }
         // A first fetch makes room for every row's object at once instead of growing (and rehashing) the
         // registry step by step. Later fetches often return objects already registered, so reserving
         // count + rows there would double the table for nothing.
         if context.registry.isEmpty { context.registry.reserveCapacity(count) }
-    }
-
-    mutating func register(_ row: StoreRow, asFault: Bool, refresh: Bool, rowGeneration: UInt64?) {
-        objects.append(object(for: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration))
     }
 
     /// The registered object of one row.

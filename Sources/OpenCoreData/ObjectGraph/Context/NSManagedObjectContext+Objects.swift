@@ -91,7 +91,15 @@ extension NSManagedObjectContext {
 
     /// Loads an object's values from a row's values and version and calls `awakeFromFetch()`.
     func fulfill(_ object: NSManagedObject, values rowValues: PropertyValues, version: Int64) {
-        // The row's values, with to-one relationships' destination IDs turned into objects.
+        object.storage = values(ofRow: rowValues, for: object)
+        object.snapshot = rowValues
+        object.snapshotVersion = version
+        _didFulfill(object)
+    }
+
+    /// The values an object takes from its row: the row's, with to-one relationships' destination IDs
+    /// turned into objects and the object's transient values kept.
+    private func values(ofRow rowValues: PropertyValues, for object: NSManagedObject) -> PropertyValues {
         var values = rowValues
         let layout = values.layout
         for index in layout.toOneSlots {
@@ -109,10 +117,13 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        object.storage = values
+        return values
+    }
+
+    /// What loading an object's values from its row ends with, its snapshot set: no loaded to-many
+    /// contents, no changes, not a fault, `awakeFromFetch()`.
+    private func _didFulfill(_ object: NSManagedObject) {
         if !object.toMany.isEmpty { object.toMany = [:] }
-        object.snapshot = rowValues
-        object.snapshotVersion = version
         if !object.changedKeys.isEmpty { object.changedKeys.removeAll() }
         if !object.valuesAtLastEvent.isEmpty { object.valuesAtLastEvent.removeAll() }
         object._rowGeneration = 0
@@ -157,23 +168,10 @@ extension NSManagedObjectContext {
         object._rowGeneration = 0
         guard stalenessInterval < 0, let rowCache = _coordinatorRowCache, rowCache.isCurrent(generation),
               object.snapshot.layout === object._entity._slotLayout else { return false }
-        // Borrowed: the snapshot keeps its layout alive, and nothing below replaces the snapshot.
-        let plain = Unmanaged.passUnretained(object.snapshot.layout)._withUnsafeGuaranteedRef {
-            $0.toOneSlots.isEmpty && $0.transientSlots.isEmpty
-        }
-        guard plain else {
-            fulfill(object, values: object.snapshot, version: object.snapshotVersion)
-            return true
-        }
-        // No to-one destination to turn into an object and no transient value to keep: the values are
-        // the snapshot itself (shared until one of them changes), which already holds the row and its
-        // version. What `fulfill(_:values:version:)` does otherwise.
-        object.storage = object.snapshot
-        if !object.toMany.isEmpty { object.toMany = [:] }
-        if !object.changedKeys.isEmpty { object.changedKeys.removeAll() }
-        if !object.valuesAtLastEvent.isEmpty { object.valuesAtLastEvent.removeAll() }
-        object._isFault = false
-        object.awakeFromFetch()
+        // `fulfill(_:values:version:)` without setting the snapshot and version, which already are the
+        // row's: the values share the snapshot's slots until one of them changes.
+        object.storage = values(ofRow: object.snapshot, for: object)
+        _didFulfill(object)
         return true
     }
 

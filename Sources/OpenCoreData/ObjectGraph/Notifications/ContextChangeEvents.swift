@@ -64,16 +64,14 @@ extension NSManagedObjectContext {
                 payload.inserted.insert(object)
                 object._insertedInCurrentEvent = false
             }
-        }
-        if !_deleted.isUnchanged(since: events.deletedAtLastEvent) {
-            for (key, object) in _deleted where events.deletedAtLastEvent[key] == nil && !object.isNewlyInserted {
-                payload.deleted.insert(object)
-            }
-        }
-        if !insertedUnchanged {
             // An object inserted in an earlier event and deleted in this one left the context: report it
             // deleted.
             for (key, object) in events.insertedAtLastEvent where _inserted[key] == nil && object._isDeleted {
+                payload.deleted.insert(object)
+            }
+        }
+        if !_deleted.isUnchanged(since: events.deletedAtLastEvent) {
+            for (key, object) in _deleted where events.deletedAtLastEvent[key] == nil && !object.isNewlyInserted {
                 payload.deleted.insert(object)
             }
         }
@@ -90,7 +88,7 @@ extension NSManagedObjectContext {
         if events.insertedAtLastEvent.isEmpty && events.mergedInserted.isEmpty {
             // The event reports every inserted object: the did-save notification may reuse the set.
             events.reportedEveryInserted = payload.inserted
-        } else if !_inserted.isUnchanged(since: events.insertedAtLastEvent) {
+        } else if !insertedUnchanged {
             events.reportedEveryInserted = nil
         }
         events.insertedAtLastEvent = _inserted

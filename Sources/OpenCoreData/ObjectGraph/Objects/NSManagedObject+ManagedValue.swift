@@ -102,14 +102,4 @@ extension NSManagedObject {
         }
         setValue(ManagedValueConversion.storedValue(value, object: self, key: key), forKey: key)
     }
-
-    /// The layout the object's values have, or will have once its fault fires (a fault's values are
-    /// empty until then).
-    @inline(__always)
-    var _valuesLayout: PropertySlotLayout {
-        let layout = storage.layout
-        if layout.count == 0, _isFault { return _entity._slotLayout }
-        return layout
-    }
-
 }

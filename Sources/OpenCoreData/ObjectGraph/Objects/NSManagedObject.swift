@@ -122,20 +122,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         let address = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         // Sets and dictionaries of objects call this on every probe, through `NSObject`'s `==`: read the
         // other operand in place instead of unwrapping or casting it (hundreds of instructions).
-        switch BoxedInstance.contents(of: object) {
+        switch BoxedInstance.contents(of: object, orPutInAs: type(of: self)) {
         case .none:
             return false
         case .object(let other):
             return other == address
         case .other:
             guard let object else { return false }
-            // An object equal to this one has its class, and an `Any` holding a class instance keeps the
-            // reference in the first word of its inline buffer.
-            guard type(of: object) == type(of: self) else { return false }
-            let other = withUnsafePointer(to: object) { pointer in
-                UnsafeRawPointer(pointer).load(as: UnsafeRawPointer.self)
-            }
-            return other == address
+            return (object as AnyObject) === self
         }
     }
 

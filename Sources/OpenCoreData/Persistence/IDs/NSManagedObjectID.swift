@@ -135,7 +135,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     public override func isEqual(_ object: Any?) -> Bool {
         // Dictionaries keyed by IDs call this for every probe, through `NSObject`'s `==`: read the other
         // operand in place instead of unwrapping and casting it (several hundred instructions).
-        switch BoxedInstance.contents(of: object) {
+        switch BoxedInstance.contents(of: object, orPutInAs: NSManagedObjectID.self) {
         case .none:
             return false
         case .object(let other):
@@ -144,15 +144,6 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
                 return _names(sameObjectAs: other)
             }
         case .other:
-            guard let object else { return false }
-            // When the value is exactly an ID, read the reference out of the existential instead of a
-            // dynamic cast: an `Any` holding a class instance keeps it in the first word of its buffer.
-            if type(of: object) == NSManagedObjectID.self {
-                let other = withUnsafePointer(to: object) { pointer in
-                    UnsafeRawPointer(pointer).load(as: NSManagedObjectID.self)
-                }
-                return _names(sameObjectAs: other)
-            }
             guard let other = object as? NSManagedObjectID else { return false }
             return _names(sameObjectAs: other)
         }
