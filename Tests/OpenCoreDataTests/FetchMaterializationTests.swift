@@ -166,6 +166,33 @@ struct FetchMaterializationTests {
         #expect(readings.allSatisfy { $0.awakeCount == 1 })
     }
 
+    @Test("a fetch returns an ordinary array of the request's class: copies change on their own, and other request types see the same objects")
+    func typedResultArrays() throws {
+        let (stack, cold) = try ReadingModel.savedStack(count: 5)
+        let context = stack.context(cold)
+        let byKey = [NSSortDescriptor(key: "i0", ascending: true)]
+        let typed = NSFetchRequest<FetchedReading>(entityName: "Reading")
+        typed.sortDescriptors = byKey
+        let readings = try context.fetch(typed)
+        var copy = readings
+        copy.removeFirst()
+        copy.append(contentsOf: readings)
+        copy[0] = readings[4]
+        #expect(readings.map(\.i0) == [0, 1, 2, 3, 4])
+        #expect(copy.map(\.i0) == [4, 2, 3, 4, 0, 1, 2, 3, 4])
+
+        let plain = NSFetchRequest<NSManagedObject>(entityName: "Reading")
+        plain.sortDescriptors = byKey
+        let objects = try context.fetch(plain)
+        #expect(objects.elementsEqual(readings, by: ===))
+        #expect((objects as? [FetchedReading])?.map(\.i0) == [0, 1, 2, 3, 4])
+        let untyped = NSFetchRequest<NSFetchRequestResult>(entityName: "Reading")
+        untyped.sortDescriptors = byKey
+        let results = try context.fetch(untyped)
+        #expect(results.count == 5)
+        #expect(results.enumerated().allSatisfy { $0.element as? FetchedReading === readings[$0.offset] })
+    }
+
     @Test("objects fetched with returnsObjectsAsFaults = false are loaded once, at the fetch")
     func loadedAtFetch() throws {
         let (stack, cold) = try ReadingModel.savedStack(count: 10)

@@ -80,6 +80,50 @@ struct FetchedFaultFiringTests {
         #expect(fault.value(forKey: "name") as? String == "Anne")
     }
 
+    /// Saves "Ann" (age 3) through the stack's coordinator and returns a second coordinator on the same
+    /// file, whose row cache is empty: its first fetch is the one that fills it.
+    private func coldCoordinator(_ stack: GraphStack) throws -> (NSPersistentStoreCoordinator, NSManagedObjectID) {
+        let writer = stack.context()
+        let ann = writer.make("Author", ["name": "Ann", "age": 3])
+        writer.make("Author", ["name": "Bob", "age": 4])
+        try writer.save()
+        return (try stack.secondCoordinator(), ann.objectID)
+    }
+
+    @Test("a fault of a coordinator's first fetch fires with the newer row a later fetch brought into the cache")
+    func firstFetchThenRefetch() throws {
+        let stack = try GraphStack()
+        let (cold, annID) = try coldCoordinator(stack)
+        let reader = stack.context(cold)
+        let faults = try reader.all("Author")
+        let fault = try #require(faults.first { $0.objectID == annID })
+        #expect(fault.isFault)
+        // Another coordinator changes the row; a second context of the reader's coordinator fetches it.
+        let writer = stack.context()
+        try writer.existingObject(with: annID).setValue("Anne", forKey: "name")
+        try writer.save()
+        #expect(try stack.context(cold).all("Author").count == 2)
+        #expect(fault.value(forKey: "name") as? String == "Anne")
+        #expect(fault.value(forKey: "age") as? Int == 3)
+    }
+
+    @Test("a coordinator's first fetch caches its rows: another context's fault fires from them, not from the store")
+    func firstFetchCachesRows() throws {
+        let stack = try GraphStack()
+        let (cold, annID) = try coldCoordinator(stack)
+        let reader = stack.context(cold)
+        #expect(try reader.all("Author").count == 2)
+        let writer = stack.context()
+        try writer.existingObject(with: annID).setValue("Anne", forKey: "name")
+        try writer.save()
+        // The default staleness interval (-1) takes the cached row, as Core Data's row cache does.
+        let other = stack.context(cold)
+        #expect(other.object(with: annID).value(forKey: "name") as? String == "Ann")
+        other.stalenessInterval = 0
+        other.refreshAllObjects()
+        #expect(other.object(with: annID).value(forKey: "name") as? String == "Anne")
+    }
+
     @Test("a child context's objects read the parent's unsaved values, not a row fetched by the parent")
     func childSeesParentChanges() throws {
         let stack = try GraphStack()

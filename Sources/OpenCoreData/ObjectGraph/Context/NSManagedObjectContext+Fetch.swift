@@ -49,9 +49,9 @@ extension NSManagedObjectContext {
     /// The objects as `[T]` when `T` is a managed object class they all are instances of, checking each
     /// class once instead of casting every object; `nil` otherwise (the caller casts one by one).
     private static func objects<T>(_ objects: [NSManagedObject], as type: T.Type) -> [T]? {
-        guard T.self is NSManagedObject.Type else { return nil }
-        var typed: [T] = []
-        typed.reserveCapacity(objects.count)
+        // A class: one reference, laid out as an `NSManagedObject` reference is (a class-bound
+        // existential with a protocol is not: it has a witness table beside the reference).
+        guard T.self is NSManagedObject.Type, MemoryLayout<T>.size == MemoryLayout<NSManagedObject>.size else { return nil }
         var checkedClass: ObjectIdentifier?
         for object in objects {
             let objectClass = ObjectIdentifier(Swift.type(of: object))
@@ -59,10 +59,11 @@ extension NSManagedObjectContext {
                 guard object is T else { return nil }
                 checkedClass = objectClass
             }
-            // `T` is a class the object is an instance of: the reference is a valid `T`.
-            typed.append(unsafeBitCast(object, to: T.self))
         }
-        return typed
+        // Every element is a reference to an instance of the class `T`, and an array of class references
+        // is laid out the same whatever the class: the array is taken as it is, as the standard library
+        // does for arrays of classes on Apple's platforms, instead of copied one reference at a time.
+        return unsafeBitCast(objects, to: [T].self)
     }
 
     func requireCoordinator() throws -> NSPersistentStoreCoordinator {
@@ -104,15 +105,20 @@ extension NSManagedObjectContext {
             // Rows straight from the coordinator are its cached rows: new faults may fire from them.
             let rows: [StoreRow]
             var rowGeneration: UInt64?
+            var cacheKeepsArray = false
             if let coordinator = coordinator as? NSPersistentStoreCoordinator {
-                (rows, rowGeneration) = try coordinator._fetchCachedRows(storeRequest)
+                (rows, rowGeneration, cacheKeepsArray) = try coordinator._fetchCachedRows(storeRequest)
             } else {
                 rows = try coordinator.fetchRows(storeRequest)
             }
-            if request.relationshipKeyPathsForPrefetching?.isEmpty == false {
+            let prefetches = request.relationshipKeyPathsForPrefetching?.isEmpty == false
+            // Rows the cache keeps as an array are read in place: taking them out would copy the array.
+            if prefetches || cacheKeepsArray {
                 objects = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
                                              refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration)
-                try _prefetchRelationships(of: objects, rows: rows, for: request)
+                if prefetches {
+                    try _prefetchRelationships(of: objects, rows: rows, for: request)
+                }
             } else {
                 objects = _registeredObjects(consuming: consume rows, asFault: request.returnsObjectsAsFaults,
                                              refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration)

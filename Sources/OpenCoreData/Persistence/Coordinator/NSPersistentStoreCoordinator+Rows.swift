@@ -8,8 +8,11 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// `fetchRows(_:)`, with the row cache's generation once the rows are stored in it (see
-    /// `StoreRowCache.store(_:)`; `nil` while a query generation is pinned).
-    func _fetchCachedRows<Result>(_ request: NSFetchRequest<Result>) throws -> (rows: [StoreRow], generation: UInt64?) {
+    /// `StoreRowCache.store(_:)`; `nil` while a query generation is pinned), and whether the cache keeps
+    /// the array of rows itself (see `StoreRowCache.store(_:keepingArray:)`): the caller then reads the
+    /// rows without changing the array.
+    func _fetchCachedRows<Result>(_ request: NSFetchRequest<Result>) throws
+        -> (rows: [StoreRow], generation: UInt64?, cacheKeepsArray: Bool) {
         let entity = try _entity(of: request)
         let stores = _stores(for: entity, request: request)
         let rows: [StoreRow]
@@ -21,7 +24,8 @@ extension NSPersistentStoreCoordinator {
             for store in stores { all += try store._fetchRows(unlimited, entity: entity) }
             rows = _window(_sortedRows(all, by: request.sortDescriptors), of: request)
         }
-        return (rows, _rowCache.store(rows))
+        let stored = _rowCache.store(rows, keepingArray: true)
+        return (rows, stored.generation, stored.keptArray)
     }
 
     /// IDs of the objects a fetch request selects, in result order.

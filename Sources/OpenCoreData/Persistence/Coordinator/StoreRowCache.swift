@@ -4,17 +4,26 @@ import Synchronization
 ///
 /// Fetches and saves refresh it; a fault fires from it before asking the store.
 ///
-/// The rows of a save's new objects are kept as the save hands them over and indexed by ID only when
-/// the cache is next used for anything else: a save whose new rows nobody reads back (the objects that
-/// saved them keep their own snapshots) never indexes them.
+/// The rows of a save's new objects, and the rows of a fetch into an empty cache, are kept as they are
+/// handed over and indexed by ID only when the cache is next used for anything else: a save whose new
+/// rows nobody reads back (the objects that saved them keep their own snapshots), or a first fetch whose
+/// faults fire from the rows they were made with, never indexes them.
 // @unchecked Sendable: `rows` and `unindexed` are only touched while holding `lock`; `generation` is
 // atomic, and changed only while holding `lock` too. The rows' values are never changed in place.
 final class StoreRowCache: @unchecked Sendable {
     private let lock = NSLock()
     // Unchecked exclusivity: every access is one lookup or update under `lock`.
     @exclusivity(unchecked) private var rows = ObjectIDMap<StoreRow>()
-    /// The new rows of saves, not yet in `rows` (under `lock`).
-    @exclusivity(unchecked) private var unindexed: [InsertedRows] = []
+    /// Rows not yet in `rows`, in the order they were handed over (under `lock`).
+    @exclusivity(unchecked) private var unindexed: [UnindexedRows] = []
+
+    /// Rows handed over but not yet indexed.
+    private enum UnindexedRows {
+        /// The new rows of one save.
+        case inserted(InsertedRows)
+        /// The rows of one fetch.
+        case fetched([StoreRow])
+    }
 
     /// The new rows of one save: its inserts and, position by position, their permanent IDs.
     private struct InsertedRows {
@@ -52,15 +61,29 @@ final class StoreRowCache: @unchecked Sendable {
     /// `nil` (and stores nothing) while a query generation is pinned: its rows bypass the cache.
     @discardableResult
     func store(_ newRows: [StoreRow]) -> UInt64? {
-        guard !QueryGenerationScope.isPinned else { return nil }
+        store(newRows, keepingArray: false).generation
+    }
+
+    /// `store(_:)`, keeping the array itself when `keepingArray` allows and the cache is empty: the rows
+    /// are then indexed when the cache is next used for anything else. `keptArray` tells whether it did,
+    /// so that the caller reads the rows without changing the array (a change would copy it).
+    ///
+    /// An empty cache has no row the new ones could replace, so its generation stays as it is (two rows
+    /// of one ID in the array advance it when they are indexed).
+    func store(_ newRows: [StoreRow], keepingArray: Bool) -> (generation: UInt64?, keptArray: Bool) {
+        guard !QueryGenerationScope.isPinned else { return (nil, false) }
         return lock.withLock {
+            if keepingArray, newRows.count > 1, rows.isEmpty, unindexed.isEmpty {
+                unindexed.append(.fetched(newRows))
+                return (generation.load(ordering: .relaxed), true)
+            }
             if !newRows.isEmpty { indexInsertedRows() }
             // Only an empty cache reserves: later rows often replace cached ones.
             if rows.isEmpty { rows.reserveCapacity(newRows.count) }
             var replaced = false
             for row in newRows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
             if replaced { advanceGeneration() }
-            return generation.load(ordering: .relaxed)
+            return (generation.load(ordering: .relaxed), false)
         }
     }
 
@@ -72,27 +95,34 @@ final class StoreRowCache: @unchecked Sendable {
     func storeInserted(_ inserts: [StoreSaveChanges.Insert], ids: [NSManagedObjectID], version: Int64) {
         precondition(inserts.count == ids.count, "a save's IDs out of step with its inserts")
         guard !QueryGenerationScope.isPinned, !inserts.isEmpty else { return }
-        lock.withLock { unindexed.append(InsertedRows(inserts: inserts, ids: ids, version: version)) }
+        lock.withLock { unindexed.append(.inserted(InsertedRows(inserts: inserts, ids: ids, version: version))) }
     }
 
-    /// Moves the rows of saves' new objects into `rows` (with `lock` held), each to-one value naming a
-    /// new object of the same save by its permanent ID.
+    /// Moves the rows not yet indexed into `rows` (with `lock` held), in the order they were handed over:
+    /// the rows of saves' new objects with each to-one value naming a new object of the same save by its
+    /// permanent ID, and fetched rows as they are.
     private func indexInsertedRows() {
         guard !unindexed.isEmpty else { return }
         let batches = unindexed
         unindexed = []
+        var replaced = false
         for batch in batches {
-            if rows.isEmpty { rows.reserveCapacity(batch.ids.count) }
-            // Built on the first temporary ID a value holds: most saves' rows hold none.
-            let permanentIDs = PermanentIDTable(inserts: batch.inserts, ids: batch.ids)
-            func permanent(_ id: NSManagedObjectID) -> NSManagedObjectID { permanentIDs[id] ?? id }
-            var replaced = false
-            for (insert, id) in zip(batch.inserts, batch.ids) {
-                let row = StoreRow(objectID: id, version: batch.version, values: insert.values.mappingObjectIDs(permanent))
-                if rows.updateValue(row, forKey: id) != nil { replaced = true }
+            switch batch {
+            case .inserted(let batch):
+                if rows.isEmpty { rows.reserveCapacity(batch.ids.count) }
+                // Built on the first temporary ID a value holds: most saves' rows hold none.
+                let permanentIDs = PermanentIDTable(inserts: batch.inserts, ids: batch.ids)
+                func permanent(_ id: NSManagedObjectID) -> NSManagedObjectID { permanentIDs[id] ?? id }
+                for (insert, id) in zip(batch.inserts, batch.ids) {
+                    let row = StoreRow(objectID: id, version: batch.version, values: insert.values.mappingObjectIDs(permanent))
+                    if rows.updateValue(row, forKey: id) != nil { replaced = true }
+                }
+            case .fetched(let fetched):
+                if rows.isEmpty { rows.reserveCapacity(fetched.count) }
+                for row in fetched where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
             }
-            if replaced { advanceGeneration() }
         }
+        if replaced { advanceGeneration() }
     }
 
     /// Forgets the rows of some objects.
