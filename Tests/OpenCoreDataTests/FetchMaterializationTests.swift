@@ -61,6 +61,10 @@ private enum ReadingModel {
     }
 }
 
+/// Objects of the `Vehicle` entity; its sub-entity `Car` has the subclass ``FetchedCar``.
+class FetchedVehicle: NSManagedObject {}
+final class FetchedCar: FetchedVehicle {}
+
 @Suite("Fetch materialization")
 struct FetchMaterializationTests {
     @Test("every fetched row becomes one registered object, and a second fetch returns the same objects")
@@ -191,6 +195,33 @@ struct FetchMaterializationTests {
         let results = try context.fetch(untyped)
         #expect(results.count == 5)
         #expect(results.enumerated().allSatisfy { $0.element as? FetchedReading === readings[$0.offset] })
+    }
+
+    @Test("a fetch of an entity with a sub-entity of its own class returns both classes in one array of the entity's class")
+    func typedResultsOfSubentities() throws {
+        let vehicle = ModelKit.entity("Vehicle", [ModelKit.attribute("serial", .integer64AttributeType)])
+        vehicle.managedObjectClassName = String(reflecting: FetchedVehicle.self)
+        let car = ModelKit.entity("Car", [ModelKit.attribute("doors", .integer16AttributeType)])
+        car.managedObjectClassName = String(reflecting: FetchedCar.self)
+        vehicle.subentities = [car]
+        let model = NSManagedObjectModel()
+        model.entities = [vehicle, car]
+        let stack = try GraphStack(model: model, fileName: "Vehicles.sqlite")
+        let writer = stack.context()
+        for serial in 0..<4 {
+            writer.make(serial % 2 == 0 ? "Vehicle" : "Car", ["serial": Int64(serial)])
+        }
+        try writer.save()
+        let context = stack.context(try stack.secondCoordinator())
+        let request = NSFetchRequest<FetchedVehicle>(entityName: "Vehicle")
+        request.sortDescriptors = [NSSortDescriptor(key: "serial", ascending: true)]
+        var vehicles = try context.fetch(request)
+        #expect(vehicles.map { $0.value(forKey: "serial") as? Int64 } == [0, 1, 2, 3])
+        #expect(vehicles.map { $0 is FetchedCar } == [false, true, false, true])
+        vehicles.append(vehicles[1])
+        #expect(vehicles.count == 5 && vehicles[4] === vehicles[1])
+        let cars = try context.fetch(NSFetchRequest<FetchedCar>(entityName: "Car"))
+        #expect(cars.count == 2 && cars.allSatisfy { car in vehicles.contains { $0 === car } })
     }
 
     @Test("objects fetched with returnsObjectsAsFaults = false are loaded once, at the fetch")

@@ -124,6 +124,23 @@ struct FetchedFaultFiringTests {
         #expect(other.object(with: annID).value(forKey: "name") as? String == "Anne")
     }
 
+    @Test("a coordinator's first fetch's faults fire with what a later save through the same coordinator wrote")
+    func firstFetchThenSave() throws {
+        let stack = try GraphStack()
+        let (cold, annID) = try coldCoordinator(stack)
+        let reader = stack.context(cold)
+        let faults = try reader.all("Author", sortedBy: "name")
+        #expect(faults.count == 2 && faults.allSatisfy(\.isFault))
+        let writer = stack.context(cold)
+        try writer.existingObject(with: annID).setValue("Anne", forKey: "name")
+        let bob = try #require(try writer.all("Author", predicate: NSPredicate(format: "name == %@", "Bob")).first)
+        writer.delete(bob)
+        try writer.save()
+        #expect(faults[0].value(forKey: "name") as? String == "Anne")
+        #expect(faults[1].value(forKey: "name") == nil)
+        #expect(faults[1].isDeleted)
+    }
+
     @Test("a child context's objects read the parent's unsaved values, not a row fetched by the parent")
     func childSeesParentChanges() throws {
         let stack = try GraphStack()

@@ -24,7 +24,9 @@ extension NSPersistentStoreCoordinator {
             for store in stores { all += try store._fetchRows(unlimited, entity: entity) }
             rows = _window(_sortedRows(all, by: request.sortDescriptors), of: request)
         }
-        let stored = _rowCache.store(rows, keepingArray: true)
+        // One store's rows name each object once; rows of several stores could name one twice (two
+        // stores with the same identifier), and those are indexed at once, the later replacing the earlier.
+        let stored = _rowCache.store(rows, keepingArray: stores.count <= 1)
         return (rows, stored.generation, stored.keptArray)
     }
 

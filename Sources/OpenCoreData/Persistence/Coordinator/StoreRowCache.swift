@@ -68,8 +68,9 @@ final class StoreRowCache: @unchecked Sendable {
     /// are then indexed when the cache is next used for anything else. `keptArray` tells whether it did,
     /// so that the caller reads the rows without changing the array (a change would copy it).
     ///
-    /// An empty cache has no row the new ones could replace, so its generation stays as it is (two rows
-    /// of one ID in the array advance it when they are indexed).
+    /// An empty cache has no row the new ones could replace, so its generation stays as it is: the
+    /// caller keeps the array only for rows that name each object once (two rows of one ID in a kept
+    /// array would advance the generation only when they are indexed).
     func store(_ newRows: [StoreRow], keepingArray: Bool) -> (generation: UInt64?, keptArray: Bool) {
         guard !QueryGenerationScope.isPinned else { return (nil, false) }
         return lock.withLock {
