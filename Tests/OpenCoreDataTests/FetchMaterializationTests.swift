@@ -43,6 +43,14 @@ private enum ReadingModel {
         return model
     }
 
+    /// A request for readings as `type`, sorted by `i0` and matching `format` when given.
+    static func sorted<T>(_ type: T.Type, ascending: Bool = true, where format: String? = nil) -> NSFetchRequest<T> {
+        let request = NSFetchRequest<T>(entityName: "Reading")
+        request.predicate = format.map { NSPredicate(format: $0) }
+        request.sortDescriptors = [NSSortDescriptor(key: "i0", ascending: ascending)]
+        return request
+    }
+
     /// A store with `count` readings saved, and a fresh coordinator on it (cold row cache).
     static func savedStack(count: Int, directory: TemporaryDirectory = TemporaryDirectory()) throws -> (GraphStack, NSPersistentStoreCoordinator) {
         let stack = try GraphStack(model: make(), directory: directory, fileName: "Readings.sqlite")
@@ -87,9 +95,7 @@ struct FetchMaterializationTests {
     func valuesExact() throws {
         let (stack, cold) = try ReadingModel.savedStack(count: 20)
         let context = stack.context(cold)
-        let request = NSFetchRequest<FetchedReading>(entityName: "Reading")
-        request.sortDescriptors = [NSSortDescriptor(key: "i0", ascending: true)]
-        let readings = try context.fetch(request)
+        let readings = try context.fetch(ReadingModel.sorted(FetchedReading.self))
         #expect(readings.count == 20)
         for (row, reading) in readings.enumerated() {
             #expect(reading.i0 == Int64(row))
@@ -119,9 +125,7 @@ struct FetchMaterializationTests {
         }
         try context.save()
         let reader = stack.context(try stack.secondCoordinator())
-        let request = NSFetchRequest<FetchedReading>(entityName: "Reading")
-        request.sortDescriptors = [NSSortDescriptor(key: "i0", ascending: true)]
-        let readings = try reader.fetch(request)
+        let readings = try reader.fetch(ReadingModel.sorted(FetchedReading.self))
         #expect(readings.map(\.i0) == values)
         #expect(readings.map(\.maybe) == values.map { Optional($0) })
         #expect(readings.map { ($0.value(forKey: "i0") as? NSNumber)?.int64Value } == values.map { Optional($0) })
@@ -151,18 +155,11 @@ struct FetchMaterializationTests {
     func fetchOrderAndFaults() throws {
         let (stack, cold) = try ReadingModel.savedStack(count: 30)
         let context = stack.context(cold)
-        let byKey = [NSSortDescriptor(key: "i0", ascending: true)]
-        let few = NSFetchRequest<FetchedReading>(entityName: "Reading")
-        few.predicate = NSPredicate(format: "i0 < 10")
-        few.sortDescriptors = byKey
-        let early = try context.fetch(few)
+        let early = try context.fetch(ReadingModel.sorted(FetchedReading.self, where: "i0 < 10"))
         #expect(early.allSatisfy { $0.isFault })
         #expect(early.map(\.i0) == (0..<10).map(Int64.init))
 
-        let again = NSFetchRequest<FetchedReading>(entityName: "Reading")
-        again.predicate = NSPredicate(format: "i0 < 20")
-        again.sortDescriptors = [NSSortDescriptor(key: "i0", ascending: false)]
-        let readings = try context.fetch(again)
+        let readings = try context.fetch(ReadingModel.sorted(FetchedReading.self, ascending: false, where: "i0 < 20"))
         #expect(readings.count == 20)
         #expect(Array(readings.suffix(10)).elementsEqual(early.reversed(), by: ===), "registered objects come back as they are")
         #expect(readings.prefix(10).allSatisfy { $0.isFault && $0.awakeCount == 0 })
@@ -174,10 +171,7 @@ struct FetchMaterializationTests {
     func typedResultArrays() throws {
         let (stack, cold) = try ReadingModel.savedStack(count: 5)
         let context = stack.context(cold)
-        let byKey = [NSSortDescriptor(key: "i0", ascending: true)]
-        let typed = NSFetchRequest<FetchedReading>(entityName: "Reading")
-        typed.sortDescriptors = byKey
-        let readings = try context.fetch(typed)
+        let readings = try context.fetch(ReadingModel.sorted(FetchedReading.self))
         var copy = readings
         copy.removeFirst()
         copy.append(contentsOf: readings)
@@ -185,14 +179,10 @@ struct FetchMaterializationTests {
         #expect(readings.map(\.i0) == [0, 1, 2, 3, 4])
         #expect(copy.map(\.i0) == [4, 2, 3, 4, 0, 1, 2, 3, 4])
 
-        let plain = NSFetchRequest<NSManagedObject>(entityName: "Reading")
-        plain.sortDescriptors = byKey
-        let objects = try context.fetch(plain)
+        let objects = try context.fetch(ReadingModel.sorted(NSManagedObject.self))
         #expect(objects.elementsEqual(readings, by: ===))
         #expect((objects as? [FetchedReading])?.map(\.i0) == [0, 1, 2, 3, 4])
-        let untyped = NSFetchRequest<NSFetchRequestResult>(entityName: "Reading")
-        untyped.sortDescriptors = byKey
-        let results = try context.fetch(untyped)
+        let results = try context.fetch(ReadingModel.sorted(NSFetchRequestResult.self))
         #expect(results.count == 5)
         #expect(results.enumerated().allSatisfy { $0.element as? FetchedReading === readings[$0.offset] })
     }

@@ -51,7 +51,7 @@ final class StoreRowCache: @unchecked Sendable {
     func row(for objectID: NSManagedObjectID) -> StoreRow? {
         if QueryGenerationScope.isPinned { return nil }
         return lock.withLock {
-            indexInsertedRows()
+            indexUnindexedRows()
             return rows[objectID]
         }
     }
@@ -78,7 +78,7 @@ final class StoreRowCache: @unchecked Sendable {
                 unindexed.append(.fetched(newRows))
                 return (generation.load(ordering: .relaxed), true)
             }
-            if !newRows.isEmpty { indexInsertedRows() }
+            if !newRows.isEmpty { indexUnindexedRows() }
             // Only an empty cache reserves: later rows often replace cached ones.
             if rows.isEmpty { rows.reserveCapacity(newRows.count) }
             var replaced = false
@@ -102,7 +102,7 @@ final class StoreRowCache: @unchecked Sendable {
     /// Moves the rows not yet indexed into `rows` (with `lock` held), in the order they were handed over:
     /// the rows of saves' new objects with each to-one value naming a new object of the same save by its
     /// permanent ID, and fetched rows as they are.
-    private func indexInsertedRows() {
+    private func indexUnindexedRows() {
         guard !unindexed.isEmpty else { return }
         let batches = unindexed
         unindexed = []
@@ -133,7 +133,7 @@ final class StoreRowCache: @unchecked Sendable {
             var indexed = false
             for id in objectIDs {
                 if !indexed {
-                    indexInsertedRows()
+                    indexUnindexedRows()
                     indexed = true
                 }
                 if rows.removeValue(forKey: id) != nil { removed = true }
@@ -145,7 +145,7 @@ final class StoreRowCache: @unchecked Sendable {
     /// Forgets the rows that match a condition.
     func remove(where condition: (StoreRow) -> Bool) {
         lock.withLock {
-            indexInsertedRows()
+            indexUnindexedRows()
             rows.removeAll { _, row in condition(row) }
             advanceGeneration()
         }
@@ -159,7 +159,7 @@ final class StoreRowCache: @unchecked Sendable {
     /// Forgets every row cached under a store identifier (a store's identifier before it changed).
     func removeAll(storeIdentifier: String?) {
         lock.withLock {
-            indexInsertedRows()
+            indexUnindexedRows()
             rows.removeAll { id, _ in id.storeIdentifier == storeIdentifier }
             advanceGeneration()
         }
@@ -168,7 +168,7 @@ final class StoreRowCache: @unchecked Sendable {
     /// The number of cached rows.
     var count: Int {
         lock.withLock {
-            indexInsertedRows()
+            indexUnindexedRows()
             return rows.count
         }
     }
