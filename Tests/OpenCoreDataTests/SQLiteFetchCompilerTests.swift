@@ -292,6 +292,23 @@ struct SQLiteFetchCompilerShapeTests {
         #expect(first.count == posts.columns.count)
     }
 
+    @Test("a fetch whose rows are all of one entity selects 0 in place of Z_ENT, as Core Data does, and knows the entity")
+    func fixedEntityNumber() throws {
+        let fixture = try #require(SQLiteFetchFixture.shared)
+        let compiler = SQLiteFetchCompiler(schema: fixture.schema, model: fixture.model)
+        let posts = try compiler.compile(NSFetchRequest<NSManagedObject>(entityName: "Post"), selection: .rows)
+        #expect(posts.sql.hasPrefix("SELECT t0.Z_PK, 0, t0.Z_OPT, "))
+        let postNumber = try #require(fixture.schema.entities.first { $0.name == "Post" }?.number)
+        #expect(posts.columns[1].role == .fixedEntityNumber(Int64(postNumber)))
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+        request.includesSubentities = false
+        let onlyPersons = try compiler.compile(request, selection: .rows)
+        #expect(onlyPersons.sql.hasPrefix("SELECT t0.Z_PK, 0, t0.Z_OPT, "))
+        let everyone = try compiler.compile(NSFetchRequest<NSManagedObject>(entityName: "Person"), selection: .rows)
+        #expect(everyone.sql.hasPrefix("SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, "))
+        #expect(everyone.columns[1].role == .entityNumber)
+    }
+
     @Test("values are bound, never spliced, even when they look like SQL")
     func bound() throws {
         let fixture = try #require(SQLiteFetchFixture.shared)

@@ -2,16 +2,25 @@
 extension SQLiteFetchCompiler {
     /// A selected column of the fetched table.
     struct SelectedColumn {
-        /// The column's name in the table.
+        /// The column's name in the table, or the literal selected in its place.
         let name: String
         /// What it holds.
         let role: SQLiteResultColumn.Role
         /// The entities whose rows have the property (empty: every row).
         let entities: Set<String>
+
+        /// The column as the statement selects it from the table with the given alias.
+        func selected(from alias: String) -> String {
+            if case .fixedEntityNumber = role { return name }
+            return "\(alias).\(name)"
+        }
     }
 
     /// `Z_PK`, `Z_ENT`, `Z_OPT`, then, in table order, the attribute and to-one columns of the fetched
     /// entity (inherited ones included) and, when subentities are fetched, of its subentities.
+    ///
+    /// When every row the fetch can return is of one entity, its rows' `Z_ENT` is known: `0` is selected
+    /// in its place, as Core Data does, and no row's entity number is read.
     func resultColumns(of entity: NSEntityDescription, layout: SQLiteEntityLayout,
                        includesSubentities: Bool) throws -> [SelectedColumn] {
         guard let table = schema.table(named: layout.table) else {
@@ -19,9 +28,12 @@ extension SQLiteFetchCompiler {
         }
         let fetchedNumbers = Set(includesSubentities ? layout.numbersIncludingSubentities : [layout.number])
         let fetchedNames = Set(schema.entities.filter { fetchedNumbers.contains($0.number) }.map(\.name))
+        let entityColumn = fetchedNumbers.count == 1
+            ? SelectedColumn(name: "0", role: .fixedEntityNumber(Int64(layout.number)), entities: [])
+            : SelectedColumn(name: "Z_ENT", role: .entityNumber, entities: [])
         var columns: [SelectedColumn] = [
             SelectedColumn(name: "Z_PK", role: .primaryKey, entities: []),
-            SelectedColumn(name: "Z_ENT", role: .entityNumber, entities: []),
+            entityColumn,
             SelectedColumn(name: "Z_OPT", role: .version, entities: []),
         ]
         for column in table.columns {

@@ -69,7 +69,7 @@ extension SQLiteFetchCompiler {
             : []
         let selected: String
         switch selection {
-        case .rows: selected = columns.map { "\(scope.alias).\($0.name)" }.joined(separator: ", ")
+        case .rows: selected = columns.map { $0.selected(from: scope.alias) }.joined(separator: ", ")
         case .objectIDs: selected = "\(scope.alias).Z_PK, \(scope.alias).Z_ENT"
         case .count: selected = "\(scope.alias).Z_PK"
         }

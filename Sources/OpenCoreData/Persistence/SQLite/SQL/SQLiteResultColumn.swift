@@ -6,6 +6,8 @@ struct SQLiteResultColumn: Hashable, Sendable {
         case primaryKey
         /// `Z_ENT`, the entity number of the row's entity.
         case entityNumber
+        /// A literal in place of `Z_ENT` when every row is of the entity with this number.
+        case fixedEntityNumber(Int64)
         /// `Z_OPT`, the row's version for optimistic locking.
         case version
         /// The stored value of an attribute (for a composite attribute's element, its dotted path),

@@ -62,6 +62,8 @@ final class SQLiteFetchRowDecoder {
     private let coordinator: NSPersistentStoreCoordinator?
     private let primaryKeyIndex: Int?
     private let entityNumberIndex: Int?
+    /// The entity number of every row, when the query selects no `Z_ENT` to read it from.
+    private let fixedEntityNumber: Int64?
     private let versionIndex: Int?
     private var plans: [Int64: Plan] = [:]
     /// The plan of the previous row: rows of one entity usually come together.
@@ -75,13 +77,18 @@ final class SQLiteFetchRowDecoder {
         coordinator = store.persistentStoreCoordinator
         primaryKeyIndex = columns.first { $0.role == .primaryKey }?.index
         entityNumberIndex = columns.first { $0.role == .entityNumber }?.index
+        fixedEntityNumber = columns.lazy.compactMap { column -> Int64? in
+            if case let .fixedEntityNumber(number) = column.role { return number }
+            return nil
+        }.first
         versionIndex = columns.first { $0.role == .version }?.index
     }
 
     /// The store row of one result row.
     func decode(_ row: Row) throws -> StoreRow {
         let pk: Int64 = try primaryKeyIndex.map { try integer(at: $0) ?? row.requiredStoredInteger(atIndex: $0) } ?? 0
-        let number: Int64 = try entityNumberIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
+        let number: Int64 = try fixedEntityNumber
+            ?? entityNumberIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
         let version: Int64 = try versionIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
         let plan = try self.plan(for: number)
         var values = PropertyValues(layout: plan.slotLayout) { slots in
