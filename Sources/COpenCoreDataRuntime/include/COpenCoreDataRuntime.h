@@ -10,4 +10,20 @@ const void *_Nullable ocd_validateValueImplementation(const void *_Nonnull class
 /// The object's memory must still be allocated (an unowned reference count keeps it so).
 _Bool ocd_tryRetain(const void *_Nonnull object);
 
+/// The number of pointer slots each thread has (see `ThreadPointerSlot` in OpenCoreData).
+#define OCD_THREAD_SLOT_COUNT 4
+
+/// Each thread's pointer slots, all empty when the thread starts.
+extern _Thread_local void *_Nullable ocd_threadSlots[OCD_THREAD_SLOT_COUNT];
+
+/// The pointer in this thread's slot `index` (less than `OCD_THREAD_SLOT_COUNT`).
+static inline void *_Nullable ocd_threadSlot(long index) {
+    return ocd_threadSlots[index];
+}
+
+/// Puts `pointer` in this thread's slot `index` (less than `OCD_THREAD_SLOT_COUNT`).
+static inline void ocd_setThreadSlot(long index, void *_Nullable pointer) {
+    ocd_threadSlots[index] = pointer;
+}
+
 #endif

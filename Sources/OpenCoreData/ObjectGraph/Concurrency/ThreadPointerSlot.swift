@@ -1,42 +1,42 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import COpenCoreDataRuntime
+import Synchronization
 
-/// A pointer each thread keeps for itself (a POSIX thread-specific key), set for the length of a call.
+/// A pointer each thread keeps for itself, set for the length of a call.
 ///
 /// The slot never owns what it points to: whoever sets it keeps the pointee alive while the call runs.
+/// Slots are C thread-local variables (`ocd_threadSlots`): reading or setting one is a load or a store,
+/// where a POSIX thread-specific key costs a call into the C library. The program has a few of them,
+/// each taken by one `static let`.
 struct ThreadPointerSlot: Sendable {
-    private let key: pthread_key_t
+    /// The slots handed out so far.
+    private static let taken = Atomic<Int>(0)
+    private let index: Int
 
-    /// Creates a slot; every thread starts with no pointer in it. Slots live as long as the program.
+    /// Takes one of the program's slots; every thread starts with no pointer in it. Slots live as long
+    /// as the program.
     init() {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        self.key = key
+        index = Self.taken.add(1, ordering: .relaxed).oldValue
+        precondition(index < Int(OCD_THREAD_SLOT_COUNT), "more thread pointer slots than OCD_THREAD_SLOT_COUNT")
     }
 
     /// The pointer this thread's innermost ``with(_:_:)`` call put in the slot, or `nil`.
     @inline(__always)
     var pointer: UnsafeMutableRawPointer? {
-        pthread_getspecific(key)
+        ocd_threadSlot(index)
     }
 
     /// Runs `body` with `pointer` in this thread's slot, then puts back what the slot held before.
     @inline(__always)
     func with<T>(_ pointer: UnsafeRawPointer, _ body: () throws -> T) rethrows -> T {
-        let outer = pthread_getspecific(key)
-        pthread_setspecific(key, pointer)
-        defer { pthread_setspecific(key, outer) }
+        let outer = ocd_threadSlot(index)
+        ocd_setThreadSlot(index, UnsafeMutableRawPointer(mutating: pointer))
+        defer { ocd_setThreadSlot(index, outer) }
         return try body()
     }
 
     /// Empties this thread's slot until the enclosing ``with(_:_:)`` call returns.
     @inline(__always)
     func clear() {
-        pthread_setspecific(key, nil)
+        ocd_setThreadSlot(index, nil)
     }
 }
