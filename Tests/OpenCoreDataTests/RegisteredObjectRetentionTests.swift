@@ -135,6 +135,33 @@ struct RegisteredObjectRetentionTests {
         }
     }
 
+    @Test("objects the app keeps while the others leave are the ones their IDs and a new fetch give back")
+    func keptObjectsKeepTheirIdentity() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context(in: directory, tags: Self.manyRows)
+        try context.performAndWait {
+            let request = StoreKit.request("Tag", sort: [NSSortDescriptor(key: "label", ascending: true)])
+            var tags: [NSManagedObject]? = try context.fetch(request)
+            // One object in forty stays: most runs of consecutive keys empty out, a few keep one object.
+            let kept = (tags ?? []).enumerated().filter { $0.offset % 40 == 3 }.map(\.element)
+            let keptByID = Dictionary(uniqueKeysWithValues: kept.map { ($0.objectID, $0) })
+            tags = nil
+            _ = try context.fetch(StoreKit.request("Author"))
+            #expect(context.registeredObjects.count == kept.count)
+            for object in kept {
+                #expect(context.registeredObject(for: object.objectID) === object)
+                #expect(context.object(with: object.objectID) === object)
+            }
+            let again = try context.fetch(request)
+            #expect(again.count == Self.manyRows)
+            for object in again {
+                if let old = keptByID[object.objectID] { #expect(object === old) }
+            }
+            #expect(Set(again.map(ObjectIdentifier.init)).isSuperset(of: kept.map(ObjectIdentifier.init)))
+        }
+    }
+
     @Test("a long-lived context that fetches many rows in turn keeps neither all their objects nor all their rows")
     func longLivedContextStaysBounded() throws {
         let directory = try Fixtures.temporaryDirectory()

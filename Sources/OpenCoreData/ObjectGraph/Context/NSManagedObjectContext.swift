@@ -29,7 +29,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
     /// The coordinator's row cache, which every fault a fetch made asks whether it changed: kept apart
     /// so that asking does not retain the coordinator.
-    var _coordinatorRowCache: StoreRowCache?
+    final var _coordinatorRowCache: StoreRowCache?
 
     // The object sets below are `@exclusivity(unchecked)`: they are confined to the context's queue and
     // each access is one lookup or update that calls no code able to reach the same set again; the
@@ -37,47 +37,47 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// The class and model of the last `NSManagedObject(context:)` and the entity found for them: objects
     /// are usually created in runs of one class.
-    @exclusivity(unchecked) var _lastClassEntity: (type: ObjectIdentifier, model: NSManagedObjectModel?, entity: NSEntityDescription)?
+    @exclusivity(unchecked) final var _lastClassEntity: (type: ObjectIdentifier, model: NSManagedObjectModel?, entity: NSEntityDescription)?
 
     /// Registered objects, one per object ID. Unless `retainsRegisteredObjects` is set, objects nothing
     /// else refers to leave it from time to time (see `RegisteredObjectRetention.swift`).
-    @exclusivity(unchecked) var registry = ObjectIDMap<NSManagedObject>()
+    @exclusivity(unchecked) final var registry = ObjectIDMap<NSManagedObject>()
     /// Whether the registry keeps every registered object (`retainsRegisteredObjects`).
-    @exclusivity(unchecked) var _retainsRegisteredObjects = false
+    @exclusivity(unchecked) final var _retainsRegisteredObjects = false
     /// How many registered objects without pending changes the registry holds before it next lets go of
     /// the ones nothing else refers to.
-    @exclusivity(unchecked) var _registryReleaseThreshold = NSManagedObjectContext.minimumRegistryReleaseThreshold
+    @exclusivity(unchecked) final var _registryReleaseThreshold = NSManagedObjectContext.minimumRegistryReleaseThreshold
     /// Objects inserted since the last save, in insertion order.
-    @exclusivity(unchecked) var _inserted = ObjectsInChangeOrder()
+    @exclusivity(unchecked) final var _inserted = ObjectsInChangeOrder()
     /// Registered objects changed since the last save, in the order of their first change.
-    @exclusivity(unchecked) var _updated = ObjectsInChangeOrder()
+    @exclusivity(unchecked) final var _updated = ObjectsInChangeOrder()
     /// Registered objects deleted since the last save, in deletion order.
-    @exclusivity(unchecked) var _deleted = ObjectsInChangeOrder()
+    @exclusivity(unchecked) final var _deleted = ObjectsInChangeOrder()
 
     /// ``ConcurrencyDebug/isEnabled``, read once: `@Managed` accessors ask on every access, and reading
     /// a lazily initialized global each time costs a call.
     let _checksQueueUse = ConcurrencyDebug.isEnabled
-    var _name: String?
-    var _transactionAuthor: String?
-    var _shouldDeleteInaccessibleFaults = true
-    var _stalenessInterval: TimeInterval = -1
-    var _mergePolicy: Any = NSErrorMergePolicy
-    var _userInfo = NSMutableDictionary()
+    final var _name: String?
+    final var _transactionAuthor: String?
+    final var _shouldDeleteInaccessibleFaults = true
+    final var _stalenessInterval: TimeInterval = -1
+    final var _mergePolicy: Any = NSErrorMergePolicy
+    final var _userInfo = NSMutableDictionary()
     /// The pending batches of batched fetches (see `FetchBatches.swift`).
     let _fetchBatches = FetchBatchRegistry()
-    var _undoManager: UndoManager?
+    final var _undoManager: UndoManager?
     /// What changed since the last event, for `NSManagedObjectContextObjectsDidChange` (ObjectGraph/Notifications).
     let _changeEvents = ContextChangeEvents()
     /// Parent, children, automatic merging and query generation (ObjectGraph/MultiContext).
     let _links = ContextLinks()
     /// Whether deletes propagate at the end of each event or only at save (`propagatesDeletesAtEndOfEvent`).
-    var _propagatesDeletesAtEndOfEvent = true
+    final var _propagatesDeletesAtEndOfEvent = true
     /// Objects marked with `detectConflicts(for:)` for the next save (ObjectGraph/Merging/ConflictDetection.swift).
-    @exclusivity(unchecked) var _conflictDetectionObjects = ObjectsInChangeOrder()
+    @exclusivity(unchecked) final var _conflictDetectionObjects = ObjectsInChangeOrder()
     /// Snapshot events gathered during one undo or redo, delivered when it ends (ObjectGraph/Objects/SnapshotEvents.swift).
-    @exclusivity(unchecked) var _pendingSnapshotEvents: [ObjectIdentifier: (object: NSManagedObject, flags: NSSnapshotEventType)]?
+    @exclusivity(unchecked) final var _pendingSnapshotEvents: [ObjectIdentifier: (object: NSManagedObject, flags: NSSnapshotEventType)]?
     /// Stores that new objects were assigned to with `assign(_:to:)`, by temporary ID (ObjectGraph/Context/NSManagedObjectContext+StoreAssignment.swift).
-    @exclusivity(unchecked) var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
+    @exclusivity(unchecked) final var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
 
     /// Creates a context with the given concurrency type.
     public init(concurrencyType: ConcurrencyType) {

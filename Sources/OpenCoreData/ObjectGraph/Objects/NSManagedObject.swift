@@ -19,7 +19,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// The entity the object is an instance of.
     let _entity: NSEntityDescription
     /// The object's current ID: temporary until the object is saved or obtains a permanent ID.
-    @exclusivity(unchecked) var _objectID: NSManagedObjectID
+    @exclusivity(unchecked) final var _objectID: NSManagedObjectID
     /// The context the object is registered with, held without a reference count.
     ///
     /// A context always knows the objects that refer to it: registering an object sets the reference,
@@ -54,37 +54,37 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Current values of persistent properties: attributes hold canonical values, to-one relationships
     /// hold the destination object. A missing key means `nil` (or, for a to-many relationship, that it
     /// has not been loaded yet: see `toMany`).
-    @exclusivity(unchecked) var storage = PropertyValues(layout: .empty)
+    @exclusivity(unchecked) final var storage = PropertyValues(layout: .empty)
     /// Loaded to-many relationships: name → destination objects (in order for ordered relationships).
-    @exclusivity(unchecked) var toMany = [String: [NSManagedObject]]()
+    @exclusivity(unchecked) final var toMany = [String: [NSManagedObject]]()
     /// The values last read from or written to the store: attributes as canonical values, to-one
     /// relationships as destination object IDs. Empty for an object never saved.
-    @exclusivity(unchecked) var snapshot = PropertyValues(layout: .empty)
+    @exclusivity(unchecked) final var snapshot = PropertyValues(layout: .empty)
     /// The store's version (`Z_OPT`) of the row the snapshot came from; 0 for an object never saved.
-    @exclusivity(unchecked) var snapshotVersion: Int64 = 0
+    @exclusivity(unchecked) final var snapshotVersion: Int64 = 0
     /// For a fault a fetch made from its row: the row cache's generation when the fetch read the row
     /// into `snapshot`, so the fault fires from it while the cache has not changed since. 0 otherwise.
-    @exclusivity(unchecked) var _rowGeneration: UInt64 = 0
+    @exclusivity(unchecked) final var _rowGeneration: UInt64 = 0
     /// Whether the object's values have not been loaded yet.
-    @exclusivity(unchecked) var _isFault = false
+    @exclusivity(unchecked) final var _isFault = false
     /// Names of persistent properties changed since the last save (or fetch).
-    @exclusivity(unchecked) var changedKeys = ChangedKeys()
+    @exclusivity(unchecked) final var changedKeys = ChangedKeys()
     /// Values as they were at the last `processPendingChanges()`, for properties changed since then.
-    @exclusivity(unchecked) var valuesAtLastEvent = EventStartValues()
+    @exclusivity(unchecked) final var valuesAtLastEvent = EventStartValues()
     /// Whether the object has been deleted in its context and not yet saved.
-    @exclusivity(unchecked) var _isDeleted = false
+    @exclusivity(unchecked) final var _isDeleted = false
     /// Whether `prepareForDeletion()` has run for the current deletion.
-    @exclusivity(unchecked) var preparedForDeletion = false
+    @exclusivity(unchecked) final var preparedForDeletion = false
     /// Whether the object was inserted into its context and has not been saved yet.
-    @exclusivity(unchecked) var isNewlyInserted = false
+    @exclusivity(unchecked) final var isNewlyInserted = false
     /// Whether the object was inserted into its context since the context last processed pending
     /// changes: its values at the last event are its entity's default values, not recorded one by one.
-    @exclusivity(unchecked) var _insertedInCurrentEvent = false
+    @exclusivity(unchecked) final var _insertedInCurrentEvent = false
     /// Results of fetched properties read since the object was last refreshed, by property name.
-    @exclusivity(unchecked) var fetchedPropertyValues = [String: [Any]]()
+    @exclusivity(unchecked) final var fetchedPropertyValues = [String: [Any]]()
     /// Set only on the probes that name Swift key paths (`ManagedKeyPathNaming`): reading a property
     /// through ``managedValue(forKey:)`` records its key here instead of reading a value.
-    @exclusivity(unchecked) var keyPathRecorder: ManagedKeyPathRecorder?
+    @exclusivity(unchecked) final var keyPathRecorder: ManagedKeyPathRecorder?
 
     /// Initializes a managed object of the given entity and, when a context is given, inserts it into
     /// that context.
