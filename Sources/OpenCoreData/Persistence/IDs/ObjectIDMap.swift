@@ -122,24 +122,8 @@ struct ObjectIDMap<Value> {
     }
 
     private var temporary: [Key: Value] = [:]
-    /// The position in `pages` of each page.
-    private var pagePositions: [PageKey: Int] = [:]
-    /// The pages and their keys, in no particular order: a removed page's place is taken by the last one.
-    private var pages: [(key: PageKey, page: Page)] = []
+    private var pages: [PageKey: Page] = [:]
     private var permanentCount = 0
-    /// The page the last update wrote to, found again without hashing: IDs come mostly in key order, so
-    /// the next one is usually on the same page. `-1` when there is none (a page was removed since).
-    private var recent = RecentPage()
-
-    /// Names the page of the last update by its key's parts.
-    private struct RecentPage {
-        var position = -1
-        var base = 0
-        var number: Int64 = 0
-        /// The page key's representative, not retained: the page's key in `pages` keeps it while the
-        /// page is in the map, and removing a page forgets the recent one.
-        var representative: Unmanaged<NSManagedObjectID>?
-    }
 
     init() {}
 
@@ -148,23 +132,11 @@ struct ObjectIDMap<Value> {
         Int(truncatingIfNeeded: primaryKey) & (pageSize - 1)
     }
 
-    /// The position in `pages` of the page of a permanent ID's key, if the map has that page.
-    @inline(__always)
-    private func position(of id: NSManagedObjectID, primaryKey: Int64) -> Int? {
-        if let representative = recent.representative, recent.number == primaryKey >> Self.pageShift,
-           recent.base == id._permanentHashBase(primaryKey: primaryKey),
-           representative._withUnsafeGuaranteedRef({ id._namesSameEntityAndStore(as: $0) }) {
-            return recent.position
-        }
-        return pagePositions[PageKey(id, primaryKey: primaryKey)]
-    }
-
     /// The value of an ID; setting `nil` removes it.
     subscript(id: NSManagedObjectID) -> Value? {
         get {
             guard let primaryKey = id.primaryKey else { return temporary[Key(id)] }
-            guard let position = position(of: id, primaryKey: primaryKey) else { return nil }
-            return pages[position].page.entries[Self.slot(of: primaryKey)]?.value
+            return pages[PageKey(id, primaryKey: primaryKey)]?.entries[Self.slot(of: primaryKey)]?.value
         }
         set {
             if let newValue {
@@ -179,51 +151,29 @@ struct ObjectIDMap<Value> {
     @discardableResult
     mutating func updateValue(_ value: Value, forKey id: NSManagedObjectID) -> Value? {
         guard let primaryKey = id.primaryKey else { return temporary.updateValue(value, forKey: Key(id)) }
+        let key = PageKey(id, primaryKey: primaryKey)
         let slot = Self.slot(of: primaryKey)
-        if let position = position(of: id, primaryKey: primaryKey) {
-            if position != recent.position { remember(position, primaryKey: primaryKey) }
-            let old = pages[position].page.update(value, id: id, at: slot)
+        if let index = pages.index(forKey: key) {
+            let old = pages.values[index].update(value, id: id, at: slot)
             if old == nil { permanentCount += 1 }
             return old
         }
         var page = Page()
         _ = page.update(value, id: id, at: slot)
-        let key = PageKey(id, primaryKey: primaryKey)
-        pagePositions[key] = pages.count
-        pages.append((key, page))
-        remember(pages.count - 1, primaryKey: primaryKey)
+        pages[key] = page
         permanentCount += 1
         return nil
-    }
-
-    @inline(__always)
-    private mutating func remember(_ position: Int, primaryKey: Int64) {
-        let key = pages[position].key
-        recent = RecentPage(position: position, base: key.base, number: key.number,
-                            representative: Unmanaged.passUnretained(key.representative))
     }
 
     /// Removes the value of an ID and returns it.
     @discardableResult
     mutating func removeValue(forKey id: NSManagedObjectID) -> Value? {
         guard let primaryKey = id.primaryKey else { return temporary.removeValue(forKey: Key(id)) }
-        guard let position = position(of: id, primaryKey: primaryKey) else { return nil }
-        guard let old = pages[position].page.remove(at: Self.slot(of: primaryKey)) else { return nil }
+        guard let index = pages.index(forKey: PageKey(id, primaryKey: primaryKey)) else { return nil }
+        guard let old = pages.values[index].remove(at: Self.slot(of: primaryKey)) else { return nil }
         permanentCount -= 1
-        if pages[position].page.count == 0 { removePage(at: position) }
+        if pages.values[index].count == 0 { pages.remove(at: index) }
         return old
-    }
-
-    /// Removes an empty page: the last page takes its place.
-    private mutating func removePage(at position: Int) {
-        recent = RecentPage()
-        pagePositions[pages[position].key] = nil
-        let last = pages.count - 1
-        if position != last {
-            pages.swapAt(position, last)
-            pagePositions[pages[position].key] = position
-        }
-        pages.removeLast()
     }
 
     /// Adds the entries of `other`, replacing the values of IDs both have.
@@ -233,9 +183,7 @@ struct ObjectIDMap<Value> {
 
     /// Keeps room for `capacity` permanent IDs with consecutive primary keys.
     mutating func reserveCapacity(_ capacity: Int) {
-        let pageCount = capacity / Self.pageSize + 1
-        pagePositions.reserveCapacity(pageCount)
-        pages.reserveCapacity(pageCount)
+        pages.reserveCapacity(capacity / Self.pageSize + 1)
     }
 
     /// Keeps room for `capacity` temporary IDs.
@@ -246,26 +194,28 @@ struct ObjectIDMap<Value> {
     /// Removes every entry.
     mutating func removeAll() {
         temporary.removeAll()
-        pagePositions.removeAll()
         pages.removeAll()
-        recent = RecentPage()
         permanentCount = 0
     }
 
     /// Removes the entries for which `shouldRemove` is true.
     mutating func removeAll(where shouldRemove: (NSManagedObjectID, Value) throws -> Bool) rethrows {
         temporary = try temporary.filter { try !shouldRemove($0.key.id, $0.value) }
-        var position = pages.count - 1
-        while position >= 0 {
-            for index in 0..<Self.pageSize {
-                guard let entry = pages[position].page.entries[index], try shouldRemove(entry.id, entry.value) else { continue }
-                _ = pages[position].page.remove(at: index)
-                permanentCount -= 1
+        var kept: [PageKey: Page] = [:]
+        var keptCount = 0
+        for (key, page) in pages {
+            var page = page
+            for index in page.entries.indices {
+                guard let entry = page.entries[index], try shouldRemove(entry.id, entry.value) else { continue }
+                _ = page.remove(at: index)
             }
-            // Going from the last page down, the page that takes an emptied page's place was visited.
-            if pages[position].page.count == 0 { removePage(at: position) }
-            position -= 1
+            if page.count > 0 {
+                kept[key] = page
+                keptCount += page.count
+            }
         }
+        pages = kept
+        permanentCount = keptCount
     }
 
     /// Removes the entries whose value satisfies `isUnreferenced` and appends the removed values to
@@ -283,23 +233,25 @@ struct ObjectIDMap<Value> {
         for key in temporaryKeys {
             if let value = temporary.removeValue(forKey: key) { removed.append(value) }
         }
-        var position = pages.count - 1
-        while position >= 0 {
-            for slot in 0..<Self.pageSize where pages[position].page.entries[slot] != nil {
-                guard isUnreferenced(&pages[position].page.entries[slot]!.value),
-                      let value = pages[position].page.remove(at: slot) else { continue }
+        var emptied: [PageKey] = []
+        var pageIndex = pages.startIndex
+        while pageIndex != pages.endIndex {
+            for slot in 0..<Self.pageSize where pages.values[pageIndex].entries[slot] != nil {
+                guard isUnreferenced(&pages.values[pageIndex].entries[slot]!.value),
+                      let value = pages.values[pageIndex].remove(at: slot) else { continue }
                 removed.append(value)
                 permanentCount -= 1
             }
-            if pages[position].page.count == 0 { removePage(at: position) }
-            position -= 1
+            if pages.values[pageIndex].count == 0 { emptied.append(pages.keys[pageIndex]) }
+            pageIndex = pages.index(after: pageIndex)
         }
+        for key in emptied { pages.removeValue(forKey: key) }
     }
 
     /// Calls `body` with each ID and its value, in no particular order.
     func forEach(_ body: (NSManagedObjectID, Value) throws -> Void) rethrows {
         for (key, value) in temporary { try body(key.id, value) }
-        for (_, page) in pages {
+        for page in pages.values {
             for case let (id, value)? in page.entries { try body(id, value) }
         }
     }
