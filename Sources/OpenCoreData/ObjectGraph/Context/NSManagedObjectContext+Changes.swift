@@ -101,9 +101,18 @@ extension NSManagedObjectContext {
     }
 
     /// Called by an object when one of its properties changed.
+    ///
+    /// Inlined into every change: an object inserted in this event (every change of a new object before
+    /// the next `processPendingChanges()`) pays one test.
+    @inline(__always)
     func _objectDidChange(_ object: NSManagedObject) {
         // Inserted in this event: still among the inserted (or, deleted since, the deleted) objects.
         if object._insertedInCurrentEvent { return }
+        _noteChangedObject(object)
+    }
+
+    @inline(never)
+    private func _noteChangedObject(_ object: NSManagedObject) {
         let key = ObjectIdentifier(object)
         if _inserted[key] != nil || _deleted[key] != nil { return }
         _updated[key] = object

@@ -39,7 +39,15 @@ extension NSManagedObjectContext {
     // MARK: Recording property changes
 
     /// Records the current value of a property about to change, so that undo puts it back.
+    ///
+    /// Inlined into every change: a context without an undo manager (the default) pays one test.
+    @inline(__always)
     func _registerUndoOfChange(of object: NSManagedObject, key: String) {
+        if _undoManager != nil { _registerUndoOfChangeWithManager(of: object, key: key) }
+    }
+
+    @inline(never)
+    private func _registerUndoOfChangeWithManager(of object: NSManagedObject, key: String) {
         guard let undoManager = _undoManager, undoManager.isUndoRegistrationEnabled else { return }
         let relationship = object.entity.relationshipsByName[key]
         if let relationship, relationship.isToMany {
