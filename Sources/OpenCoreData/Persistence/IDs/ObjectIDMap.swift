@@ -270,11 +270,6 @@ struct ObjectIDMap<Value> {
     /// The number of entries of temporary IDs.
     var temporaryCount: Int { temporary.count }
 
-    /// Removes the entries of every temporary ID.
-    mutating func removeAllTemporary() {
-        temporary.removeAll()
-    }
-
     /// The entries of temporary IDs, taken out of the map (for ``restoreTemporary(_:where:)``).
     struct TemporaryEntries {
         fileprivate var entries: [Key: Value]
