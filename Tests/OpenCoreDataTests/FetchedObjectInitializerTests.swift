@@ -26,6 +26,20 @@ final class StampedTag: NSManagedObject {
     }
 }
 
+/// A Tag subclass whose initializer, once, fetches every tag of a context: the objects of the fetch
+/// that created it are registered inside that fetch.
+final class FetchingTag: NSManagedObject {
+    nonisolated(unsafe) static var contextToFetch: NSManagedObjectContext?
+    nonisolated(unsafe) static var innerFetch: [NSManagedObject] = []
+    required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        super.init(entity: entity, insertInto: context)
+        if let reader = FetchingTag.contextToFetch {
+            FetchingTag.contextToFetch = nil
+            FetchingTag.innerFetch = (try? reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Tag"))) ?? []
+        }
+    }
+}
+
 /// Objects a fetch creates run their class's `init(entity:insertInto:)`; whatever that initializer
 /// does, the object must end up with its row's ID and values, and objects the initializer makes must
 /// stay new objects.
@@ -95,5 +109,32 @@ struct FetchedObjectInitializerTests {
         #expect(fetched.value(forKey: "name") as? String == "swift")
         #expect(fetched.changedValues().isEmpty)
         #expect(!reader.hasChanges)
+    }
+
+    @Test("a fetched object whose initializer fetches the same rows in the same context: each row still has one object", arguments: [true, false])
+    func initializerFetchesSameRows(asFaults: Bool) throws {
+        let model = BlogModel.make()
+        model.entitiesByName["Tag"]?.managedObjectClassName = NSStringFromClass(FetchingTag.self)
+        let stack = try GraphStack(model: model)
+        let writer = stack.context()
+        for name in ["a", "b", "c"] { _ = writer.make("Tag", ["name": name]) }
+        try writer.save()
+
+        let reader = stack.context()
+        FetchingTag.contextToFetch = reader
+        defer { FetchingTag.contextToFetch = nil; FetchingTag.innerFetch = [] }
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Tag")
+        request.returnsObjectsAsFaults = asFaults
+        let outer = try reader.fetch(request)
+        let inner = FetchingTag.innerFetch
+        #expect(outer.count == 3)
+        #expect(inner.count == 3)
+        #expect(Set(outer.map(ObjectIdentifier.init)) == Set(inner.map(ObjectIdentifier.init)))
+        #expect(reader.registeredObjects.count == 3)
+        for object in outer {
+            #expect(reader.registeredObject(for: object.objectID) === object)
+            #expect(object.managedObjectContext === reader)
+            #expect(["a", "b", "c"].contains(object.value(forKey: "name") as? String ?? ""))
+        }
     }
 }

@@ -4,19 +4,20 @@
 /// slot) is kept by name. Recording a change from a `@Managed` setter sets a bit instead of hashing
 /// the property's name.
 struct ChangedKeys: Sequence, ExpressibleByArrayLiteral {
-    /// The layout the bits refer to; `.empty` until the first change recorded by slot.
-    private var layout: PropertySlotLayout
+    /// The layout the bits refer to; `nil` until the first change recorded by slot (so that a new
+    /// object's empty set shares no layout, whose reference count every object would otherwise touch).
+    private var layout: PropertySlotLayout?
     private var bits: UInt64 = 0
     private var others = Set<String>()
 
     /// No changed keys.
     init() {
-        layout = .empty
+        layout = nil
     }
 
     /// No changed keys.
     init(arrayLiteral names: String...) {
-        layout = .empty
+        layout = nil
         others = Set(names)
     }
 
@@ -48,7 +49,7 @@ struct ChangedKeys: Sequence, ExpressibleByArrayLiteral {
 
     /// Records the change of a property by name.
     mutating func insert(_ key: String) {
-        if let index = layout.index(of: key), index < 64 {
+        if let index = layout?.index(of: key), index < 64 {
             bits |= 1 << UInt64(index)
         } else {
             others.insert(key)
@@ -57,7 +58,7 @@ struct ChangedKeys: Sequence, ExpressibleByArrayLiteral {
 
     /// Forgets the change of a property.
     mutating func remove(_ key: String) {
-        if let index = layout.index(of: key), index < 64 {
+        if let index = layout?.index(of: key), index < 64 {
             bits &= ~(1 << UInt64(index))
         } else {
             others.remove(key)
@@ -72,7 +73,7 @@ struct ChangedKeys: Sequence, ExpressibleByArrayLiteral {
 
     /// Whether a property's change is recorded.
     func contains(_ key: String) -> Bool {
-        if let index = layout.index(of: key), index < 64 { return bits & (1 << UInt64(index)) != 0 }
+        if let index = layout?.index(of: key), index < 64 { return bits & (1 << UInt64(index)) != 0 }
         return others.contains(key)
     }
 
@@ -100,7 +101,7 @@ struct ChangedKeys: Sequence, ExpressibleByArrayLiteral {
 
     /// Iterates the changed names.
     struct Iterator: IteratorProtocol {
-        fileprivate let layout: PropertySlotLayout
+        fileprivate let layout: PropertySlotLayout?
         fileprivate var bits: UInt64
         fileprivate var others: Set<String>.Iterator
 
@@ -108,7 +109,8 @@ struct ChangedKeys: Sequence, ExpressibleByArrayLiteral {
             if bits != 0 {
                 let index = bits.trailingZeroBitCount
                 bits &= bits - 1
-                return layout.names[index]
+                // A bit is set only together with the layout.
+                return layout.unsafelyUnwrapped.names[index]
             }
             return others.next()
         }

@@ -5,7 +5,8 @@
 /// outside the layout is kept by name. Recording from a `@Managed` setter indexes the slot instead of
 /// hashing the property's name.
 struct EventStartValues: Sequence, ExpressibleByDictionaryLiteral {
-    private var layout: PropertySlotLayout = .empty
+    /// The layout the recorded slots refer to; `nil` until the first value recorded by slot.
+    private var layout: PropertySlotLayout?
     private var recorded: UInt64 = 0
     private var slots = PropertySlots()
     private var others = [String: PropertySlot]()
@@ -44,7 +45,7 @@ struct EventStartValues: Sequence, ExpressibleByDictionaryLiteral {
 
     /// Keeps `slot` as the event's first value of the property named `key`, unless it already has one.
     mutating func keepFirst(_ key: String, _ slot: () -> PropertySlot) {
-        if let index = layout.index(of: key), index < 64 {
+        if let layout, let index = layout.index(of: key), index < 64 {
             return keepFirst(slot: index, of: layout, key: key, slot)
         }
         if others[key] == nil { others[key] = slot() }
@@ -69,7 +70,8 @@ struct EventStartValues: Sequence, ExpressibleByDictionaryLiteral {
             if remaining != 0 {
                 let index = remaining.trailingZeroBitCount
                 remaining &= remaining - 1
-                return (layout.names[index], slots[index])
+                // A bit is set only together with the layout.
+                return (layout.unsafelyUnwrapped.names[index], slots[index])
             }
             return otherIterator.next()
         }

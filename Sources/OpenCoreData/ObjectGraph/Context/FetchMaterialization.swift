@@ -16,10 +16,8 @@ extension NSManagedObjectContext {
                             rowGeneration: UInt64? = nil) -> [NSManagedObject] {
         var remaining = consume rows
         let count = remaining.count
-        // A context that holds no object yet makes a new object for every row.
-        let everyObjectIsNew = registry.isEmpty
         var registration = FetchRegistration(self, count: count)
-        guard asFault, everyObjectIsNew else {
+        guard asFault, registration.contextWasEmpty else {
             // Objects filled from their rows (new ones, or registered ones a fetch refreshes) are awoken
             // in the rows' order: the rows are reversed in place (they move, nothing is retained) so that
             // taking the last each time gives that order.
@@ -51,19 +49,26 @@ private struct FetchRegistration {
     let context: NSManagedObjectContext
     /// The class of the last entity: rows come in runs of one entity.
     private var classes = EntityRunMemo<NSManagedObject.Type>()
+    /// Whether the context held no object when the fetch began: then every row's object is new, and
+    /// registering it needs no lookup first.
+    let contextWasEmpty: Bool
 
     init(_ context: NSManagedObjectContext, count: Int) {
         self.context = context
+        contextWasEmpty = context.registry.isEmpty
         // A first fetch makes room for every row's object at once instead of growing (and rehashing) the
         // registry step by step. Later fetches often return objects already registered, so reserving
         // count + rows there would double the table for nothing.
-        if context.registry.isEmpty { context.registry.reserveCapacity(count) }
+        if contextWasEmpty { context.registry.reserveCapacity(count) }
     }
 
     /// The registered object of one row.
     @inline(__always)
     mutating func object(for row: StoreRow, asFault: Bool, refresh: Bool, rowGeneration: UInt64?) -> NSManagedObject {
         let type = classes.value(for: row.objectID.entity, ManagedObjectClasses.objectClass(for:))
+        if contextWasEmpty {
+            return context.registeredNewObject(for: row, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
+        }
         return context.registeredObject(for: row, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
     }
 }

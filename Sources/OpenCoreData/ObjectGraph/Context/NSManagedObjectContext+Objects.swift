@@ -70,7 +70,31 @@ extension NSManagedObjectContext {
             }
             return object
         }
-        let object = makeObject(for: row.objectID, type: type)
+        return setUpNewObject(makeObject(for: row.objectID, type: type), for: row, asFault: asFault, rowGeneration: rowGeneration)
+    }
+
+    /// ``registeredObject(for:asFault:refresh:type:rowGeneration:)`` for a row of a fetch that began with
+    /// no object registered: the new object is registered without a lookup first.
+    ///
+    /// Should the context have an object for the row's ID after all (the entity class's initializer
+    /// fetched it), that object stays registered and is the one returned.
+    func registeredNewObject(for row: StoreRow, asFault: Bool, refresh: Bool, type: NSManagedObject.Type,
+                             rowGeneration: UInt64?) -> NSManagedObject {
+        let object = FetchedObjectConstruction.make(type, for: row.objectID)
+        object._context = self
+        if let registered = registry.updateValue(object, forKey: row.objectID) {
+            registry.updateValue(registered, forKey: row.objectID)
+            object._context = nil
+            return registeredObject(for: row, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
+        }
+        return setUpNewObject(object, for: row, asFault: asFault, rowGeneration: rowGeneration)
+    }
+
+    /// Makes a new object a fault of its row (keeping the row as its snapshot when `rowGeneration` is
+    /// given) or fills it from the row.
+    @inline(__always)
+    private func setUpNewObject(_ object: NSManagedObject, for row: StoreRow, asFault: Bool,
+                                rowGeneration: UInt64?) -> NSManagedObject {
         if asFault {
             object._isFault = true
             if let rowGeneration {
