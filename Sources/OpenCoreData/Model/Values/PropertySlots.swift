@@ -68,7 +68,11 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
             precondition(position >= 0 && position < endIndex, "Index out of range")
             // No other reference may be held while asking whether this one is the only one.
             if !isKnownUniquelyReferenced(&storage) { storage = storage.unsafelyUnwrapped.copy() }
-            storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position] = newValue }
+            // Written in place through the buffer this value holds: replacing the slot's old value
+            // (which may release objects) cannot release the buffer, so it is not retained around it.
+            Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                $0.withUnsafeMutablePointerToElements { $0[position] = newValue }
+            }
         }
     }
 
