@@ -37,6 +37,9 @@ final class PropertySlotLayout: Sendable {
     let toOneSlots: [Int]
     /// The slots of transient properties.
     let transientSlots: [Int]
+    /// Whether an object's values in this layout are its row's values as they are: no to-one
+    /// relationship (whose row holds a destination ID) and no transient property (which the row lacks).
+    let holdsRowValuesAsTheyAre: Bool
 
     /// Values computed once per layout by the layers above (the default values new objects start with).
     let derivedValues = PropertySlotLayoutCache()
@@ -51,6 +54,7 @@ final class PropertySlotLayout: Sendable {
         self.kinds = kinds
         toOneSlots = toOne
         transientSlots = transient
+        holdsRowValuesAsTheyAre = toOne.isEmpty && transient.isEmpty
         representations = names.map(StringRepresentation.init)
         var size = 8
         while size < names.count * 2 { size *= 2 }

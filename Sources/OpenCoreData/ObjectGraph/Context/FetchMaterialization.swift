@@ -6,7 +6,18 @@ extension NSManagedObjectContext {
     /// coordinator's row cache at `rowGeneration` (see `registeredObject(for:asFault:refresh:type:rowGeneration:)`).
     func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil) -> [NSManagedObject] {
         var registration = FetchRegistration(self, count: rows.count)
-        return rows.map { registration.object(for: $0, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration) }
+        // Each row is read where it lies (iterating would copy it out first, retaining its ID and
+        // values and releasing them after).
+        return rows.withUnsafeBufferPointer { rows in
+            [NSManagedObject](unsafeUninitializedCapacity: rows.count) { objects, initialized in
+                for index in rows.indices {
+                    (objects.baseAddress.unsafelyUnwrapped + index).initialize(
+                        to: registration.object(at: rows.baseAddress.unsafelyUnwrapped + index, asFault: asFault,
+                                                refresh: refresh, rowGeneration: rowGeneration))
+                    initialized = index + 1
+                }
+            }
+        }
     }
 
     /// `_registeredObjects(for:asFault:refresh:rowGeneration:)` for rows the caller no longer needs: each
@@ -65,10 +76,16 @@ private struct FetchRegistration {
     /// The registered object of one row.
     @inline(__always)
     mutating func object(for row: StoreRow, asFault: Bool, refresh: Bool, rowGeneration: UInt64?) -> NSManagedObject {
-        let type = classes.value(for: row.objectID.entity, ManagedObjectClasses.objectClass(for:))
+        withUnsafePointer(to: row) { object(at: $0, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration) }
+    }
+
+    /// The registered object of the row at `row`, read in place.
+    @inline(__always)
+    mutating func object(at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool, rowGeneration: UInt64?) -> NSManagedObject {
+        let type = classes.value(for: row.pointee.objectID.entity, ManagedObjectClasses.objectClass(for:))
         if contextWasEmpty {
-            return context.registeredNewObject(for: row, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
+            return context.registeredNewObject(at: row, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
         }
-        return context.registeredObject(for: row, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
+        return context.registeredObject(for: row.pointee, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
     }
 }

@@ -70,7 +70,8 @@ extension NSManagedObjectContext {
             }
             return object
         }
-        return setUpNewObject(makeObject(for: row.objectID, type: type), for: row, asFault: asFault, rowGeneration: rowGeneration)
+        let object = makeObject(for: row.objectID, type: type)
+        return withUnsafePointer(to: row) { setUpNewObject(object, at: $0, asFault: asFault, rowGeneration: rowGeneration) }
     }
 
     /// ``registeredObject(for:asFault:refresh:type:rowGeneration:)`` for a row of a fetch that began with
@@ -78,32 +79,38 @@ extension NSManagedObjectContext {
     ///
     /// Should the context have an object for the row's ID after all (the entity class's initializer
     /// fetched it), that object stays registered and is the one returned.
-    func registeredNewObject(for row: StoreRow, asFault: Bool, refresh: Bool, type: NSManagedObject.Type,
+    ///
+    /// The row is read where it lies: a copy of it would retain its ID and values, and release them after.
+    func registeredNewObject(at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool, type: NSManagedObject.Type,
                              rowGeneration: UInt64?) -> NSManagedObject {
-        let object = FetchedObjectConstruction.make(type, for: row.objectID)
-        object._context = self
-        if let registered = registry.updateValue(object, forKey: row.objectID) {
-            registry.updateValue(registered, forKey: row.objectID)
-            object._context = nil
-            return registeredObject(for: row, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
+        // The ID unretained: the row keeps it.
+        let (object, registered) = Unmanaged.passUnretained(row.pointee.objectID)._withUnsafeGuaranteedRef { objectID in
+            let object = FetchedObjectConstruction.make(type, for: objectID)
+            object._context = self
+            return (object, registry.updateValue(object, forKey: objectID))
         }
-        return setUpNewObject(object, for: row, asFault: asFault, rowGeneration: rowGeneration)
+        if let registered {
+            registry.updateValue(registered, forKey: row.pointee.objectID)
+            object._context = nil
+            return registeredObject(for: row.pointee, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
+        }
+        return setUpNewObject(object, at: row, asFault: asFault, rowGeneration: rowGeneration)
     }
 
-    /// Makes a new object a fault of its row (keeping the row as its snapshot when `rowGeneration` is
-    /// given) or fills it from the row.
+    /// Makes a new object a fault of the row at `row` (keeping the row as its snapshot when
+    /// `rowGeneration` is given) or fills it from the row.
     @inline(__always)
-    private func setUpNewObject(_ object: NSManagedObject, for row: StoreRow, asFault: Bool,
+    private func setUpNewObject(_ object: NSManagedObject, at row: UnsafePointer<StoreRow>, asFault: Bool,
                                 rowGeneration: UInt64?) -> NSManagedObject {
         if asFault {
             object._isFault = true
             if let rowGeneration {
-                object.snapshot = row.values
-                object.snapshotVersion = row.version
+                object.snapshot = row.pointee.values
+                object.snapshotVersion = row.pointee.version
                 object._rowGeneration = rowGeneration
             }
         } else {
-            fulfill(object, from: row)
+            fulfill(object, from: row.pointee)
         }
         return object
     }
@@ -190,13 +197,30 @@ extension NSManagedObjectContext {
     private func _fulfillFromFetchedRow(_ object: NSManagedObject) -> Bool {
         let generation = object._rowGeneration
         object._rowGeneration = 0
-        guard stalenessInterval < 0, let rowCache = _coordinatorRowCache, rowCache.isCurrent(generation),
-              object.snapshot.layout === object._entity._slotLayout else { return false }
+        guard stalenessInterval < 0, _rowCacheIsCurrent(generation) else { return false }
+        // The row must be in the layout of the entity as it is in use (a model still being edited has
+        // none). Compared by identity, unretained: the entity and the snapshot keep their layouts.
+        guard let frozen = object._entity._frozen.map(Unmanaged.passUnretained) else { return false }
+        let layout = frozen._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.slotLayout) }
+        guard layout.toOpaque() == Unmanaged.passUnretained(object.snapshot.layout).toOpaque() else { return false }
         // `fulfill(_:values:version:)` without setting the snapshot and version, which already are the
         // row's: the values share the snapshot's slots until one of them changes.
-        object.storage = values(ofRow: object.snapshot, for: object)
+        if layout._withUnsafeGuaranteedRef { $0.holdsRowValuesAsTheyAre } {
+            // No destination IDs to turn into objects, no transient values to keep.
+            object.storage = object.snapshot
+        } else {
+            object.storage = values(ofRow: object.snapshot, for: object)
+        }
         _didFulfill(object)
         return true
+    }
+
+    /// Whether the coordinator's row cache still has the generation a fetch read its rows at.
+    @inline(__always)
+    private func _rowCacheIsCurrent(_ generation: UInt64) -> Bool {
+        // Unretained: the context keeps its coordinator's cache.
+        guard let cache = _coordinatorRowCache.map(Unmanaged.passUnretained) else { return false }
+        return cache._withUnsafeGuaranteedRef { $0.isCurrent(generation) }
     }
 
     /// The row of an object from the coordinator; `nil` without a coordinator or when the row is gone.
