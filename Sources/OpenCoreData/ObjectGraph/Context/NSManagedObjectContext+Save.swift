@@ -169,15 +169,22 @@ extension NSManagedObjectContext {
         var retiresEveryTemporaryID = true
         // Asked once for the save: children are the only ones to tell of retired temporary IDs.
         let tellsChildren = _links.hasHadChildren
-        for (object, id) in zip(inserted, result.insertedIDs) {
-            let oldID = object._objectID
-            if id !== oldID, oldID.isTemporaryID {
-                changeID(of: object, to: id, registeredByOldID: taken == nil, tellingChildren: tellsChildren)
-            } else {
-                retiresEveryTemporaryID = false
-                if id !== oldID { changeID(of: object, to: id, tellingChildren: tellsChildren) }
+        for index in inserted.indices {
+            // Unretained: `inserted` and the result keep every object and ID for the whole pass.
+            let object = Unmanaged.passUnretained(inserted[index])
+            let id = Unmanaged.passUnretained(result.insertedIDs[index])
+            object._withUnsafeGuaranteedRef { object in
+                id._withUnsafeGuaranteedRef { id in
+                    let oldID = Unmanaged.passUnretained(object._objectID)
+                    if id !== oldID.takeUnretainedValue(), oldID._withUnsafeGuaranteedRef { $0.isTemporaryID } {
+                        changeID(of: object, to: id, registeredByOldID: taken == nil, tellingChildren: tellsChildren)
+                    } else {
+                        retiresEveryTemporaryID = false
+                        if id !== oldID.takeUnretainedValue() { changeID(of: object, to: id, tellingChildren: tellsChildren) }
+                    }
+                }
+                if !settleSnapshotOfStoredValues(object, result) { needingIDs.append(object) }
             }
-            if !settleSnapshotOfStoredValues(object, result) { needingIDs.append(object) }
         }
         if let taken, !retiresEveryTemporaryID {
             // Entries of objects that kept their temporary ID go back.
@@ -217,7 +224,7 @@ extension NSManagedObjectContext {
     /// Makes a saved object's snapshot its current values when its entity stores nothing else (no
     /// relationships, no transient properties); returns `false`, changing nothing, otherwise.
     private func settleSnapshotOfStoredValues(_ object: NSManagedObject, _ result: StoreSaveResult) -> Bool {
-        guard object.entity._writeTraits.storesOnlyPersistentAttributes else { return false }
+        guard object._entity._writeTraits.storesOnlyPersistentAttributes else { return false }
         object.snapshot = object.storage
         markSaved(object, result)
         return true
@@ -226,7 +233,7 @@ extension NSManagedObjectContext {
     /// A saved object's version (the one `result` gives its row, else the one it has) and change
     /// bookkeeping once its snapshot holds what was written.
     private func markSaved(_ object: NSManagedObject, _ result: StoreSaveResult) {
-        let version = object.isNewlyInserted ? result.version(ofInserted: object.objectID) : result.versions[object.objectID]
+        let version = object.isNewlyInserted ? result.version(ofInserted: object._objectID) : result.versions[object._objectID]
         object.snapshotVersion = version ?? object.snapshotVersion
         object.changedKeys.removeAll()
         object.valuesAtLastEvent.removeAll()

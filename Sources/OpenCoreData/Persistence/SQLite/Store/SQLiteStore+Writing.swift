@@ -64,23 +64,27 @@ extension SQLiteStore {
         var lastPlan = EntityRunMemo<SQLiteInsertPlan>()
         versions.reserveCapacity(changes.updated.count)
         // New rows all have version 1 (`insertedVersion`).
-        for (insert, id) in zip(changes.inserted, insertedIDs) {
-            guard let pk = id.primaryKey else { continue }
-            let plan = try lastPlan.value(for: id.entity) { entity in
-                if let known = plans[ObjectIdentifier(entity)] { return known }
-                let plan = try SQLiteInsertPlan(entity: entity, writer: writer)
-                plans[ObjectIdentifier(entity)] = plan
-                return plan
+        try changes.inserted.forEachInPlace { index, insert in
+            // Unretained: `insertedIDs` keeps the IDs.
+            try Unmanaged.passUnretained(insertedIDs[index])._withUnsafeGuaranteedRef { id in
+                guard let pk = id.primaryKey else { return }
+                let plan = try lastPlan.value(for: id.entity) { entity in
+                    if let known = plans[ObjectIdentifier(entity)] { return known }
+                    let plan = try SQLiteInsertPlan(entity: entity, writer: writer)
+                    plans[ObjectIdentifier(entity)] = plan
+                    return plan
+                }
+                try plan.insert(primaryKey: pk, values: insert.pointee.values, writer: writer)
             }
-            try plan.insert(primaryKey: pk, values: insert.values, writer: writer)
         }
         for update in changes.updated {
             try writer.update(update.objectID, changedValues: update.changedValues)
             versions[update.objectID] = update.expectedVersion + 1
         }
-        for (insert, id) in zip(changes.inserted, insertedIDs) where !insert.toMany.isEmpty {
-            for (name, destinations) in insert.toMany.sorted(by: { $0.key < $1.key }) {
-                try writer.writeToMany(id, name, destinations)
+        try changes.inserted.forEachInPlace { index, insert in
+            guard !insert.pointee.toMany.isEmpty else { return }
+            for (name, destinations) in insert.pointee.toMany.sorted(by: { $0.key < $1.key }) {
+                try writer.writeToMany(insertedIDs[index], name, destinations)
             }
         }
         for update in changes.updated {
