@@ -9,8 +9,13 @@ import Foundation
 enum EntityDefaultValues {
     /// The default values of every attribute of `entity` (inherited ones included) that has one.
     static func values(for entity: NSEntityDescription) -> PropertyValues {
-        guard let frozen = entity._frozen else { return compute(entity) }
-        return frozen.slotLayout.derivedValues.defaults { compute(entity) }
+        // Unretained: the entity keeps its lookups, and they keep the layout and its cache.
+        guard let frozen = entity._frozen.map(Unmanaged.passUnretained) else { return compute(entity) }
+        return frozen._withUnsafeGuaranteedRef { frozen in
+            Unmanaged.passUnretained(frozen.slotLayout)._withUnsafeGuaranteedRef { layout in
+                layout.derivedValues.defaults { compute(entity) }
+            }
+        }
     }
 
     private static func compute(_ entity: NSEntityDescription) -> PropertyValues {

@@ -121,28 +121,32 @@ extension NSPersistentStoreCoordinator {
         }
         // The store of new objects, looked up once per entity.
         var insertingStores: [ObjectIdentifier: NSPersistentStore] = [:]
-        func store(for insert: StoreSaveChanges.Insert) throws -> NSPersistentStore {
-            if let assigned = changes.assignedStores[insert.objectID] {
-                return try _storeForInserting(insert.objectID, assignedTo: assigned)
+        func store(for insert: UnsafePointer<StoreSaveChanges.Insert>) throws -> NSPersistentStore {
+            // Unretained: the insert keeps its ID.
+            try Unmanaged.passUnretained(insert.pointee.objectID)._withUnsafeGuaranteedRef { objectID in
+                if !changes.assignedStores.isEmpty, let assigned = changes.assignedStores[objectID] {
+                    return try _storeForInserting(objectID, assignedTo: assigned)
+                }
+                guard objectID.isTemporaryID else { return try _requireStore(of: objectID) }
+                let entity = objectID.entity
+                if let known = insertingStores[ObjectIdentifier(entity)] { return known }
+                let store = try _storeForInserting(entity)
+                insertingStores[ObjectIdentifier(entity)] = store
+                return store
             }
-            guard insert.objectID.isTemporaryID else { return try _requireStore(of: insert.objectID) }
-            let entity = insert.objectID.entity
-            if let known = insertingStores[ObjectIdentifier(entity)] { return known }
-            let store = try _storeForInserting(entity)
-            insertingStores[ObjectIdentifier(entity)] = store
-            return store
         }
         // The inserts of a save nearly always go to one store, which then takes them as they are.
         var onlyStore: NSPersistentStore?
         var spread = false
-        for insert in changes.inserted {
+        try changes.inserted.forEachInPlace { _, insert in
+            guard !spread else { return }
             let target = try store(for: insert)
-            if onlyStore == nil { onlyStore = target } else if onlyStore !== target { spread = true; break }
+            if onlyStore == nil { onlyStore = target } else if onlyStore !== target { spread = true }
         }
         if spread {
-            for (position, insert) in changes.inserted.enumerated() {
+            try changes.inserted.forEachInPlace { position, insert in
                 let target = try store(for: insert)
-                add(target) { $0.inserted.append(insert) }
+                add(target) { $0.inserted.append(insert.pointee) }
                 perStore[ObjectIdentifier(target)]?.insertPositions?.append(position)
             }
         } else if let onlyStore {
@@ -222,7 +226,9 @@ extension NSPersistentStoreCoordinator {
                 destinations.formUnion(ids.map(permanent))
             }
         }
-        for (insert, id) in zip(changes.inserted, result.insertedIDs) where !insert.toMany.isEmpty { note(id, insert.toMany) }
+        changes.inserted.forEachInPlace { index, insert in
+            if !insert.pointee.toMany.isEmpty { note(result.insertedIDs[index], insert.pointee.toMany) }
+        }
         for update in changes.updated where !update.toMany.isEmpty { note(update.objectID, update.toMany) }
         if !owners.isEmpty {
             _rowCache.remove { row in
