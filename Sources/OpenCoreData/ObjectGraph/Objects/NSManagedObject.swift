@@ -54,7 +54,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Current values of persistent properties: attributes hold canonical values, to-one relationships
     /// hold the destination object. A missing key means `nil` (or, for a to-many relationship, that it
     /// has not been loaded yet: see `toMany`).
-    @exclusivity(unchecked) final var storage = PropertyValues(layout: .empty)
+    ///
+    /// Set by the initializer: a new object starts with its entity's default values, an object made
+    /// for a row with none (its row brings them).
+    @exclusivity(unchecked) final var storage: PropertyValues
     /// Loaded to-many relationships: name → destination objects (in order for ordered relationships).
     @exclusivity(unchecked) final var toMany = [String: [NSManagedObject]]()
     /// The values last read from or written to the store: attributes as canonical values, to-one
@@ -97,11 +100,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         if let rowID = FetchedObjectConstruction.takeID(for: entity, of: Self.self) {
             // An object a context creates for a row: its values come from the row.
             _objectID = rowID
+            storage = PropertyValues(layout: .empty)
             super.init()
         } else {
             _objectID = NSManagedObjectID(temporaryFor: entity)
+            storage = EntityDefaultValues.values(for: entity)
             super.init()
-            applyDefaultValues()
         }
         if let context {
             context.insert(self)
@@ -153,11 +157,6 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// (or was never inserted).
     open var managedObjectContext: NSManagedObjectContext? {
         _context
-    }
-
-    /// Sets every attribute's default value (from the model) as its current value.
-    func applyDefaultValues() {
-        storage = EntityDefaultValues.values(for: _entity)
     }
 
     // MARK: Overridable methods. Swift on Linux cannot override methods declared in extensions, so every
