@@ -39,7 +39,9 @@ final class PropertySlotLayout: Sendable {
     let transientSlots: [Int]
     /// Whether an object's values in this layout are its row's values as they are: no to-one
     /// relationship (whose row holds a destination ID) and no transient property (which the row lacks).
-    let holdsRowValuesAsTheyAre: Bool
+    var holdsRowValuesAsTheyAre: Bool {
+        @inline(__always) get { toOneSlots.isEmpty && transientSlots.isEmpty }
+    }
 
     /// Values computed once per layout by the layers above (the default values new objects start with).
     let derivedValues = PropertySlotLayoutCache()
@@ -54,7 +56,6 @@ final class PropertySlotLayout: Sendable {
         self.kinds = kinds
         toOneSlots = toOne
         transientSlots = transient
-        holdsRowValuesAsTheyAre = toOne.isEmpty && transient.isEmpty
         representations = names.map(StringRepresentation.init)
         var size = 8
         while size < names.count * 2 { size *= 2 }

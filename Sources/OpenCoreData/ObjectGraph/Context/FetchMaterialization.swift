@@ -8,14 +8,11 @@ extension NSManagedObjectContext {
         var registration = FetchRegistration(self, count: rows.count)
         // Each row is read where it lies (iterating would copy it out first, retaining its ID and
         // values and releasing them after).
-        return rows.withUnsafeBufferPointer { rows in
-            [NSManagedObject](unsafeUninitializedCapacity: rows.count) { objects, initialized in
-                for index in rows.indices {
-                    (objects.baseAddress.unsafelyUnwrapped + index).initialize(
-                        to: registration.object(at: rows.baseAddress.unsafelyUnwrapped + index, asFault: asFault,
-                                                refresh: refresh, rowGeneration: rowGeneration))
-                    initialized = index + 1
-                }
+        return [NSManagedObject](unsafeUninitializedCapacity: rows.count) { objects, initialized in
+            rows.forEachInPlace { index, row in
+                (objects.baseAddress.unsafelyUnwrapped + index).initialize(
+                    to: registration.object(at: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration))
+                initialized = index + 1
             }
         }
     }

@@ -174,15 +174,10 @@ extension NSManagedObjectContext {
             let object = Unmanaged.passUnretained(inserted[index])
             let id = Unmanaged.passUnretained(result.insertedIDs[index])
             object._withUnsafeGuaranteedRef { object in
-                id._withUnsafeGuaranteedRef { id in
-                    let oldID = Unmanaged.passUnretained(object._objectID)
-                    if id !== oldID.takeUnretainedValue(), oldID._withUnsafeGuaranteedRef { $0.isTemporaryID } {
-                        changeID(of: object, to: id, registeredByOldID: taken == nil, tellingChildren: tellsChildren)
-                    } else {
-                        retiresEveryTemporaryID = false
-                        if id !== oldID.takeUnretainedValue() { changeID(of: object, to: id, tellingChildren: tellsChildren) }
-                    }
+                let retired = id._withUnsafeGuaranteedRef { id in
+                    adoptSavedID(id, of: object, oldIDTaken: taken != nil, tellingChildren: tellsChildren)
                 }
+                if !retired { retiresEveryTemporaryID = false }
                 if !settleSnapshotOfStoredValues(object, result) { needingIDs.append(object) }
             }
         }
@@ -219,6 +214,22 @@ extension NSManagedObjectContext {
         for object in inserted { object.didSave() }
         for object in updated { object.didSave() }
         for object in deleted { object.didSave() }
+    }
+
+    /// Gives a saved new object the ID the store gave its row; returns whether that retired the object's
+    /// temporary ID. `oldIDTaken`: the caller took the registry's temporary entries out beforehand.
+    @inline(__always)
+    private func adoptSavedID(_ id: NSManagedObjectID, of object: NSManagedObject, oldIDTaken: Bool,
+                              tellingChildren: Bool) -> Bool {
+        // Unretained: the object keeps its old ID until `changeID` replaces it, which is its last use.
+        let oldID = Unmanaged.passUnretained(object._objectID)
+        guard id !== oldID.takeUnretainedValue() else { return false }
+        if oldID._withUnsafeGuaranteedRef({ $0.isTemporaryID }) {
+            changeID(of: object, to: id, registeredByOldID: !oldIDTaken, tellingChildren: tellingChildren)
+            return true
+        }
+        changeID(of: object, to: id, tellingChildren: tellingChildren)
+        return false
     }
 
     /// Makes a saved object's snapshot its current values when its entity stores nothing else (no
