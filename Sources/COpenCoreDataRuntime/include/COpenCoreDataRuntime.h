@@ -1,10 +1,26 @@
 #ifndef OPENCOREDATA_RUNTIME_H
 #define OPENCOREDATA_RUNTIME_H
 
-/// The implementation of `NSManagedObject.validateValue(_:forKey:)` that instances of the class with
-/// the given Swift class metadata call: the class's own override, an inherited one, or
-/// `NSManagedObject`'s. The metadata must be that of `NSManagedObject` or a subclass of it.
-const void *_Nullable ocd_validateValueImplementation(const void *_Nonnull classMetadata);
+/// An overridable method of `NSManagedObject` whose implementation `ocd_managedObjectMethodImplementation`
+/// looks up.
+typedef enum OCDManagedObjectMethod {
+    /// `validateValue(_:forKey:)`.
+    OCDManagedObjectMethodValidateValue,
+    /// `willAccessValue(forKey:)`.
+    OCDManagedObjectMethodWillAccessValue,
+    /// `didAccessValue(forKey:)`.
+    OCDManagedObjectMethodDidAccessValue,
+    /// `willChangeValue(forKey:)`.
+    OCDManagedObjectMethodWillChangeValue,
+    /// `didChangeValue(forKey:)`.
+    OCDManagedObjectMethodDidChangeValue,
+} OCDManagedObjectMethod;
+
+/// The implementation of an `NSManagedObject` method that instances of the class with the given Swift
+/// class metadata call: the class's own override, an inherited one, or `NSManagedObject`'s. The
+/// metadata must be that of `NSManagedObject` or a subclass of it.
+const void *_Nullable ocd_managedObjectMethodImplementation(const void *_Nonnull classMetadata,
+                                                            OCDManagedObjectMethod method);
 
 /// Retains the Swift object at `object` unless it has begun to deinitialize; returns whether it did.
 /// The object's memory must still be allocated (an unowned reference count keeps it so).

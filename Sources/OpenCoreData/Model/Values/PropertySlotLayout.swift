@@ -21,15 +21,14 @@ final class PropertySlotLayout: Sendable {
 
     /// The property names, by slot.
     let names: [String]
-    /// The representation of each name, by slot (see ``StringRepresentation``).
-    private let representations: [StringRepresentation]
-    /// An open-addressing table of slots + 1 (0: empty), indexed by the hash of the name's
-    /// representation: the lookup of every `@Managed` access, which names its property with a literal.
-    private let representationTable: [Int32]
+    /// An open-addressing table of each name's representation (see ``StringRepresentation``), slot and
+    /// kind, indexed by the hash of the representation (``StringRepresentation/none`` where empty): the
+    /// lookup of every `@Managed` access, which names its property with a literal.
+    private let literalTable: [LiteralEntry]
     /// An open-addressing table of slots + 1 (0: empty), indexed by ``probeHash(_:)`` of the name's
     /// contents: the lookup of names in other representations.
     private let probeTable: [Int32]
-    /// `probeTable.count - 1` and `representationTable.count - 1` (the counts are a power of two).
+    /// `probeTable.count - 1` and `literalTable.count - 1` (the counts are a power of two).
     private let probeMask: Int
     /// How each slot keeps its value.
     let kinds: [Kind]
@@ -56,12 +55,26 @@ final class PropertySlotLayout: Sendable {
         self.kinds = kinds
         toOneSlots = toOne
         transientSlots = transient
-        representations = names.map(StringRepresentation.init)
         var size = 8
         while size < names.count * 2 { size *= 2 }
         probeTable = Self.table(size: size, hashes: names.map(Self.probeHash))
-        representationTable = Self.table(size: size, hashes: representations.map(\.hash))
+        var literalTable = [LiteralEntry](repeating: LiteralEntry(representation: .none, slot: 0, kind: .other), count: size)
+        if StringRepresentation.isAvailable {
+            let literalSlots = Self.table(size: size, hashes: names.map { StringRepresentation($0).hash })
+            for (position, entry) in literalSlots.enumerated() where entry != 0 {
+                let slot = Int(entry) - 1
+                literalTable[position] = LiteralEntry(representation: StringRepresentation(names[slot]), slot: slot, kind: kinds[slot])
+            }
+        }
+        self.literalTable = literalTable
         probeMask = size - 1
+    }
+
+    /// A name's representation with its slot and kind.
+    private struct LiteralEntry {
+        let representation: StringRepresentation
+        let slot: Int
+        let kind: Kind
     }
 
     /// An open-addressing table of `size` entries holding each index + 1 at the first free position
@@ -79,19 +92,28 @@ final class PropertySlotLayout: Sendable {
     /// The slot of a property name, or `nil` when the entity has no such property.
     @inline(__always)
     func index(of name: String) -> Int? {
-        // A short name given as a literal (every `@Managed` accessor's) has the representation of the
-        // layout's name: found without reading its characters.
-        if StringRepresentation.isAvailable {
-            let representation = StringRepresentation(name)
+        if let (slot, _) = literalSlot(of: name) { return slot }
+        return index(ofContents: name)
+    }
+
+    /// The slot and kind of a property name whose representation is the layout's name's: a short name
+    /// (as every short literal is, every `@Managed` accessor's among them). `nil` when no name has that
+    /// representation, which a name of the entity given in another form may still match (see
+    /// ``index(of:)``).
+    @inline(__always)
+    func literalSlot(of name: String) -> (Int, Kind)? {
+        guard StringRepresentation.isAvailable else { return nil }
+        let representation = StringRepresentation(name)
+        return literalTable.withUnsafeBufferPointer { table in
+            // The table's count is a power of two and `probeMask` one less: positions stay inside it.
             var position = representation.hash & probeMask
             while true {
-                let entry = Int(representationTable[position])
-                if entry == 0 { break }
-                if representations[entry - 1] == representation { return entry - 1 }
+                let entry = table[position]
+                if entry.representation == representation { return (entry.slot, entry.kind) }
+                if entry.representation == .none { return nil }
                 position = (position + 1) & probeMask
             }
         }
-        return index(ofContents: name)
     }
 
     /// The slot of a property name, found by its characters.

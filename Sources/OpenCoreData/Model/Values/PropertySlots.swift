@@ -90,7 +90,7 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
 
     /// What `match` finds in a slot, given the slot where it lies instead of a copy of it.
     @inline(__always)
-    private func matching<T>(at position: Int, _ match: (borrowing PropertySlot) -> T?) -> T? {
+    func matching<T>(at position: Int, _ match: (borrowing PropertySlot) -> T?) -> T? {
         precondition(position >= 0 && position < endIndex, "Index out of range")
         return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in match(elements[position]) }
     }

@@ -20,9 +20,15 @@ struct StringRepresentation: Equatable {
             (low, high) = (0, 0)
             return
         }
-        (low, high) = withUnsafeBytes(of: string) { bytes in
-            (bytes.load(as: UInt64.self), bytes.load(fromByteOffset: 8, as: UInt64.self))
-        }
+        // A bit cast keeps the words in registers (reading the string's bytes would store it first).
+        (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
+    }
+
+    /// No string's representation: a string's bits are never all zeros (the empty string has flags).
+    static let none = StringRepresentation(low: 0, high: 0)
+
+    private init(low: UInt64, high: UInt64) {
+        (self.low, self.high) = (low, high)
     }
 
     /// A hash of the bits: a multiply-and-fold, enough for the handful of names of one entity.

@@ -205,7 +205,7 @@ extension NSManagedObjectContext {
         guard layout.toOpaque() == Unmanaged.passUnretained(object.snapshot.layout).toOpaque() else { return false }
         // `fulfill(_:values:version:)` without setting the snapshot and version, which already are the
         // row's: the values share the snapshot's slots until one of them changes.
-        if layout._withUnsafeGuaranteedRef { $0.holdsRowValuesAsTheyAre } {
+        if layout._withUnsafeGuaranteedRef({ $0.holdsRowValuesAsTheyAre }) {
             // No destination IDs to turn into objects, no transient values to keep.
             object.storage = object.snapshot
         } else {

@@ -106,6 +106,16 @@ extension NSManagedObject {
         valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
     }
 
+    /// What `recordChange(forKey:slot:in:)` and `_objectDidChange(_:)` record for an object not inserted
+    /// in this event, before slot `index` of `layout` (the layout of the object's values) changes: the
+    /// slot's first value in the event, and the object among the changed ones.
+    @inline(never)
+    func _recordEventChange(slot index: Int, in layout: PropertySlotLayout, key: String) {
+        if valuesAtLastEvent.isEmpty { _withContext { $0._noteChangedForEvent(self) } }
+        valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
+        _withContext { $0._objectDidChange(self) }
+    }
+
     /// Sets an attribute's slot from a `@Managed` setter: `setPrimitiveValue(_:forKey:)` for a value
     /// already in slot form.
     /// `layout` is the identity of the layout `index` was found in: the values take the slot when they

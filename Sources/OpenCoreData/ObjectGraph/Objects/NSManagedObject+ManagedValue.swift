@@ -9,12 +9,31 @@ extension NSManagedObject {
     /// `Data` reads `nil` as empty. Reading `nil` as a non-optional `Date`, `UUID`, `URL` or object, or a
     /// value as a type it cannot be converted to, stops the program naming entity, key and type.
     public func managedValue<Value>(forKey key: String) -> Value {
-        _managedValue(forKey: key)
+        _managedValueWithNotifications(forKey: key)
     }
 
     /// The body of ``managedValue(forKey:)``, specialized for each type a typed overload returns.
+    ///
+    /// An attribute of an object that is not a fault, whose class keeps `NSManagedObject`'s access
+    /// notifications (which would only fire the fault) and whose context neither checks its queue nor
+    /// records undo, is read straight from its slot: the notifications would do nothing.
     @inline(__always)
     func _managedValue<Value>(forKey key: String) -> Value {
+        if !_isFault, keyPathRecorder == nil, !_overrides.contains(.accessNotifications), !_contextWatchesAccess {
+            // Borrowed, not retained, as in `_managedSlotIndex(forKey:)`.
+            let layout = Unmanaged.passUnretained(storage.layout)
+            // A name found only by its characters (not a short literal) takes the general path.
+            if let (index, kind) = layout._withUnsafeGuaranteedRef({ $0.literalSlot(of: key) }), kind != .toMany,
+               let value = storage.slots.matching(at: index, { ManagedSlotAccess.value($0, as: Value.self) }) {
+                return value
+            }
+        }
+        return _managedValueWithNotifications(forKey: key)
+    }
+
+    /// ``managedValue(forKey:)`` with the access notifications around the read.
+    @inline(never)
+    func _managedValueWithNotifications<Value>(forKey key: String) -> Value {
         if let keyPathRecorder { return _recordedValue(by: keyPathRecorder, forKey: key) }
         guard let (index, kind, layout) = _managedSlotIndex(forKey: key) else {
             return _managedValueThroughKeyValueCoding(forKey: key)
@@ -87,12 +106,35 @@ extension NSManagedObject {
     /// The `@Managed` macro expands a property's setter to a call of this method; it accepts the types
     /// ``managedValue(forKey:)`` returns.
     public func setManagedValue<Value>(_ value: Value, forKey key: String) {
-        _setManagedValue(value, forKey: key)
+        _setManagedValueWithNotifications(value, forKey: key)
     }
 
     /// The body of ``setManagedValue(_:forKey:)``, specialized for each type a typed overload takes.
+    ///
+    /// As reads, an attribute of an object that is not a fault, whose class keeps `NSManagedObject`'s
+    /// change notifications and whose context neither checks its queue nor records undo, is written
+    /// straight to its slot, its change recorded as the general path records it.
     @inline(__always)
     func _setManagedValue<Value>(_ value: Value, forKey key: String) {
+        if !_isFault, !_overrides.contains(.changeNotifications), !_contextWatchesAccess {
+            // Borrowed, not retained: recording the change does not replace the values' layout.
+            let layout = Unmanaged.passUnretained(storage.layout)
+            let written = layout._withUnsafeGuaranteedRef { layout -> Bool in
+                guard let (index, kind) = layout.literalSlot(of: key),
+                      let slot = ManagedSlotAccess.slot(value, kind: kind) else { return false }
+                changedKeys.insert(slot: index, of: layout, key: key)
+                if !_insertedInCurrentEvent { _recordEventChange(slot: index, in: layout, key: key) }
+                storage.slots[index] = slot
+                return true
+            }
+            if written { return }
+        }
+        _setManagedValueWithNotifications(value, forKey: key)
+    }
+
+    /// ``setManagedValue(_:forKey:)`` with the change notifications around the change.
+    @inline(never)
+    func _setManagedValueWithNotifications<Value>(_ value: Value, forKey key: String) {
         if let (index, kind, layout) = _managedSlotIndex(forKey: key), let slot = ManagedSlotAccess.slot(value, kind: kind) {
             // As Core Data's generated setters: change notifications around the primitive change.
             willChangeValue(forKey: key)

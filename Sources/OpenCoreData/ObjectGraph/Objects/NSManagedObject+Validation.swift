@@ -38,7 +38,7 @@ extension NSManagedObject {
             // `NSManagedObject`'s own `validateValue(_:forKey:)` and no per-key methods, a value that
             // passes without checks would make that call do nothing: it is neither boxed nor passed.
             let callsForEveryValue = KeyValidationRegistry.shared.hasRegistrations
-                || ValidateValueOverrides.overrides(type(of: self))
+                || _overrides.contains(.validateValue)
             // The traits first: a value that needs no call is passed over without reading its property.
             let traitsBySlot = frozen.validationTraitsBySlot
             for index in traitsBySlot.indices {

@@ -18,6 +18,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     /// The entity the object is an instance of.
     let _entity: NSEntityDescription
+    /// Which of `NSManagedObject`'s hooks the object's class overrides.
+    let _overrides: ManagedObjectOverrides
     /// The object's current ID: temporary until the object is saved or obtains a permanent ID.
     @exclusivity(unchecked) final var _objectID: NSManagedObjectID
     /// The context the object is registered with, held without a reference count.
@@ -42,6 +44,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     @inline(__always)
     func _withContext(_ body: (NSManagedObjectContext) -> Void) {
         _contextReference?._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether the object's context (if it has one) checks that it is used on its queue or records
+    /// changes for undo: a `@Managed` accessor then takes the general path, which does both.
+    var _contextWatchesAccess: Bool {
+        @inline(__always) get {
+            _contextReference?._withUnsafeGuaranteedRef { $0._checksQueueUse || $0._undoManager != nil } ?? false
+        }
     }
 
     /// Whether the object refers to the given context, without reading the context (which may be
@@ -97,6 +107,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         entity._requireInstantiable()
         _entity = entity
+        _overrides = ManagedObjectOverrides.of(Self.self)
         if let rowID = FetchedObjectConstruction.takeID(for: entity, of: Self.self) {
             // An object a context creates for a row: its values come from the row.
             _objectID = rowID

@@ -1,0 +1,40 @@
+#include "COpenCoreDataRuntime.h"
+
+// The Swift runtime's class-method lookup: the vtable entry of `method` (a method descriptor of the
+// class `description` introduces) in the class `metadata`. Compiled Swift code calls it to dispatch
+// methods of resilient classes; its signature is part of the runtime's stable ABI.
+extern void *swift_lookUpClassMethod(const void *metadata, const void *method, const void *description);
+
+// Method descriptors of `NSManagedObject`'s overridable methods and `NSManagedObject`'s nominal type
+// descriptor, by their mangled names (the OpenCoreData module defines them all). Mach-O symbol names
+// carry a leading underscore.
+#if defined(__APPLE__)
+#define OCD_SWIFT_SYMBOL(name) "_" name
+#else
+#define OCD_SWIFT_SYMBOL(name) name
+#endif
+extern const char ocd_validateValueMethodDescriptor
+    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC13validateValue_6forKeyySpyyXlSgG_SStKFTq"));
+extern const char ocd_willAccessValueMethodDescriptor
+    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC15willAccessValue6forKeyySSSg_tFTq"));
+extern const char ocd_didAccessValueMethodDescriptor
+    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC14didAccessValue6forKeyySSSg_tFTq"));
+extern const char ocd_willChangeValueMethodDescriptor
+    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC15willChangeValue6forKeyySS_tFTq"));
+extern const char ocd_didChangeValueMethodDescriptor
+    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC14didChangeValue6forKeyySS_tFTq"));
+extern const char ocd_managedObjectClassDescriptor
+    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectCMn"));
+
+const void *ocd_managedObjectMethodImplementation(const void *classMetadata, OCDManagedObjectMethod method) {
+    const void *descriptor;
+    switch (method) {
+    case OCDManagedObjectMethodValidateValue: descriptor = &ocd_validateValueMethodDescriptor; break;
+    case OCDManagedObjectMethodWillAccessValue: descriptor = &ocd_willAccessValueMethodDescriptor; break;
+    case OCDManagedObjectMethodDidAccessValue: descriptor = &ocd_didAccessValueMethodDescriptor; break;
+    case OCDManagedObjectMethodWillChangeValue: descriptor = &ocd_willChangeValueMethodDescriptor; break;
+    case OCDManagedObjectMethodDidChangeValue: descriptor = &ocd_didChangeValueMethodDescriptor; break;
+    default: return 0;
+    }
+    return swift_lookUpClassMethod(classMetadata, descriptor, &ocd_managedObjectClassDescriptor);
+}

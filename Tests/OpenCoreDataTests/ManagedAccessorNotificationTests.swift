@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+import OpenCoreData
+
+/// A `@Managed` class that keeps `NSManagedObject`'s access and change notifications.
+class Meter: NSManagedObject {
+    @Managed var count: Int64
+    @Managed var level: Double
+    @Managed var label: String?
+    /// Longer than a string keeps in its own bits: looked up by its characters.
+    @Managed var measurementTimestampValue: Int64
+}
+
+/// A `Meter` that overrides all four notifications, recording each call.
+class WatchedMeter: Meter {
+    var events: [String] = []
+
+    override func willAccessValue(forKey key: String?) {
+        events.append("willAccess \(key ?? "-")")
+        super.willAccessValue(forKey: key)
+    }
+
+    override func didAccessValue(forKey key: String?) {
+        events.append("didAccess \(key ?? "-")")
+        super.didAccessValue(forKey: key)
+    }
+
+    override func willChangeValue(forKey key: String) {
+        events.append("willChange \(key)")
+        super.willChangeValue(forKey: key)
+    }
+
+    override func didChangeValue(forKey key: String) {
+        events.append("didChange \(key)")
+        super.didChangeValue(forKey: key)
+    }
+}
+
+/// Inherits `WatchedMeter`'s overrides without declaring any.
+final class InheritedWatchedMeter: WatchedMeter {}
+
+/// Overrides only `didAccessValue(forKey:)` and `didChangeValue(forKey:)`.
+final class LateWatchedMeter: Meter {
+    var events: [String] = []
+
+    override func didAccessValue(forKey key: String?) {
+        events.append("didAccess \(key ?? "-")")
+    }
+
+    override func didChangeValue(forKey key: String) {
+        events.append("didChange \(key)")
+    }
+}
+
+/// `@Managed` accessors call the access and change notifications a class overrides around every read
+/// and write (of objects loaded or not), and record changes, undo and store writes the same whether or
+/// not the class overrides them.
+@Suite("@Managed accessors and notifications")
+struct ManagedAccessorNotificationTests {
+    static func stack(class managedClass: Meter.Type) throws -> GraphStack {
+        let meter = ModelKit.entity("Meter", [
+            ModelKit.attribute("count", .integer64AttributeType),
+            ModelKit.attribute("level", .doubleAttributeType),
+            ModelKit.attribute("label", .stringAttributeType),
+            ModelKit.attribute("measurementTimestampValue", .integer64AttributeType),
+        ])
+        meter.managedObjectClassName = NSStringFromClass(managedClass)
+        let model = NSManagedObjectModel()
+        model.entities = [meter]
+        return try GraphStack(model: model)
+    }
+
+    static let watchedClassNames = ["WatchedMeter", "InheritedWatchedMeter"]
+
+    static func watchedClass(_ name: String) -> WatchedMeter.Type {
+        name == "WatchedMeter" ? WatchedMeter.self : InheritedWatchedMeter.self
+    }
+
+    @Test("a class overriding the access notifications is told of every read of a loaded object, its own or inherited", arguments: watchedClassNames)
+    func accessNotificationsOnReads(className: String) throws {
+        let stack = try Self.stack(class: Self.watchedClass(className))
+        let context = stack.context()
+        let meter = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: context) as? WatchedMeter)
+        meter.events = []
+        _ = meter.count
+        _ = meter.level
+        _ = meter.count
+        #expect(meter.events == ["willAccess count", "didAccess count", "willAccess level", "didAccess level",
+                                 "willAccess count", "didAccess count"])
+    }
+
+    @Test("a class overriding the change notifications is told of every write, in order, and the values are kept", arguments: watchedClassNames)
+    func changeNotificationsOnWrites(className: String) throws {
+        let stack = try Self.stack(class: Self.watchedClass(className))
+        let context = stack.context()
+        let meter = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: context) as? WatchedMeter)
+        meter.count = 5
+        meter.level = 1.5
+        #expect(meter.events == ["willChange count", "didChange count", "willChange level", "didChange level"])
+        meter.events = []
+        #expect(meter.count == 5 && meter.level == 1.5)
+        #expect(meter.events.count == 4)
+    }
+
+    @Test("a class overriding only the did- notifications is told of every read and write of a fetched object")
+    func onlyDidNotifications() throws {
+        let stack = try Self.stack(class: LateWatchedMeter.self)
+        let writer = stack.context()
+        let written = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? LateWatchedMeter)
+        written.count = 3
+        try writer.save()
+        let context = stack.context()
+        let meter = try #require(try context.fetch(NSFetchRequest<LateWatchedMeter>(entityName: "Meter")).first)
+        #expect(meter.count == 3)
+        #expect(meter.count == 3)
+        meter.level = 2
+        #expect(meter.events == ["didAccess count", "didAccess count", "didChange level"])
+    }
+
+    @Test("a write to a saved object through @Managed records its change for the context, the event and the store")
+    func writeToSavedObject() throws {
+        let stack = try Self.stack(class: Meter.self)
+        let writer = stack.context()
+        let written = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? Meter)
+        written.count = 3
+        try writer.save()
+
+        let context = stack.context()
+        let meter = try #require(try context.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
+        #expect(meter.count == 3)
+        #expect(!context.hasChanges)
+        meter.count = 7
+        meter.level = 0.25
+        #expect(meter.isUpdated && context.updatedObjects.contains(meter))
+        #expect(meter.changedValues()["count"] as? Int64 == 7)
+        #expect(meter.changedValues()["level"] as? Double == 0.25)
+        #expect(meter.changedValuesForCurrentEvent()["count"] as? Int64 == 3)
+        #expect(meter.committedValues(forKeys: ["count"])["count"] as? Int64 == 3)
+
+        let recorder = NotificationRecorder([.NSManagedObjectContextObjectsDidChange], object: context)
+        context.processPendingChanges()
+        let changes = recorder.named(.NSManagedObjectContextObjectsDidChange)
+        #expect(changes.count == 1 && changes.allSatisfy { $0.objects(NSUpdatedObjectsKey).contains(meter) })
+        #expect(meter.changedValuesForCurrentEvent().isEmpty)
+
+        try context.save()
+        let reader = stack.context()
+        let read = try #require(try reader.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
+        #expect(read.count == 7 && read.level == 0.25)
+    }
+
+    @Test("with an undo manager, a write through @Managed is undone and redone")
+    func writeUnderUndo() throws {
+        let stack = try Self.stack(class: Meter.self)
+        let context = stack.context()
+        context.undoManager = UndoManager()
+        let meter = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: context) as? Meter)
+        meter.count = 3
+        try context.save()
+        meter.count = 9
+        context.undo()
+        #expect(meter.count == 3)
+        #expect(!context.hasChanges)
+        context.redo()
+        #expect(meter.count == 9)
+    }
+
+    @Test("a property whose name is longer than fifteen bytes reads and writes through @Managed, Key-Value Coding and the store")
+    func longPropertyName() throws {
+        let stack = try Self.stack(class: Meter.self)
+        let context = stack.context()
+        let meter = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: context) as? Meter)
+        meter.measurementTimestampValue = 1_700_000_000
+        #expect(meter.measurementTimestampValue == 1_700_000_000)
+        #expect(meter.value(forKey: "measurementTimestampValue") as? Int64 == 1_700_000_000)
+        meter.setValue(12, forKey: "measurementTimestampValue")
+        #expect(meter.measurementTimestampValue == 12)
+        try context.save()
+        let reader = stack.context()
+        let read = try #require(try reader.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
+        #expect(read.measurementTimestampValue == 12)
+        read.measurementTimestampValue = 13
+        #expect(read.changedValues()["measurementTimestampValue"] as? Int64 == 13)
+    }
+}
