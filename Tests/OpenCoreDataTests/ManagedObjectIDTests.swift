@@ -17,8 +17,11 @@ struct ManagedObjectIDTests {
         #expect(uri.hasPrefix("x-coredata:///Author/t"))
         let uuid = String(uri.dropFirst("x-coredata:///Author/t".count))
         #expect(UUID(uuidString: uuid) != nil)
+        // Version 4, RFC 4122 variant: as `UUID()` makes them.
+        #expect(Array(uuid)[14] == "4" && "89AB".contains(Array(uuid)[19]))
         let other = NSManagedObjectID(temporaryFor: entity)
         #expect(id != other)
+        #expect(id.uriRepresentation() != other.uriRepresentation())
         #expect(id == id.copy() as? NSManagedObjectID)
     }
 

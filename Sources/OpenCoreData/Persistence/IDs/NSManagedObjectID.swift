@@ -19,7 +19,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// The row's primary key (`Z_PK`) in its store; `nil` for a temporary ID.
     let primaryKey: Int64?
     /// The unique part of a temporary ID; `nil` for a permanent ID.
-    let temporaryIdentifier: UUID?
+    let temporaryIdentifier: TemporaryObjectIdentifier?
     /// The hash, computed once: IDs are dictionary keys of every registry and cache.
     private let _hash: Int
 
@@ -32,10 +32,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         let identifier = TemporaryObjectIdentifiers.next()
         temporaryIdentifier = identifier
         // The identifier's halves, mixed: as unique as the identifier, without hashing its bytes.
-        let halves = withUnsafeBytes(of: identifier.uuid) { bytes in
-            (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        }
-        _hash = Int(truncatingIfNeeded: halves.0 ^ (halves.1 &* 0x9E37_79B9_7F4A_7C15))
+        _hash = Int(truncatingIfNeeded: identifier.high ^ (identifier.low &* 0x9E37_79B9_7F4A_7C15))
         super.init()
     }
 
@@ -116,7 +113,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         components.scheme = "x-coredata"
         if let temporaryIdentifier {
             components.host = ""
-            components.path = "/\(entityName)/t\(temporaryIdentifier.uuidString)"
+            components.path = "/\(entityName)/t\(temporaryIdentifier.uuid.uuidString)"
         } else {
             components.host = storeIdentifier ?? ""
             components.path = "/\(entityName)/p\(primaryKey ?? 0)"
@@ -125,7 +122,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
             return url
         }
         // Entity names are identifiers, so URLComponents always succeeds; this spelling is the same URI.
-        let text = temporaryIdentifier.map { "x-coredata:///\(entityName)/t\($0.uuidString)" }
+        let text = temporaryIdentifier.map { "x-coredata:///\(entityName)/t\($0.uuid.uuidString)" }
             ?? "x-coredata://\(storeIdentifier ?? "")/\(entityName)/p\(primaryKey ?? 0)"
         return URL(string: text) ?? URL(fileURLWithPath: "/")
     }
