@@ -71,12 +71,22 @@ extension NSManagedObjectContext {
                               coordinator: any ContextObjectSource) throws -> StoreSaveChanges {
         var changes = StoreSaveChanges()
         changes.inserted.reserveCapacity(inserted.count)
-        for object in inserted {
-            if object.entity._writeTraits.storesOnlyPersistentAttributes {
-                // Every current value is a persistent attribute's value: the row is the storage itself.
-                changes.inserted.append(.init(objectID: object.objectID, values: object.storage, toMany: [:]))
+        for position in inserted.indices {
+            // Read in place, unretained: `inserted` keeps each object, and the object its entity, for
+            // the whole pass.
+            let simple = inserted.withUnsafeBufferPointer { objects in
+                let object = Unmanaged.passUnretained(objects[position])
+                return object._withUnsafeGuaranteedRef { object -> StoreSaveChanges.Insert? in
+                    guard object._entity._writeTraits.storesOnlyPersistentAttributes else { return nil }
+                    // Every current value is a persistent attribute's value: the row is the storage itself.
+                    return StoreSaveChanges.Insert(objectID: object._objectID, values: object.storage, toMany: [:])
+                }
+            }
+            if let simple {
+                changes.inserted.append(simple)
                 continue
             }
+            let object = inserted[position]
             var values = PropertyValues(layout: object.storage.layout)
             var toMany: [String: [NSManagedObjectID]] = [:]
             for property in object.entity.propertiesByName.values where !property.isTransient {

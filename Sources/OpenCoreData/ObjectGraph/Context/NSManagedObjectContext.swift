@@ -25,7 +25,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// The coordinator the context fetches through and saves to.
     var _coordinator: NSPersistentStoreCoordinator? {
-        didSet { _coordinatorRowCache = _coordinator?._rowCache }
+        didSet {
+            _coordinatorRowCache = _coordinator?._rowCache
+            _lastClassEntity = nil
+        }
     }
     /// The coordinator's row cache, which every fault a fetch made asks whether it changed: kept apart
     /// so that asking does not retain the coordinator.
@@ -35,9 +38,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // each access is one lookup or update that calls no code able to reach the same set again; the
     // runtime's dynamic check cost more than the lookup. See `NSManagedObject`'s stored properties.
 
-    /// The class and model of the last `NSManagedObject(context:)` and the entity found for them: objects
-    /// are usually created in runs of one class.
-    @exclusivity(unchecked) final var _lastClassEntity: (type: ObjectIdentifier, model: NSManagedObjectModel?, entity: NSEntityDescription)?
+    /// The class of the last `NSManagedObject(context:)` and the entity found for it in the immutable
+    /// model of the context's coordinator (forgotten when the coordinator changes): objects are usually
+    /// created in runs of one class.
+    @exclusivity(unchecked) final var _lastClassEntity: (type: ObjectIdentifier, entity: NSEntityDescription)?
 
     /// Registered objects, one per object ID. Unless `retainsRegisteredObjects` is set, objects nothing
     /// else refers to leave it from time to time (see `RegisteredObjectRetention.swift`).

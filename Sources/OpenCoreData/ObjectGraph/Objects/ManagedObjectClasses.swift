@@ -111,15 +111,14 @@ final class ManagedObjectClasses: @unchecked Sendable {
 
 extension NSManagedObjectContext {
     /// The entity of `type` in the model of the context's coordinator, remembered for the next object
-    /// of the same class.
+    /// of the same class while the coordinator stays (its model is immutable once in use).
     func _entity(for type: NSManagedObject.Type) -> NSEntityDescription {
-        let model = persistentStoreCoordinator?.managedObjectModel
         let key = ObjectIdentifier(type)
-        if let last = _lastClassEntity, last.type == key, last.model === model, model?._isImmutable == true {
-            return last.entity
-        }
+        if let last = _lastClassEntity, last.type == key { return last.entity }
+        let model = persistentStoreCoordinator?.managedObjectModel
         let entity = ManagedObjectClasses.entity(for: type, in: model)
-        _lastClassEntity = (key, model, entity)
+        // A model still being edited may give another answer next time.
+        _lastClassEntity = model?._isImmutable == true ? (key, entity) : nil
         return entity
     }
 }

@@ -161,8 +161,10 @@ extension SQLiteStore {
         }
         // The current run of one root's positions, added to `byRoot` when another root's insert comes.
         var run: (root: Int, positions: [Int])?
-        for (position, id) in ids.enumerated() where id.isTemporaryID {
-            let root = try entityFacts(id.entity).root
+        // The IDs are read in place: `ids` keeps them, and their entities, for the whole pass.
+        try ids.forEachInPlace { position, id in
+            guard id.pointee.isTemporaryID else { return }
+            let root = try entityFacts(id.pointee.entity).root
             if run?.root != root {
                 if let run { byRoot[run.root, default: []] += run.positions }
                 run = (root, [])
