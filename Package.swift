@@ -28,7 +28,8 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.linux]))]
         ),
-        // One lookup in the Swift runtime that Swift cannot spell (see ValidateValueOverrides.swift).
+        // What Swift cannot spell: the runtime's class-method lookup (see ManagedObjectOverrides.swift), a
+        // conditional retain and C thread-local slots.
         .target(name: "COpenCoreDataRuntime"),
         .macro(
             name: "OpenCoreDataMacros",
