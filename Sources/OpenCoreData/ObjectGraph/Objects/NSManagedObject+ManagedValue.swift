@@ -111,7 +111,7 @@ extension NSManagedObject {
 
     /// The body of ``setManagedValue(_:forKey:)``, specialized for each type a typed overload takes.
     ///
-    /// As reads, an attribute of an object that is not a fault, whose class keeps `NSManagedObject`'s
+    /// As with reads, an attribute of an object that is not a fault, whose class keeps `NSManagedObject`'s
     /// change notifications and whose context neither checks its queue nor records undo, is written
     /// straight to its slot, its change recorded as the general path records it.
     @inline(__always)
