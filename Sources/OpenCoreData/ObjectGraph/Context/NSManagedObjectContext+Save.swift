@@ -71,42 +71,36 @@ extension NSManagedObjectContext {
                               coordinator: any ContextObjectSource) throws -> StoreSaveChanges {
         var changes = StoreSaveChanges()
         changes.inserted.reserveCapacity(inserted.count)
-        for position in inserted.indices {
-            // Read in place, unretained: `inserted` keeps each object, and the object its entity, for
-            // the whole pass.
-            let simple = inserted.withUnsafeBufferPointer { objects in
-                let object = Unmanaged.passUnretained(objects[position])
-                return object._withUnsafeGuaranteedRef { object -> StoreSaveChanges.Insert? in
-                    guard object._entity._writeTraits.storesOnlyPersistentAttributes else { return nil }
+        // Each object is read in place, unretained: `inserted` keeps it, and the object its entity, for
+        // the whole pass.
+        try inserted.forEachInPlace { _, object in
+            try Unmanaged.passUnretained(object.pointee)._withUnsafeGuaranteedRef { object in
+                if object._entity._writeTraits.storesOnlyPersistentAttributes {
                     // Every current value is a persistent attribute's value: the row is the storage itself.
-                    return StoreSaveChanges.Insert(objectID: object._objectID, values: object.storage, toMany: [:])
+                    changes.inserted.append(.init(objectID: object._objectID, values: object.storage, toMany: [:]))
+                    return
                 }
-            }
-            if let simple {
-                changes.inserted.append(simple)
-                continue
-            }
-            let object = inserted[position]
-            var values = PropertyValues(layout: object.storage.layout)
-            var toMany: [String: [NSManagedObjectID]] = [:]
-            for property in object.entity.propertiesByName.values where !property.isTransient {
-                if let relationship = property as? NSRelationshipDescription {
-                    if relationship.isToMany {
-                        // Only relationships set on the new object: the other side may hold the link.
-                        guard object.changedKeys.contains(relationship.name) else { continue }
-                        toMany[relationship.name] = try destinationIDs(object.toMany[relationship.name] ?? [], of: object, relationship)
-                    } else if let destination = object.storage[relationship.name] as? NSManagedObject {
-                        values[relationship.name] = try destinationIDs([destination], of: object, relationship)[0]
-                    }
-                } else if property is NSAttributeDescription {
-                    if let index = object.storage.index(of: property.name) {
-                        values.slots[index] = object.storage.slots[index]
-                    } else if let value = object.storage[property.name] {
-                        values[property.name] = value
+                var values = PropertyValues(layout: object.storage.layout)
+                var toMany: [String: [NSManagedObjectID]] = [:]
+                for property in object.entity.propertiesByName.values where !property.isTransient {
+                    if let relationship = property as? NSRelationshipDescription {
+                        if relationship.isToMany {
+                            // Only relationships set on the new object: the other side may hold the link.
+                            guard object.changedKeys.contains(relationship.name) else { continue }
+                            toMany[relationship.name] = try destinationIDs(object.toMany[relationship.name] ?? [], of: object, relationship)
+                        } else if let destination = object.storage[relationship.name] as? NSManagedObject {
+                            values[relationship.name] = try destinationIDs([destination], of: object, relationship)[0]
+                        }
+                    } else if property is NSAttributeDescription {
+                        if let index = object.storage.index(of: property.name) {
+                            values.slots[index] = object.storage.slots[index]
+                        } else if let value = object.storage[property.name] {
+                            values[property.name] = value
+                        }
                     }
                 }
+                changes.inserted.append(.init(objectID: object.objectID, values: values, toMany: toMany))
             }
-            changes.inserted.append(.init(objectID: object.objectID, values: values, toMany: toMany))
         }
         for object in updated {
             var changed: [String: Any?] = [:]

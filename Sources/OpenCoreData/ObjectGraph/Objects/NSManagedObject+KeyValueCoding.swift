@@ -106,13 +106,13 @@ extension NSManagedObject {
         valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
     }
 
-    /// What `recordChange(forKey:slot:in:)` and `_objectDidChange(_:)` record for an object not inserted
-    /// in this event, before slot `index` of `layout` (the layout of the object's values) changes: the
-    /// slot's first value in the event, and the object among the changed ones.
-    @inline(never)
-    func _recordEventChange(slot index: Int, in layout: PropertySlotLayout, key: String) {
-        if valuesAtLastEvent.isEmpty { _withContext { $0._noteChangedForEvent(self) } }
-        valuesAtLastEvent.keepFirst(slot: index, of: layout, key: key) { storage.slots[index] }
+    /// Changes slot `index` of `layout` (the layout of the object's values) to `slot`, recording the
+    /// change as every change is recorded: the change itself, the slot's first value in the event, and
+    /// the object among the changed ones.
+    @inline(__always)
+    func _changeSlot(_ slot: PropertySlot, at index: Int, in layout: PropertySlotLayout, forKey key: String) {
+        recordChange(forKey: key, slot: index, in: layout)
+        storage.slots[index] = slot
         _withContext { $0._objectDidChange(self) }
     }
 
@@ -130,9 +130,7 @@ extension NSManagedObject {
             _setPrimitiveValue(slot.boxed, forKey: key)
             return
         }
-        current._withUnsafeGuaranteedRef { recordChange(forKey: key, slot: index, in: $0) }
-        storage.slots[index] = slot
-        _withContext { $0._objectDidChange(self) }
+        current._withUnsafeGuaranteedRef { _changeSlot(slot, at: index, in: $0, forKey: key) }
     }
 
     /// The current value of a property in snapshot form: to-one as an object ID, to-many as object IDs.

@@ -122,9 +122,7 @@ extension NSManagedObject {
             let written = layout._withUnsafeGuaranteedRef { layout -> Bool in
                 guard let (index, kind) = layout.literalSlot(of: key),
                       let slot = ManagedSlotAccess.slot(value, kind: kind) else { return false }
-                changedKeys.insert(slot: index, of: layout, key: key)
-                if !_insertedInCurrentEvent { _recordEventChange(slot: index, in: layout, key: key) }
-                storage.slots[index] = slot
+                _changeSlot(slot, at: index, in: layout, forKey: key)
                 return true
             }
             if written { return }
