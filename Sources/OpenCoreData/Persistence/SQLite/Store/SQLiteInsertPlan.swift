@@ -27,6 +27,10 @@ final class SQLiteInsertPlan {
     let items: [(name: String, item: Item, slot: Int?)]
     /// The slot layout the slots of `items` refer to: the entity's.
     let slotLayout: PropertySlotLayout
+    /// For each item, in order: its slot when it is a plain attribute kept in the database as it is
+    /// (not externally), so that a number or an absent value is bound straight from the slot; -1
+    /// otherwise. Read instead of `items` on that path: an item's tuple holds references.
+    private let directSlots: [Int]
     /// The `INSERT` statement's text.
     let sql: String
     /// The prepared statement (cached by the connection: the text of an entity's `INSERT` never changes).
@@ -39,7 +43,7 @@ final class SQLiteInsertPlan {
         let layout = try store.layout(of: entity)
         var items: [(name: String, item: Item, slot: Int?)] = []
         let slotLayout = entity._slotLayout
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var columns: [String] = []
         let attributes = store.attributes(of: entity)
         let names = Set(attributes.keys).union(store.relationships(of: entity).filter { !$0.value.isToMany }.keys).sorted()
         for name in names {
@@ -52,30 +56,35 @@ final class SQLiteInsertPlan {
                 items.append((name, .general(columnCount: assigned.count), slotLayout.index(of: name)))
             }
         }
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let sql = "INSERT INTO \(layout.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+        // Every new row of the entity has its entity number and version 1: written into the statement,
+        // they are not bound for each row.
+        let columnList = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
+        let values = (["?", String(layout.number), "1"] + Array(repeating: "?", count: columns.count)).joined(separator: ", ")
+        let sql = "INSERT INTO \(layout.table) (\(columnList)) VALUES (\(values))"
         self.entity = entity
         self.layout = layout
         self.items = items
         self.slotLayout = slotLayout
+        directSlots = items.map { item in
+            guard let slot = item.slot, case .attribute(_, external: false) = item.item else { return -1 }
+            return slot
+        }
         self.sql = sql
         statement = try writer.db.cachedStatement(sql: sql)
     }
 
-    /// Inserts one row: binds its values and runs the statement. Integers and doubles kept unboxed in
-    /// their slots are bound as they are.
+    /// Inserts one row: binds its primary key and values and runs the statement. Integers and doubles
+    /// kept unboxed in their slots are bound as they are.
     func insert(primaryKey: Int64, values: PropertyValues, writer: RowWriter) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
-        var index: Int32 = 1
-        sqlite3_bind_int64(handle, index, primaryKey)
-        sqlite3_bind_int64(handle, index + 1, Int64(layout.number))
-        sqlite3_bind_int64(handle, index + 2, 1)
-        index += 3
+        sqlite3_bind_int64(handle, 1, primaryKey)
+        var index: Int32 = 2
         let bySlot = values.layout === slotLayout
-        for (name, item, slot) in items {
-            if bySlot, let slot, case .attribute(_, false) = item {
-                switch values.slots[slot] {
+        for position in directSlots.indices {
+            let direct = directSlots[position]
+            if bySlot, direct >= 0 {
+                switch values.slots[direct] {
                 case .integer(let integer):
                     sqlite3_bind_int64(handle, index, integer)
                     index += 1
@@ -92,6 +101,7 @@ final class SQLiteInsertPlan {
                     break
                 }
             }
+            let (name, item, slot) = items[position]
             let value = bySlot ? slot.flatMap { values.slots[$0].boxed } : values[name]
             switch item {
             case let .attribute(attribute, external):

@@ -64,17 +64,19 @@ extension SQLiteStore {
         var lastPlan = EntityRunMemo<SQLiteInsertPlan>()
         versions.reserveCapacity(changes.updated.count)
         // New rows all have version 1 (`insertedVersion`).
-        try changes.inserted.forEachInPlace { index, insert in
-            // Unretained: `insertedIDs` keeps the IDs.
+        // Each insert's ID and plan are used unretained: `insertedIDs` and `plans` keep them.
+        for index in changes.inserted.indices {
             try Unmanaged.passUnretained(insertedIDs[index])._withUnsafeGuaranteedRef { id in
                 guard let pk = id.primaryKey else { return }
-                let plan = try lastPlan.value(for: id.entity) { entity in
+                let plan = try Unmanaged.passUnretained(lastPlan.value(for: id.entity) { entity in
                     if let known = plans[ObjectIdentifier(entity)] { return known }
                     let plan = try SQLiteInsertPlan(entity: entity, writer: writer)
                     plans[ObjectIdentifier(entity)] = plan
                     return plan
+                })
+                try plan._withUnsafeGuaranteedRef { plan in
+                    try plan.insert(primaryKey: pk, values: changes.inserted[index].values, writer: writer)
                 }
-                try plan.insert(primaryKey: pk, values: insert.pointee.values, writer: writer)
             }
         }
         for update in changes.updated {
@@ -151,20 +153,16 @@ extension SQLiteStore {
         var ids = inserts.map(\.objectID)
         // The positions of the temporary IDs, by root entity number.
         var byRoot: [Int: [Int]] = [:]
-        // Inserts of one entity usually come together: its layout and ID hash base are looked up once
-        // per run of them.
-        var memo = EntityRunMemo<(root: Int, hashBase: Int)>()
-        func entityFacts(_ entity: NSEntityDescription) throws -> (root: Int, hashBase: Int) {
-            try memo.value(for: entity) { entity in
-                (try layout(of: entity).rootNumber, NSManagedObjectID.hashBase(storeIdentifier: identifier, entity: entity))
-            }
-        }
+        // Inserts of one entity usually come together: its root and ID hash base are looked up once per
+        // run of them. Each pass keeps its own memo, used in place: a local function sharing one captured
+        // it in a box whose every access the runtime checked for exclusivity (about 250 instructions an ID).
+        var memo = EntityRunMemo<Int>()
         // The current run of one root's positions, added to `byRoot` when another root's insert comes.
         var run: (root: Int, positions: [Int])?
         // The IDs are read in place: `ids` keeps them, and their entities, for the whole pass.
         try ids.forEachInPlace { position, id in
             guard id.pointee.isTemporaryID else { return }
-            let root = try entityFacts(id.pointee.entity).root
+            let root = try memo.value(for: id.pointee.entity) { try layout(of: $0).rootNumber }
             if run?.root != root {
                 if let run { byRoot[run.root, default: []] += run.positions }
                 run = (root, [])
@@ -173,13 +171,16 @@ extension SQLiteStore {
         }
         if let run { byRoot[run.root, default: []] += run.positions }
         let storeIdentifier = identifier
+        var hashBases = EntityRunMemo<Int>()
         for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) {
             let keys = try Self.allocatePrimaryKeys(in: db, rootNumber: root, count: positions.count)
             for (position, key) in zip(positions, keys) {
                 let entity = ids[position].entity
-                let facts = try entityFacts(entity)
+                let hashBase = hashBases.value(for: entity) {
+                    NSManagedObjectID.hashBase(storeIdentifier: storeIdentifier, entity: $0)
+                }
                 ids[position] = NSManagedObjectID(entity: entity, store: self, storeIdentifier: storeIdentifier,
-                                                  primaryKey: key, hashBase: facts.hashBase)
+                                                  primaryKey: key, hashBase: hashBase)
             }
         }
         return ids
