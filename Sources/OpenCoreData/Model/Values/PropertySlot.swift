@@ -75,6 +75,15 @@ enum PropertySlot {
         return nil
     }
 
+    /// Whether the slot holds no reference to release: no value, a number or a date.
+    @inline(__always)
+    var holdsNoReference: Bool {
+        switch self {
+        case .absent, .integer, .double, .date: true
+        case .object, .string, .other: false
+        }
+    }
+
     /// Whether the slot holds a value.
     @inline(__always)
     var isPresent: Bool {

@@ -76,6 +76,29 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
         }
     }
 
+    /// Replaces a slot's value with `slot`, taken rather than copied. An old value that holds no
+    /// reference (none, a number or a date, as a new object's and a row's slots mostly do) is
+    /// overwritten without being destroyed first.
+    @inline(__always)
+    mutating func replace(at position: Int, with slot: consuming PropertySlot) {
+        precondition(position >= 0 && position < endIndex, "Index out of range")
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.unsafelyUnwrapped.copy() }
+        // Moved into the closure through an optional, which the closure empties: capturing the slot
+        // itself would copy it.
+        var pending = Optional(consume slot)
+        // In place through the buffer this value holds, unretained as in the subscript's setter.
+        Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            $0.withUnsafeMutablePointerToElements { elements in
+                let element = elements + position
+                if element.pointee.holdsNoReference {
+                    element.initialize(to: pending.take().unsafelyUnwrapped)
+                } else {
+                    element.pointee = pending.take().unsafelyUnwrapped
+                }
+            }
+        }
+    }
+
     /// The integer in a slot, read in place; `nil` when the slot holds no integer.
     @inline(__always)
     func integer(at position: Int) -> Int64? {

@@ -109,10 +109,12 @@ extension NSManagedObject {
     /// Changes slot `index` of `layout` (the layout of the object's values) to `slot`, recording the
     /// change as every change is recorded: the change itself, the slot's first value in the event, and
     /// the object among the changed ones.
+    ///
+    /// The new slot is taken, not copied: the `@Managed` setter makes it for this call.
     @inline(__always)
-    func _changeSlot(_ slot: PropertySlot, at index: Int, in layout: PropertySlotLayout, forKey key: String) {
+    func _changeSlot(_ slot: consuming PropertySlot, at index: Int, in layout: PropertySlotLayout, forKey key: String) {
         recordChange(forKey: key, slot: index, in: layout)
-        storage.slots[index] = slot
+        storage.slots.replace(at: index, with: slot)
         _withContext { $0._objectDidChange(self) }
     }
 
