@@ -8,8 +8,7 @@
 /// Rows come out of a store mostly in primary-key order. A hash table spreads such keys over its whole
 /// storage, so a fetch of many rows touches a new cache line (often a new memory page) for each one.
 /// Here the entries of one entity's permanent IDs in one store sit in pages of ``pageSize`` consecutive
-/// keys: consecutive rows share a page, found by one hash lookup, and the page last used is tried before
-/// any lookup. Temporary IDs are hashed as usual.
+/// keys: consecutive rows share a page, found by one hash lookup. Temporary IDs are hashed as usual.
 struct ObjectIDMap<Value> {
     /// An object ID as a dictionary key (temporary IDs).
     ///
@@ -93,21 +92,11 @@ struct ObjectIDMap<Value> {
 
     /// The entries of one page, by primary key modulo ``pageSize``.
     struct Page {
-        /// The page's key, so that a remembered position can be checked against an ID.
-        let key: PageKey
         var entries: ContiguousArray<(id: NSManagedObjectID, value: Value)?>
         var count = 0
 
-        init(_ key: PageKey) {
-            self.key = key
+        init() {
             entries = ContiguousArray(repeating: nil, count: ObjectIDMap.pageSize)
-        }
-
-        /// Whether the page holds the entry of the permanent ID `id` with key `primaryKey`.
-        @inline(__always)
-        func covers(_ id: NSManagedObjectID, primaryKey: Int64) -> Bool {
-            key.number == primaryKey >> ObjectIDMap.pageShift && key.base == id._permanentHashBase(primaryKey: primaryKey)
-                && key.representative._namesSameEntityAndStore(as: id)
         }
 
         /// Puts `entry` in slot `index` and returns the entry it replaces, keeping a replaced entry's ID.
@@ -133,13 +122,7 @@ struct ObjectIDMap<Value> {
     }
 
     private var temporary: [Key: Value] = [:]
-    /// The pages, in the order they were made (a page's position changes only when a page is removed).
-    private var pageList: ContiguousArray<Page> = []
-    /// The position of each page in `pageList`.
-    private var pagePositions: [PageKey: Int] = [:]
-    /// The position of the page last found or made, -1 for none: consecutive keys (the rows of a fetch,
-    /// the objects of a save) mostly fall in it, and are then found without hashing.
-    private var lastPagePosition = -1
+    private var pages: [PageKey: Page] = [:]
     private var permanentCount = 0
 
     init() {}
@@ -149,19 +132,11 @@ struct ObjectIDMap<Value> {
         Int(truncatingIfNeeded: primaryKey) & (pageSize - 1)
     }
 
-    /// The position of the page of a permanent ID in `pageList`, or `nil` when there is none.
-    @inline(__always)
-    private func pagePosition(of id: NSManagedObjectID, primaryKey: Int64) -> Int? {
-        if lastPagePosition >= 0, pageList[lastPagePosition].covers(id, primaryKey: primaryKey) { return lastPagePosition }
-        return pagePositions[PageKey(id, primaryKey: primaryKey)]
-    }
-
     /// The value of an ID; setting `nil` removes it.
     subscript(id: NSManagedObjectID) -> Value? {
         get {
             guard let primaryKey = id.primaryKey else { return temporary[Key(id)] }
-            guard let position = pagePosition(of: id, primaryKey: primaryKey) else { return nil }
-            return pageList[position].entries[Self.slot(of: primaryKey)]?.value
+            return pages[PageKey(id, primaryKey: primaryKey)]?.entries[Self.slot(of: primaryKey)]?.value
         }
         set {
             if let newValue {
@@ -176,19 +151,16 @@ struct ObjectIDMap<Value> {
     @discardableResult
     mutating func updateValue(_ value: Value, forKey id: NSManagedObjectID) -> Value? {
         guard let primaryKey = id.primaryKey else { return temporary.updateValue(value, forKey: Key(id)) }
+        let key = PageKey(id, primaryKey: primaryKey)
         let slot = Self.slot(of: primaryKey)
-        if let position = pagePosition(of: id, primaryKey: primaryKey) {
-            lastPagePosition = position
-            let old = pageList[position].update(value, id: id, at: slot)
+        if let index = pages.index(forKey: key) {
+            let old = pages.values[index].update(value, id: id, at: slot)
             if old == nil { permanentCount += 1 }
             return old
         }
-        let key = PageKey(id, primaryKey: primaryKey)
-        var page = Page(key)
+        var page = Page()
         _ = page.update(value, id: id, at: slot)
-        pagePositions[key] = pageList.count
-        lastPagePosition = pageList.count
-        pageList.append(page)
+        pages[key] = page
         permanentCount += 1
         return nil
     }
@@ -197,23 +169,11 @@ struct ObjectIDMap<Value> {
     @discardableResult
     mutating func removeValue(forKey id: NSManagedObjectID) -> Value? {
         guard let primaryKey = id.primaryKey else { return temporary.removeValue(forKey: Key(id)) }
-        guard let position = pagePosition(of: id, primaryKey: primaryKey),
-              let old = pageList[position].remove(at: Self.slot(of: primaryKey)) else { return nil }
+        guard let index = pages.index(forKey: PageKey(id, primaryKey: primaryKey)) else { return nil }
+        guard let old = pages.values[index].remove(at: Self.slot(of: primaryKey)) else { return nil }
         permanentCount -= 1
-        if pageList[position].count == 0 { removePage(at: position) }
+        if pages.values[index].count == 0 { pages.remove(at: index) }
         return old
-    }
-
-    /// Removes an empty page: the last page takes its position.
-    private mutating func removePage(at position: Int) {
-        pagePositions.removeValue(forKey: pageList[position].key)
-        let last = pageList.count - 1
-        if position != last {
-            pageList.swapAt(position, last)
-            pagePositions[pageList[position].key] = position
-        }
-        pageList.removeLast()
-        lastPagePosition = -1
     }
 
     /// Adds the entries of `other`, replacing the values of IDs both have.
@@ -223,8 +183,7 @@ struct ObjectIDMap<Value> {
 
     /// Keeps room for `capacity` permanent IDs with consecutive primary keys.
     mutating func reserveCapacity(_ capacity: Int) {
-        pagePositions.reserveCapacity(capacity / Self.pageSize + 1)
-        pageList.reserveCapacity(capacity / Self.pageSize + 1)
+        pages.reserveCapacity(capacity / Self.pageSize + 1)
     }
 
     /// Keeps room for `capacity` temporary IDs.
@@ -235,39 +194,28 @@ struct ObjectIDMap<Value> {
     /// Removes every entry.
     mutating func removeAll() {
         temporary.removeAll()
-        pageList.removeAll()
-        pagePositions.removeAll()
-        lastPagePosition = -1
+        pages.removeAll()
         permanentCount = 0
     }
 
     /// Removes the entries for which `shouldRemove` is true.
     mutating func removeAll(where shouldRemove: (NSManagedObjectID, Value) throws -> Bool) rethrows {
         temporary = try temporary.filter { try !shouldRemove($0.key.id, $0.value) }
-        var kept: ContiguousArray<Page> = []
+        var kept: [PageKey: Page] = [:]
         var keptCount = 0
-        for page in pageList {
+        for (key, page) in pages {
             var page = page
             for index in page.entries.indices {
                 guard let entry = page.entries[index], try shouldRemove(entry.id, entry.value) else { continue }
                 _ = page.remove(at: index)
             }
             if page.count > 0 {
-                kept.append(page)
+                kept[key] = page
                 keptCount += page.count
             }
         }
-        replacePages(with: kept)
+        pages = kept
         permanentCount = keptCount
-    }
-
-    /// Makes `pages` the map's pages, every one of them holding entries.
-    private mutating func replacePages(with pages: ContiguousArray<Page>) {
-        pageList = pages
-        pagePositions = [:]
-        pagePositions.reserveCapacity(pages.count)
-        for position in pages.indices { pagePositions[pages[position].key] = position }
-        lastPagePosition = -1
     }
 
     /// Removes the entries whose value satisfies `isUnreferenced` and appends the removed values to
@@ -285,25 +233,25 @@ struct ObjectIDMap<Value> {
         for key in temporaryKeys {
             if let value = temporary.removeValue(forKey: key) { removed.append(value) }
         }
-        var emptied = false
-        var position = 0
-        while position < pageList.count {
-            for slot in 0..<Self.pageSize where pageList[position].entries[slot] != nil {
-                guard isUnreferenced(&pageList[position].entries[slot]!.value),
-                      let value = pageList[position].remove(at: slot) else { continue }
+        var emptied: [PageKey] = []
+        var pageIndex = pages.startIndex
+        while pageIndex != pages.endIndex {
+            for slot in 0..<Self.pageSize where pages.values[pageIndex].entries[slot] != nil {
+                guard isUnreferenced(&pages.values[pageIndex].entries[slot]!.value),
+                      let value = pages.values[pageIndex].remove(at: slot) else { continue }
                 removed.append(value)
                 permanentCount -= 1
             }
-            if pageList[position].count == 0 { emptied = true }
-            position += 1
+            if pages.values[pageIndex].count == 0 { emptied.append(pages.keys[pageIndex]) }
+            pageIndex = pages.index(after: pageIndex)
         }
-        if emptied { replacePages(with: pageList.filter { $0.count > 0 }) }
+        for key in emptied { pages.removeValue(forKey: key) }
     }
 
     /// Calls `body` with each ID and its value, in no particular order.
     func forEach(_ body: (NSManagedObjectID, Value) throws -> Void) rethrows {
         for (key, value) in temporary { try body(key.id, value) }
-        for page in pageList {
+        for page in pages.values {
             for case let (id, value)? in page.entries { try body(id, value) }
         }
     }
