@@ -65,28 +65,23 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
             return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position] }
         }
         @inline(__always) set {
-            precondition(position >= 0 && position < endIndex, "Index out of range")
-            // No other reference may be held while asking whether this one is the only one.
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.unsafelyUnwrapped.copy() }
-            // Written in place through the buffer this value holds: replacing the slot's old value
-            // (which may release objects) cannot release the buffer, so it is not retained around it.
-            Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                $0.withUnsafeMutablePointerToElements { $0[position] = newValue }
-            }
+            replace(at: position, with: newValue)
         }
     }
 
-    /// Replaces a slot's value with `slot`, taken rather than copied. An old value that holds no
-    /// reference (none, a number or a date, as a new object's and a row's slots mostly do) is
-    /// overwritten without being destroyed first.
+    /// The subscript's setter: replaces a slot's value with `slot`, taken rather than copied. An old
+    /// value that holds no reference (none, a number or a date, as a new object's and a row's slots
+    /// mostly do) is overwritten without being destroyed first.
     @inline(__always)
-    mutating func replace(at position: Int, with slot: consuming PropertySlot) {
+    private mutating func replace(at position: Int, with slot: consuming PropertySlot) {
         precondition(position >= 0 && position < endIndex, "Index out of range")
+        // No other reference may be held while asking whether this one is the only one.
         if !isKnownUniquelyReferenced(&storage) { storage = storage.unsafelyUnwrapped.copy() }
         // Moved into the closure through an optional, which the closure empties: capturing the slot
         // itself would copy it.
         var pending = Optional(consume slot)
-        // In place through the buffer this value holds, unretained as in the subscript's setter.
+        // Written in place through the buffer this value holds: replacing the slot's old value (which
+        // may release objects) cannot release the buffer, so it is not retained around it.
         Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
             $0.withUnsafeMutablePointerToElements { elements in
                 let element = elements + position

@@ -114,7 +114,7 @@ extension NSManagedObject {
     @inline(__always)
     func _changeSlot(_ slot: consuming PropertySlot, at index: Int, in layout: PropertySlotLayout, forKey key: String) {
         recordChange(forKey: key, slot: index, in: layout)
-        storage.slots.replace(at: index, with: slot)
+        storage.slots[index] = slot
         _withContext { $0._objectDidChange(self) }
     }
 
