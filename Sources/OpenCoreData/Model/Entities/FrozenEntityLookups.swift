@@ -13,6 +13,9 @@ final class FrozenEntityLookups {
     let propertiesBySlot: [NSPropertyDescription?]
     /// The validation traits of the property of each slot (`.skipped` for a slot without one).
     let validationTraitsBySlot: [PropertyValidationTraits]
+    /// Values computed once from the entity by the layers above (the default values new objects
+    /// start with).
+    let derivedValues = EntityValuesCache()
 
     /// Computes the lookups of an entity that is still editable (its `_frozen` is `nil`).
     init(_ entity: NSEntityDescription) {
@@ -22,7 +25,7 @@ final class FrozenEntityLookups {
         relationshipsByName = entity.relationshipsByName
         versionHash = VersionHashing.hash(of: entity)
         writeTraits = EntityWriteTraits(entity)
-        let slotLayout = PropertySlotLayout(entity)
+        let slotLayout = PropertySlotLayout.shared(entity)
         let byName = entity.propertiesByName
         self.slotLayout = slotLayout
         propertiesBySlot = slotLayout.names.map { byName[$0] }

@@ -5,7 +5,8 @@ import Synchronization
 /// inherited properties included), in the entity's property order.
 ///
 /// A layout is computed once when the entity's model becomes immutable and shared by every object and
-/// row of the entity; while the model is still editable each use computes a new, equal layout.
+/// row of the entity, and by every entity of the same shape (see ``shared(_:)``); while the model is
+/// still editable each use computes a new, equal layout.
 final class PropertySlotLayout: Sendable {
     /// How a slot's value is kept.
     enum Kind: UInt8, Sendable {
@@ -42,19 +43,25 @@ final class PropertySlotLayout: Sendable {
         @inline(__always) get { toOneSlots.isEmpty && transientSlots.isEmpty }
     }
 
-    /// Values computed once per layout by the layers above (the default values new objects start with).
-    let derivedValues = PropertySlotLayoutCache()
-
     /// A layout with no slots: every value it holds is kept by name.
-    static let empty = PropertySlotLayout(names: [], kinds: [], toOne: [], transient: [])
+    static let empty = PropertySlotLayout.shared(Shape(names: [], kinds: [], toOneSlots: [], transientSlots: []))
 
-    private init(names: [String], kinds: [Kind], toOne: [Int], transient: [Int]) {
+    /// What a layout is made of: its slots' names and kinds, and which slots hold to-one relationships
+    /// and transient properties. Two layouts of one shape hold values interchangeably.
+    struct Shape: Hashable, Sendable {
+        var names: [String]
+        var kinds: [Kind]
+        var toOneSlots: [Int]
+        var transientSlots: [Int]
+    }
+
+    init(_ shape: Shape) {
         // Names rebuilt from their bytes: short ones in the small form string literals have.
-        let names = names.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+        let names = shape.names.map { String(decoding: Array($0.utf8), as: UTF8.self) }
         self.names = names
-        self.kinds = kinds
-        toOneSlots = toOne
-        transientSlots = transient
+        kinds = shape.kinds
+        toOneSlots = shape.toOneSlots
+        transientSlots = shape.transientSlots
         var size = 8
         while size < names.count * 2 { size *= 2 }
         probeTable = Self.table(size: size, hashes: names.map(Self.probeHash))
@@ -137,8 +144,13 @@ final class PropertySlotLayout: Sendable {
     }
 
     /// Computes the layout of an entity's properties (fetched properties excluded: their results are
-    /// kept apart). A property that redeclares an inherited name takes over its slot.
+    /// kept apart).
     convenience init(_ entity: NSEntityDescription) {
+        self.init(Self.shape(of: entity))
+    }
+
+    /// The shape of an entity's layout. A property that redeclares an inherited name takes over its slot.
+    static func shape(of entity: NSEntityDescription) -> Shape {
         var names: [String] = []
         var kinds: [Kind] = []
         var toOne: Set<Int> = []
@@ -162,7 +174,7 @@ final class PropertySlotLayout: Sendable {
             }
             if property.isTransient { transient.insert(slot) } else { transient.remove(slot) }
         }
-        self.init(names: names, kinds: kinds, toOne: toOne.sorted(), transient: transient.sorted())
+        return Shape(names: names, kinds: kinds, toOneSlots: toOne.sorted(), transientSlots: transient.sorted())
     }
 
     /// The number of slots.
@@ -184,41 +196,5 @@ extension NSEntityDescription {
     /// The slot layout of the entity's values: fixed once the model is in use.
     var _slotLayout: PropertySlotLayout {
         _frozen?.slotLayout ?? PropertySlotLayout(self)
-    }
-}
-
-/// Values computed once from a layout's entity and kept with the layout.
-// @unchecked Sendable: the default values are published once through `defaultValues` (an atomic
-// reference written with release and read with acquire ordering: a reader that sees the box sees the
-// values it was made with), and the values are immutable canonical values, never changed in place
-// (objects copy them on their first change).
-final class PropertySlotLayoutCache: @unchecked Sendable {
-    /// The default values, boxed so that an atomic reference can hold them.
-    private final class DefaultValues {
-        let values: PropertyValues
-
-        init(_ values: PropertyValues) {
-            self.values = values
-        }
-    }
-
-    /// The box, retained by the cache once published (released in `deinit`). An `Atomic` of an
-    /// unmanaged reference rather than `AtomicLazyReference`, whose `load()` is not specialized
-    /// outside its module and cost more than the lock it replaced.
-    private let defaultValues = Atomic<Unmanaged<DefaultValues>?>(nil)
-
-    /// The cached default values, computing them with `make` the first time (two threads asking at once
-    /// may both compute them; the first to finish is kept).
-    func defaults(_ make: () -> PropertyValues) -> PropertyValues {
-        if let box = defaultValues.load(ordering: .acquiring) { return box.takeUnretainedValue().values }
-        let made = Unmanaged.passRetained(DefaultValues(make()))
-        let (stored, current) = defaultValues.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
-        if stored { return made.takeUnretainedValue().values }
-        made.release()
-        return current.unsafelyUnwrapped.takeUnretainedValue().values
-    }
-
-    deinit {
-        defaultValues.load(ordering: .acquiring)?.release()
     }
 }

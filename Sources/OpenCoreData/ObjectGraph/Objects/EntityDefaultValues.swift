@@ -4,16 +4,16 @@ import Foundation
 /// in canonical form (numbers of Integer and Double attributes unboxed in their slots).
 ///
 /// They are computed once per entity of an immutable model (one in use by a coordinator), kept with the
-/// entity's slot layout and shared by every object, which copies them only when it first changes a
+/// entity's frozen lookups and shared by every object, which copies them only when it first changes a
 /// value. Entities still being edited get them computed afresh each time.
 enum EntityDefaultValues {
     /// The default values of every attribute of `entity` (inherited ones included) that has one.
     static func values(for entity: NSEntityDescription) -> PropertyValues {
-        // Unretained: the entity keeps its lookups, and they keep the layout and its cache.
+        // Unretained: the entity keeps its lookups, and they keep their cache.
         guard let frozen = entity._frozen.map(Unmanaged.passUnretained) else { return compute(entity) }
         return frozen._withUnsafeGuaranteedRef { frozen in
-            Unmanaged.passUnretained(frozen.slotLayout)._withUnsafeGuaranteedRef { layout in
-                layout.derivedValues.defaults { compute(entity) }
+            Unmanaged.passUnretained(frozen.derivedValues)._withUnsafeGuaranteedRef { cache in
+                cache.defaults { compute(entity) }
             }
         }
     }

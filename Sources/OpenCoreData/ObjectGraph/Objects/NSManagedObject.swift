@@ -106,18 +106,18 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// abstract entity has no instances of its own: passing one stops the program, naming the entity.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         entity._requireInstantiable()
-        _entity = entity
         _overrides = ManagedObjectOverrides.of(Self.self)
         if let rowID = FetchedObjectConstruction.takeID(for: entity, of: Self.self) {
             // An object a context creates for a row: its values come from the row.
             _objectID = rowID
             storage = PropertyValues(layout: .empty)
-            super.init()
         } else {
             _objectID = NSManagedObjectID(temporaryFor: entity)
             storage = EntityDefaultValues.values(for: entity)
-            super.init()
         }
+        // The entity's last use: the object takes the caller's reference instead of a copy of it.
+        _entity = entity
+        super.init()
         if let context {
             context.insert(self)
         }

@@ -66,8 +66,8 @@ final class SQLiteFetchRowDecoder {
     private let fixedEntityNumber: Int64?
     private let versionIndex: Int?
     private var plans: [Int64: Plan] = [:]
-    /// The plan of the previous row: rows of one entity usually come together.
-    private var lastPlan: (number: Int64, plan: Plan)?
+    /// The plan of the previous row (rows of one entity usually come together), held by `plans`.
+    private var lastPlan: (number: Int64, plan: Unmanaged<Plan>)?
 
     init(store: SQLiteStore, statement: Statement, columns: [SQLiteResultColumn]) {
         self.store = store
@@ -90,14 +90,16 @@ final class SQLiteFetchRowDecoder {
         let number: Int64 = try fixedEntityNumber
             ?? entityNumberIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
         let version: Int64 = try versionIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
-        let plan = try self.plan(for: number)
-        var values = PropertyValues(layout: plan.slotLayout) { slots in
-            for step in plan.slotSteps { slotValue(step, of: row, into: slots) }
+        // Unretained: `plans` keeps every plan until the decoder goes away.
+        return try plan(for: number)._withUnsafeGuaranteedRef { plan in
+            var values = PropertyValues(layout: plan.slotLayout) { slots in
+                for step in plan.slotSteps { slotValue(step, of: row, into: slots) }
+            }
+            if !plan.steps.isEmpty { try readOtherColumns(of: row, with: plan, into: &values) }
+            let objectID = NSManagedObjectID(entity: plan.entity, store: store, storeIdentifier: storeIdentifier, primaryKey: pk,
+                                             hashBase: plan.idHashBase)
+            return StoreRow(objectID: objectID, version: version, values: values)
         }
-        if !plan.steps.isEmpty { try readOtherColumns(of: row, with: plan, into: &values) }
-        let objectID = NSManagedObjectID(entity: plan.entity, store: store, storeIdentifier: storeIdentifier, primaryKey: pk,
-                                         hashBase: plan.idHashBase)
-        return StoreRow(objectID: objectID, version: version, values: values)
     }
 
     /// Reads the columns that are not numbers written into slots: other attributes, composite elements
@@ -202,12 +204,17 @@ final class SQLiteFetchRowDecoder {
         }
     }
 
-    /// The plan for rows of the entity with the given number, made on its first row.
-    private func plan(for number: Int64) throws -> Plan {
+    /// The plan for rows of the entity with the given number, made on its first row; `plans` keeps it.
+    @inline(__always)
+    private func plan(for number: Int64) throws -> Unmanaged<Plan> {
         if let lastPlan, lastPlan.number == number { return lastPlan.plan }
+        return try storedPlan(for: number)
+    }
+
+    private func storedPlan(for number: Int64) throws -> Unmanaged<Plan> {
         if let plan = plans[number] {
-            lastPlan = (number, plan)
-            return plan
+            lastPlan = (number, .passUnretained(plan))
+            return .passUnretained(plan)
         }
         let entity = try store.entity(number: number)
         let entityName = entity.name ?? ""
@@ -260,7 +267,7 @@ final class SQLiteFetchRowDecoder {
                         idHashBase: NSManagedObjectID.hashBase(storeIdentifier: storeIdentifier, entity: entity),
                         slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
         plans[number] = plan
-        lastPlan = (number, plan)
-        return plan
+        lastPlan = (number, .passUnretained(plan))
+        return .passUnretained(plan)
     }
 }

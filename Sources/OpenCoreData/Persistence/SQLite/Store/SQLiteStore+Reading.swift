@@ -34,7 +34,7 @@ extension SQLiteStore {
             let decoder = SQLiteFetchRowDecoder(store: self, statement: statement, columns: query.columns)
             let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
             var rows: [StoreRow] = []
-            while let row = try cursor.next() { rows.append(try decoder.decode(row)) }
+            try cursor.forEach { row in rows.append(try decoder.decode(row)) }
             return rows
         } }
     }
