@@ -33,28 +33,33 @@ extension NSManagedObject {
                 }
             }
         }
-        if let frozen = _entity._frozen, storage.layout === frozen.slotLayout {
+        // Unretained: the entity keeps its lookups, and the object its entity.
+        if let frozen = _entity._frozen.map(Unmanaged.passUnretained),
+           frozen._withUnsafeGuaranteedRef({ storage.layout === $0.slotLayout }) {
             // The slots of an immutable model's entity, with what each property needs read once. With
             // `NSManagedObject`'s own `validateValue(_:forKey:)` and no per-key methods, a value that
             // passes without checks would make that call do nothing: it is neither boxed nor passed.
             let callsForEveryValue = KeyValidationRegistry.shared.hasRegistrations
                 || _overrides.contains(.validateValue)
-            // The traits first: a value that needs no call is passed over without reading its property.
-            let traitsBySlot = frozen.validationTraitsBySlot
-            for index in traitsBySlot.indices {
-                let traits = traitsBySlot[index]
-                switch traits.shape {
-                case .skipped:
-                    continue
-                case .toMany:
-                    guard let relationship = frozen.propertiesBySlot[index] as? NSRelationshipDescription,
-                          let value = toManyValidationValue(relationship) else { continue }
-                    check(value, forKey: relationship.name)
-                case .toOne, .numberAttribute, .otherAttribute:
-                    let slot = storage.slots[index]
-                    if !callsForEveryValue && PropertyValidation.passesWithoutChecks(slot, traits: traits) { continue }
-                    guard let property = frozen.propertiesBySlot[index] else { continue }
-                    check(Self.validationValue(slot), forKey: property.name)
+            frozen._withUnsafeGuaranteedRef { frozen in
+                // The traits first: a value that needs no call is passed over without reading its property.
+                frozen.validationTraitsBySlot.withUnsafeBufferPointer { traitsBySlot in
+                    for index in traitsBySlot.indices {
+                        let traits = traitsBySlot[index]
+                        switch traits.shape {
+                        case .skipped:
+                            continue
+                        case .toMany:
+                            guard let relationship = frozen.propertiesBySlot[index] as? NSRelationshipDescription,
+                                  let value = toManyValidationValue(relationship) else { continue }
+                            check(value, forKey: relationship.name)
+                        case .toOne, .numberAttribute, .otherAttribute:
+                            let slot = storage.slots[index]
+                            if !callsForEveryValue && PropertyValidation.passesWithoutChecks(slot, traits: traits) { continue }
+                            guard let property = frozen.propertiesBySlot[index] else { continue }
+                            check(Self.validationValue(slot), forKey: property.name)
+                        }
+                    }
                 }
             }
         } else {
