@@ -29,7 +29,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.linux]))]
         ),
         // What Swift cannot spell: the runtime's class-method lookup (see ManagedObjectOverrides.swift), a
-        // conditional retain and C thread-local slots.
+        // conditional retain, immortal objects (see ObjectImmortality.swift) and C thread-local slots.
         .target(name: "COpenCoreDataRuntime"),
         .macro(
             name: "OpenCoreDataMacros",
