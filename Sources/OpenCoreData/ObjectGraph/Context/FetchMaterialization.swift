@@ -5,6 +5,10 @@ extension NSManagedObjectContext {
     /// of rows of that entity, not once per row. New faults keep their rows when the rows came from the
     /// coordinator's row cache at `rowGeneration` (see `registeredObject(for:asFault:refresh:type:rowGeneration:)`).
     func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil) -> [NSManagedObject] {
+        // No rows, no array made: an array made with no capacity is the standard library's one shared
+        // empty storage, and its initializer writes that storage's count, a data race with any other
+        // thread doing the same (ThreadSanitizer reports it).
+        if rows.isEmpty { return [] }
         var registration = FetchRegistration(self, count: rows.count)
         // Each row is read where it lies (iterating would copy it out first, retaining its ID and
         // values and releasing them after).
@@ -24,6 +28,8 @@ extension NSManagedObjectContext {
                             rowGeneration: UInt64? = nil) -> [NSManagedObject] {
         var remaining = consume rows
         let count = remaining.count
+        // No rows, no array made (see `_registeredObjects(for:asFault:refresh:rowGeneration:)`).
+        if count == 0 { return [] }
         var registration = FetchRegistration(self, count: count)
         guard asFault, registration.contextWasEmpty else {
             // Objects filled from their rows (new ones, or registered ones a fetch refreshes) are awoken
