@@ -13,18 +13,19 @@ extern void *swift_lookUpClassMethod(const void *metadata, const void *method, c
 #else
 #define OCD_SWIFT_SYMBOL(name) name
 #endif
-extern const char ocd_validateValueMethodDescriptor
-    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC13validateValue_6forKeyySpyyXlSgG_SStKFTq"));
-extern const char ocd_willAccessValueMethodDescriptor
-    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC15willAccessValue6forKeyySSSg_tFTq"));
-extern const char ocd_didAccessValueMethodDescriptor
-    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC14didAccessValue6forKeyySSSg_tFTq"));
-extern const char ocd_willChangeValueMethodDescriptor
-    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC15willChangeValue6forKeyySS_tFTq"));
-extern const char ocd_didChangeValueMethodDescriptor
-    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectC14didChangeValue6forKeyySS_tFTq"));
-extern const char ocd_managedObjectClassDescriptor
-    __asm__(OCD_SWIFT_SYMBOL("$s12OpenCoreData15NSManagedObjectCMn"));
+// Declares `variable` as the symbol with the mangled Swift name `mangled`.
+#define OCD_SWIFT_DESCRIPTOR(variable, mangled) extern const char variable __asm__(OCD_SWIFT_SYMBOL(mangled))
+OCD_SWIFT_DESCRIPTOR(ocd_validateValueMethodDescriptor,
+                     "$s12OpenCoreData15NSManagedObjectC13validateValue_6forKeyySpyyXlSgG_SStKFTq");
+OCD_SWIFT_DESCRIPTOR(ocd_willAccessValueMethodDescriptor,
+                     "$s12OpenCoreData15NSManagedObjectC15willAccessValue6forKeyySSSg_tFTq");
+OCD_SWIFT_DESCRIPTOR(ocd_didAccessValueMethodDescriptor,
+                     "$s12OpenCoreData15NSManagedObjectC14didAccessValue6forKeyySSSg_tFTq");
+OCD_SWIFT_DESCRIPTOR(ocd_willChangeValueMethodDescriptor,
+                     "$s12OpenCoreData15NSManagedObjectC15willChangeValue6forKeyySS_tFTq");
+OCD_SWIFT_DESCRIPTOR(ocd_didChangeValueMethodDescriptor,
+                     "$s12OpenCoreData15NSManagedObjectC14didChangeValue6forKeyySS_tFTq");
+OCD_SWIFT_DESCRIPTOR(ocd_managedObjectClassDescriptor, "$s12OpenCoreData15NSManagedObjectCMn");
 
 const void *ocd_managedObjectMethodImplementation(const void *classMetadata, OCDManagedObjectMethod method) {
     const void *descriptor;

@@ -1,24 +1,6 @@
-import Foundation
-
 extension PropertySlotLayout {
     /// The layouts made so far by ``shared(_:)``, by shape.
-    // @unchecked Sendable: `layouts` is read and written only with `lock` held. An `NSLock` rather than
-    // a `Mutex`: ThreadSanitizer, which CI runs on the concurrency tests, sees the lock's ordering.
-    private final class SharedLayouts: @unchecked Sendable {
-        private let lock = NSLock()
-        private var layouts: [Shape: PropertySlotLayout] = [:]
-
-        func layout(of shape: Shape, _ make: (Shape) -> PropertySlotLayout) -> PropertySlotLayout {
-            lock.withLock {
-                if let layout = layouts[shape] { return layout }
-                let layout = make(shape)
-                layouts[shape] = layout
-                return layout
-            }
-        }
-    }
-
-    private static let sharedLayouts = SharedLayouts()
+    private static let sharedLayouts = LockedValue<[Shape: PropertySlotLayout]>([:])
 
     /// The one layout of the given shape for the whole process, made on first use.
     ///
@@ -29,10 +11,12 @@ extension PropertySlotLayout {
     /// Immortal layouts are never freed; sharing them by shape keeps their number that of the distinct
     /// shapes in use, however many times a model is loaded.
     static func shared(_ shape: Shape) -> PropertySlotLayout {
-        sharedLayouts.layout(of: shape) { shape in
+        sharedLayouts.withLock { layouts in
+            if let layout = layouts[shape] { return layout }
             let layout = PropertySlotLayout(shape)
             // Immortal before it is published: no other thread holds it yet.
             ObjectImmortality.make(layout)
+            layouts[shape] = layout
             return layout
         }
     }

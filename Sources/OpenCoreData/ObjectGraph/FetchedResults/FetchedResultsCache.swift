@@ -10,7 +10,7 @@ enum FetchedResultsCache {
     static let directoryEnvironmentKey = "OPENCOREDATA_FETCHED_RESULTS_CACHE_DIRECTORY"
 
     /// A directory set by the program, which replaces every other.
-    private static let directoryOverride = FetchedResultsLockedValue<URL?>(nil)
+    private static let directoryOverride = LockedValue<URL?>(nil)
 
     /// The directory holding the cache files: the one the program set, else the one the environment
     /// names, else `OpenCoreData/FetchedResultsCache` in the user's caches directory.
@@ -138,19 +138,5 @@ enum FetchedResultsCache {
             states.append("\(store.identifier ?? "")|\(token)")
         }
         return states
-    }
-}
-
-/// A value guarded by a lock.
-// @unchecked Sendable: every access to `stored` goes through `lock`.
-final class FetchedResultsLockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

@@ -45,7 +45,7 @@ struct ManagedObjectOverrides: OptionSet, Sendable {
     private static let lastAnswer = Atomic<UInt>(0)
 
     /// Answers found so far, by class.
-    private static let answers = Mutex<[ObjectIdentifier: ManagedObjectOverrides]>([:])
+    private static let answers = LockedValue<[ObjectIdentifier: ManagedObjectOverrides]>([:])
 
     /// `NSManagedObject`'s own implementations, by method (0 where the runtime gave none).
     private static let baseImplementations = Method.allCases.map { implementation(of: $0, in: NSManagedObject.self) }

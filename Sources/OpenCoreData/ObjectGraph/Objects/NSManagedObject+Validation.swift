@@ -34,35 +34,12 @@ extension NSManagedObject {
             }
         }
         // Unretained: the entity keeps its lookups, and the object its entity.
-        if let frozen = _entity._frozen.map(Unmanaged.passUnretained),
-           frozen._withUnsafeGuaranteedRef({ storage.layout === $0.slotLayout }) {
-            // The slots of an immutable model's entity, with what each property needs read once. With
-            // `NSManagedObject`'s own `validateValue(_:forKey:)` and no per-key methods, a value that
-            // passes without checks would make that call do nothing: it is neither boxed nor passed.
-            let callsForEveryValue = KeyValidationRegistry.shared.hasRegistrations
-                || _overrides.contains(.validateValue)
-            frozen._withUnsafeGuaranteedRef { frozen in
-                // The traits first: a value that needs no call is passed over without reading its property.
-                frozen.validationTraitsBySlot.withUnsafeBufferPointer { traitsBySlot in
-                    for index in traitsBySlot.indices {
-                        let traits = traitsBySlot[index]
-                        switch traits.shape {
-                        case .skipped:
-                            continue
-                        case .toMany:
-                            guard let relationship = frozen.propertiesBySlot[index] as? NSRelationshipDescription,
-                                  let value = toManyValidationValue(relationship) else { continue }
-                            check(value, forKey: relationship.name)
-                        case .toOne, .numberAttribute, .otherAttribute:
-                            let slot = storage.slots[index]
-                            if !callsForEveryValue && PropertyValidation.passesWithoutChecks(slot, traits: traits) { continue }
-                            guard let property = frozen.propertiesBySlot[index] else { continue }
-                            check(Self.validationValue(slot), forKey: property.name)
-                        }
-                    }
-                }
-            }
-        } else {
+        let checkedBySlot = _entity._frozen.map(Unmanaged.passUnretained)?._withUnsafeGuaranteedRef { frozen in
+            guard storage.layout === frozen.slotLayout else { return false }
+            _validateSlots(with: frozen, check)
+            return true
+        } ?? false
+        if !checkedBySlot {
             for property in _entity._allProperties {
                 if property is NSFetchedPropertyDescription || property is NSDerivedAttributeDescription { continue }
                 if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
@@ -75,6 +52,35 @@ extension NSManagedObject {
         }
         if errors.count == 1 { throw errors[0] }
         if errors.count > 1 { throw NSManagedObject.multipleErrors(errors) }
+    }
+
+    /// The checks of `_validateValues()` for values in the slot layout of an immutable model's entity,
+    /// with what each property needs read once. With `NSManagedObject`'s own `validateValue(_:forKey:)`
+    /// and no per-key methods, a value that passes without checks would make that call do nothing: it is
+    /// neither boxed nor passed to `check`.
+    @inline(__always)
+    private func _validateSlots(with frozen: FrozenEntityLookups, _ check: (AnyObject?, String) -> Void) {
+        let callsForEveryValue = KeyValidationRegistry.shared.hasRegistrations || _overrides.contains(.validateValue)
+        // The traits first: a value that needs no call is passed over without reading its property. Read
+        // in place: a copy of the array would be retained for each object validated.
+        frozen.validationTraitsBySlot.withUnsafeBufferPointer { traitsBySlot in
+            for index in traitsBySlot.indices {
+                let traits = traitsBySlot[index]
+                switch traits.shape {
+                case .skipped:
+                    continue
+                case .toMany:
+                    guard let relationship = frozen.propertiesBySlot[index] as? NSRelationshipDescription,
+                          let value = toManyValidationValue(relationship) else { continue }
+                    check(value, relationship.name)
+                case .toOne, .numberAttribute, .otherAttribute:
+                    let slot = storage.slots[index]
+                    if !callsForEveryValue && PropertyValidation.passesWithoutChecks(slot, traits: traits) { continue }
+                    guard let property = frozen.propertiesBySlot[index] else { continue }
+                    check(Self.validationValue(slot), property.name)
+                }
+            }
+        }
     }
 
     /// A to-many relationship's objects as `validateValue(_:forKey:)` receives them, or `nil` when they
