@@ -59,6 +59,36 @@ struct ManagedObjectIDTests {
         #expect(ids[0] != NSManagedObjectID(temporaryFor: entity))
     }
 
+    @Test("an ID keeps the store identifier it was made under, names its store while it is open, and nil once it is gone")
+    func storeOfAnID() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Blog.sqlite")
+        let model = StoreKit.blogModel()
+        var before: NSManagedObjectID?
+        var after: NSManagedObjectID?
+        var oldUUID = ""
+        do {
+            let (coordinator, store) = try StoreKit.sqliteCoordinator(model, at: url)
+            before = try StoreKit.insert(coordinator, "Tag", [["label": "a"]]).first
+            oldUUID = try #require(store.identifier)
+            store.identifier = "B0B0B0B0-0000-4000-8000-000000000001"
+            after = try StoreKit.insert(coordinator, "Tag", [["label": "b"]]).first
+            let entity = try #require(model.entitiesByName["Tag"])
+            #expect(before?.persistentStore === store && after?.persistentStore === store)
+            // The same row under the new identifier is another ID; under the old one, the same.
+            #expect(NSManagedObjectID(entity: entity, store: store, primaryKey: 1) != before)
+            #expect(NSManagedObjectID(entity: entity, store: store, primaryKey: 2) == after)
+            try coordinator.remove(store)
+        }
+        let first = try #require(before)
+        let second = try #require(after)
+        #expect(first.uriRepresentation().absoluteString == "x-coredata://\(oldUUID)/Tag/p1")
+        #expect(second.uriRepresentation().absoluteString == "x-coredata://B0B0B0B0-0000-4000-8000-000000000001/Tag/p2")
+        #expect(first.persistentStore == nil && second.persistentStore == nil)
+        #expect(first == first.copy() as? NSManagedObjectID && first != second)
+    }
+
     @Test("managedObjectID(forURIRepresentation:) gives the ID back in a later launch, nil for foreign URIs")
     func uriRoundTrip() throws {
         let directory = try Fixtures.temporaryDirectory()

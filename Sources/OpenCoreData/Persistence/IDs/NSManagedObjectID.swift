@@ -7,15 +7,12 @@
 /// ``uriRepresentation()`` with ``NSPersistentStoreCoordinator/managedObjectID(forURIRepresentation:)``
 /// to keep a reference across launches.
 // @unchecked Sendable: every stored property is a `let` fixed at creation. `entity` belongs to a
-// model that is immutable once in use by a coordinator; the reference to the store (`NonRetaining`) is
-// written once, at creation, and read through the Swift runtime's thread-safe conditional retain.
+// model that is immutable once in use by a coordinator; the store reference is itself Sendable.
 public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// The entity of the object the ID names.
     public let entity: NSEntityDescription
-    @NonRetaining private var _store: NSPersistentStore?
-    /// The store's identifier when the ID is permanent, kept so equality never depends on the
-    /// weak store reference.
-    let storeIdentifier: String?
+    /// The store and its identifier, shared by the store's IDs; `nil` for a temporary ID.
+    let _storeReference: ObjectIDStoreReference?
     /// The row's primary key (`Z_PK`) in its store; `nil` for a temporary ID.
     let primaryKey: Int64?
     /// The unique part of a temporary ID; `nil` for a permanent ID.
@@ -26,8 +23,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// Creates a temporary ID for a new object of `entity`.
     init(temporaryFor entity: NSEntityDescription) {
         self.entity = entity
-        _store = nil
-        storeIdentifier = nil
+        _storeReference = nil
         primaryKey = nil
         let identifier = TemporaryObjectIdentifiers.next()
         temporaryIdentifier = identifier
@@ -38,22 +34,21 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
 
     /// Creates the permanent ID of the row with primary key `primaryKey` of `entity` in `store`.
     convenience init(entity: NSEntityDescription, store: NSPersistentStore, primaryKey: Int64) {
-        self.init(entity: entity, store: store, storeIdentifier: store.identifier, primaryKey: primaryKey)
+        self.init(entity: entity, store: store._objectIDReference, primaryKey: primaryKey)
     }
 
-    /// Creates a permanent ID with the store's identifier already read (fetches read it once for
-    /// all their rows).
-    convenience init(entity: NSEntityDescription, store: NSPersistentStore, storeIdentifier: String?, primaryKey: Int64) {
-        self.init(entity: entity, store: store, storeIdentifier: storeIdentifier, primaryKey: primaryKey,
-                  hashBase: Self.hashBase(storeIdentifier: storeIdentifier, entity: entity))
+    /// Creates a permanent ID with the store's reference already read (fetches read it once for all
+    /// their rows).
+    convenience init(entity: NSEntityDescription, store: ObjectIDStoreReference, primaryKey: Int64) {
+        self.init(entity: entity, store: store, primaryKey: primaryKey,
+                  hashBase: Self.hashBase(storeIdentifier: store.identifier, entity: entity))
     }
 
     /// Creates a permanent ID whose ``hashBase(storeIdentifier:entity:)`` the caller computed once for
     /// many IDs of one entity and store.
-    init(entity: NSEntityDescription, store: NSPersistentStore, storeIdentifier: String?, primaryKey: Int64, hashBase: Int) {
+    init(entity: NSEntityDescription, store: ObjectIDStoreReference, primaryKey: Int64, hashBase: Int) {
         self.entity = entity
-        _store = store
-        self.storeIdentifier = storeIdentifier
+        _storeReference = store
         self.primaryKey = primaryKey
         temporaryIdentifier = nil
         _hash = hashBase ^ Self.mixing(primaryKey)
@@ -78,7 +73,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// that both are permanent.
     @inline(__always)
     final func _namesSameEntityAndStore(as other: NSManagedObjectID) -> Bool {
-        other === self || (storeIdentifier == other.storeIdentifier
+        other === self || (ObjectIDStoreReference.sameIdentifier(_storeReference, other._storeReference)
             && (entity === other.entity || entity.name == other.entity.name))
     }
 
@@ -93,7 +88,13 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// The persistent store that holds the object, or `nil` for a temporary ID (or when the store has
     /// been removed from its coordinator and released).
     public var persistentStore: NSPersistentStore? {
-        _store
+        _storeReference?.store
+    }
+
+    /// The identifier of the ID's store when the ID is permanent, kept so that equality never depends
+    /// on the store still being there.
+    var storeIdentifier: String? {
+        _storeReference?.identifier
     }
 
     /// A Boolean value that indicates whether the ID is temporary: the object has not been saved yet and
@@ -156,7 +157,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
             return temporaryIdentifier == other.temporaryIdentifier
         }
         return other.temporaryIdentifier == nil && primaryKey == other.primaryKey
-            && storeIdentifier == other.storeIdentifier && (entity === other.entity || entity.name == other.entity.name)
+            && ObjectIDStoreReference.sameIdentifier(_storeReference, other._storeReference)
+            && (entity === other.entity || entity.name == other.entity.name)
     }
 
     /// A hash value consistent with ``isEqual(_:)``.

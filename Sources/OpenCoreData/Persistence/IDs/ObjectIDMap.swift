@@ -59,9 +59,14 @@ struct ObjectIDMap<Value> {
     private static var pageShift: Int { 4 }
 
     /// Names one page: a store, an entity, and a run of ``pageSize`` primary keys.
+    ///
+    /// The key refers to an ID of the page without a reference count, so that looking a page up costs no
+    /// atomic operation: a key made for a lookup refers to the caller's ID, and a key in the table to the
+    /// ``Page/representative`` its page keeps (a copy of the table copies the page, and the reference
+    /// with it).
     struct PageKey: Hashable {
-        /// An ID of the page: it names the store and the entity.
-        let representative: NSManagedObjectID
+        /// An ID of the page, unretained: it names the store and the entity.
+        let representative: Unmanaged<NSManagedObjectID>
         /// The part of the representative's hash its store and entity give.
         let base: Int
         /// The primary key divided by the page size.
@@ -69,14 +74,16 @@ struct ObjectIDMap<Value> {
 
         @inline(__always)
         init(_ id: NSManagedObjectID, primaryKey: Int64) {
-            representative = id
+            representative = .passUnretained(id)
             base = id._permanentHashBase(primaryKey: primaryKey)
             number = primaryKey >> ObjectIDMap.pageShift
         }
 
         static func == (lhs: PageKey, rhs: PageKey) -> Bool {
-            lhs.number == rhs.number && lhs.base == rhs.base
-                && lhs.representative._namesSameEntityAndStore(as: rhs.representative)
+            guard lhs.number == rhs.number, lhs.base == rhs.base else { return false }
+            return lhs.representative._withUnsafeGuaranteedRef { left in
+                rhs.representative._withUnsafeGuaranteedRef { left._namesSameEntityAndStore(as: $0) }
+            }
         }
 
         func hash(into hasher: inout Hasher) {
@@ -92,10 +99,13 @@ struct ObjectIDMap<Value> {
 
     /// The entries of one page, by primary key modulo ``pageSize``.
     struct Page {
+        /// The ID the page's key refers to, kept alive by the page.
+        let representative: NSManagedObjectID
         var entries: ContiguousArray<(id: NSManagedObjectID, value: Value)?>
         var count = 0
 
-        init() {
+        init(representative: NSManagedObjectID) {
+            self.representative = representative
             entries = ContiguousArray(repeating: nil, count: ObjectIDMap.pageSize)
         }
 
@@ -158,7 +168,7 @@ struct ObjectIDMap<Value> {
             if old == nil { permanentCount += 1 }
             return old
         }
-        var page = Page()
+        var page = Page(representative: id)
         _ = page.update(value, id: id, at: slot)
         pages[key] = page
         permanentCount += 1

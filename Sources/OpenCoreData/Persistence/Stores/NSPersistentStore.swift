@@ -12,6 +12,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     private let _options: [AnyHashable: Any]?
     private var _url: URL?
     private var _identifier: String?
+    /// What the object IDs made under the current identifier share (under `_lock`), made when first
+    /// asked for.
+    private var _idReference: ObjectIDStoreReference?
     private var _metadata: [String: Any]?
     private var _isReadOnly: Bool
 
@@ -86,6 +89,16 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         _replaceIdentifier { identifier in
             _metadata = loaded
             identifier = loaded[NSStoreUUIDKey] as? String
+        }
+    }
+
+    /// What the permanent object IDs of the store's rows share while its identifier stays as it is.
+    var _objectIDReference: ObjectIDStoreReference {
+        _lock.withLock {
+            if let reference = _idReference, reference.identifier == _identifier { return reference }
+            let reference = ObjectIDStoreReference(store: self, identifier: _identifier)
+            _idReference = reference
+            return reference
         }
     }
 

@@ -58,7 +58,8 @@ final class SQLiteFetchRowDecoder {
     /// The statement whose rows are decoded: unboxed columns are read from it directly.
     private let handle: SQLiteStatement
     private let columns: [SQLiteResultColumn]
-    private let storeIdentifier: String?
+    /// What the IDs of the fetched rows share: the store and its identifier.
+    private let storeReference: ObjectIDStoreReference
     private let coordinator: NSPersistentStoreCoordinator?
     private let primaryKeyIndex: Int?
     private let entityNumberIndex: Int?
@@ -73,7 +74,7 @@ final class SQLiteFetchRowDecoder {
         self.store = store
         handle = statement.sqliteStatement
         self.columns = columns
-        storeIdentifier = store.identifier
+        storeReference = store._objectIDReference
         coordinator = store.persistentStoreCoordinator
         primaryKeyIndex = columns.first { $0.role == .primaryKey }?.index
         entityNumberIndex = columns.first { $0.role == .entityNumber }?.index
@@ -96,7 +97,7 @@ final class SQLiteFetchRowDecoder {
                 for step in plan.slotSteps { slotValue(step, of: row, into: slots) }
             }
             if !plan.steps.isEmpty { try readOtherColumns(of: row, with: plan, into: &values) }
-            let objectID = NSManagedObjectID(entity: plan.entity, store: store, storeIdentifier: storeIdentifier, primaryKey: pk,
+            let objectID = NSManagedObjectID(entity: plan.entity, store: storeReference, primaryKey: pk,
                                              hashBase: plan.idHashBase)
             return StoreRow(objectID: objectID, version: version, values: values)
         }
@@ -128,7 +129,7 @@ final class SQLiteFetchRowDecoder {
             for (name, key) in keys {
                 guard let relationship = plan.relationships[name], let destination = relationship.destinationEntity else { continue }
                 let target = try entities[name].map { try store.entity(number: $0) } ?? destination
-                values[name] = NSManagedObjectID(entity: target, store: store, storeIdentifier: storeIdentifier, primaryKey: key)
+                values[name] = NSManagedObjectID(entity: target, store: storeReference, primaryKey: key)
             }
         }
     }
@@ -264,7 +265,7 @@ final class SQLiteFetchRowDecoder {
             }
         }
         let plan = Plan(entity: entity, slotLayout: slotLayout,
-                        idHashBase: NSManagedObjectID.hashBase(storeIdentifier: storeIdentifier, entity: entity),
+                        idHashBase: NSManagedObjectID.hashBase(storeIdentifier: storeReference.identifier, entity: entity),
                         slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
         plans[number] = plan
         lastPlan = (number, .passUnretained(plan))

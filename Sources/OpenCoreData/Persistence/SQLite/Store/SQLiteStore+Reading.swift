@@ -45,7 +45,7 @@ extension SQLiteStore {
             let statement = try db.cachedStatement(sql: query.sql)
             let primaryKeyIndex = query.columns.first { $0.role == .primaryKey }?.index
             let entityNumberIndex = query.columns.first { $0.role == .entityNumber }?.index
-            let storeIdentifier = identifier
+            let storeReference = _objectIDReference
             var lastEntity: (number: Int64, entity: NSEntityDescription)?
             var ids: [NSManagedObjectID] = []
             let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
@@ -59,7 +59,7 @@ extension SQLiteStore {
                     entity = try self.entity(number: number)
                     lastEntity = (number, entity)
                 }
-                ids.append(NSManagedObjectID(entity: entity, store: self, storeIdentifier: storeIdentifier, primaryKey: pk))
+                ids.append(NSManagedObjectID(entity: entity, store: storeReference, primaryKey: pk))
             }
             return ids
         } }

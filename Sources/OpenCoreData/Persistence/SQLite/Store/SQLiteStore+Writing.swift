@@ -170,17 +170,16 @@ extension SQLiteStore {
             run?.positions.append(position)
         }
         if let run { byRoot[run.root, default: []] += run.positions }
-        let storeIdentifier = identifier
+        let storeReference = _objectIDReference
         var hashBases = EntityRunMemo<Int>()
         for (root, positions) in byRoot.sorted(by: { $0.key < $1.key }) {
             let keys = try Self.allocatePrimaryKeys(in: db, rootNumber: root, count: positions.count)
             for (position, key) in zip(positions, keys) {
                 let entity = ids[position].entity
                 let hashBase = hashBases.value(for: entity) {
-                    NSManagedObjectID.hashBase(storeIdentifier: storeIdentifier, entity: $0)
+                    NSManagedObjectID.hashBase(storeIdentifier: storeReference.identifier, entity: $0)
                 }
-                ids[position] = NSManagedObjectID(entity: entity, store: self, storeIdentifier: storeIdentifier,
-                                                  primaryKey: key, hashBase: hashBase)
+                ids[position] = NSManagedObjectID(entity: entity, store: storeReference, primaryKey: key, hashBase: hashBase)
             }
         }
         return ids
