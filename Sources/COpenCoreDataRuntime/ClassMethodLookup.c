@@ -25,6 +25,7 @@ OCD_SWIFT_DESCRIPTOR(ocd_willChangeValueMethodDescriptor,
                      "$s12OpenCoreData15NSManagedObjectC15willChangeValue6forKeyySS_tFTq");
 OCD_SWIFT_DESCRIPTOR(ocd_didChangeValueMethodDescriptor,
                      "$s12OpenCoreData15NSManagedObjectC14didChangeValue6forKeyySS_tFTq");
+OCD_SWIFT_DESCRIPTOR(ocd_awakeFromFetchMethodDescriptor, "$s12OpenCoreData15NSManagedObjectC14awakeFromFetchyyFTq");
 OCD_SWIFT_DESCRIPTOR(ocd_managedObjectClassDescriptor, "$s12OpenCoreData15NSManagedObjectCMn");
 
 const void *ocd_managedObjectMethodImplementation(const void *classMetadata, OCDManagedObjectMethod method) {
@@ -35,6 +36,7 @@ const void *ocd_managedObjectMethodImplementation(const void *classMetadata, OCD
     case OCDManagedObjectMethodDidAccessValue: descriptor = &ocd_didAccessValueMethodDescriptor; break;
     case OCDManagedObjectMethodWillChangeValue: descriptor = &ocd_willChangeValueMethodDescriptor; break;
     case OCDManagedObjectMethodDidChangeValue: descriptor = &ocd_didChangeValueMethodDescriptor; break;
+    case OCDManagedObjectMethodAwakeFromFetch: descriptor = &ocd_awakeFromFetchMethodDescriptor; break;
     default: return 0;
     }
     return swift_lookUpClassMethod(classMetadata, descriptor, &ocd_managedObjectClassDescriptor);

@@ -1,5 +1,5 @@
 import Testing
-import OpenCoreData
+@testable import OpenCoreData
 
 /// Faults a fetch returns fire from the row the fetch read while the coordinator's row cache has not
 /// changed since; whenever the store may hold something newer for them, they must read it instead.
@@ -151,5 +151,58 @@ struct FetchedFaultFiringTests {
         fault.setValue("Parent's", forKey: "name")
         let name = child.performAndWait { childFault.value(forKey: "name") as? String }
         #expect(name == "Parent's")
+    }
+}
+
+/// An author class whose `awakeFromFetch()` lets go of the context its fault fires in, as an app that
+/// keeps its only reference to a context in a holder it clears may.
+class ContextReleasingAuthor: NSManagedObject {
+    nonisolated(unsafe) static var holder: NSManagedObjectContext?
+    nonisolated(unsafe) static var awakened: [String] = []
+
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        Self.holder = nil
+        Self.awakened.append(primitiveValue(forKey: "name") as? String ?? "?")
+    }
+}
+
+/// A subclass that inherits the override.
+final class InheritingContextReleasingAuthor: ContextReleasingAuthor {}
+
+@Suite("Fetched faults whose awakeFromFetch lets go of their context", .serialized)
+struct FetchedFaultContextReleaseTests {
+    @Test("awakeFromFetch runs when a fetched fault fires, and may let go of the context's last owner", arguments: [
+        NSStringFromClass(ContextReleasingAuthor.self), NSStringFromClass(InheritingContextReleasingAuthor.self),
+        NSStringFromClass(NSManagedObject.self),
+    ])
+    func awakeLetsGoOfContext(className: String) throws {
+        let model = BlogModel.make()
+        model.entitiesByName["Author"]?.managedObjectClassName = className
+        let stack = try GraphStack(model: model)
+        let writer = stack.context()
+        writer.make("Author", ["name": "Ann", "age": 3])
+        try writer.save()
+        ContextReleasingAuthor.awakened = []
+        var fault: NSManagedObject?
+        do {
+            let reader = stack.context()
+            ContextReleasingAuthor.holder = reader
+            fault = try #require(try reader.all("Author").first)
+        }
+        let author = try #require(fault)
+        #expect(author.isFault)
+        #expect(author.value(forKey: "name") as? String == "Ann")
+        #expect(author.value(forKey: "age") as? Int == 3)
+        // The fault fires with the context retained only for classes whose awakeFromFetch is their own.
+        let overrides = ManagedObjectOverrides.of(type(of: author)).contains(.awakeFromFetch)
+        #expect(overrides == (className != NSStringFromClass(NSManagedObject.self)))
+        if overrides {
+            #expect(ContextReleasingAuthor.awakened == ["Ann"])
+            #expect(ContextReleasingAuthor.holder == nil)
+        } else {
+            #expect(ContextReleasingAuthor.awakened.isEmpty)
+            ContextReleasingAuthor.holder = nil
+        }
     }
 }

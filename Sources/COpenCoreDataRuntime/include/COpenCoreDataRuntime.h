@@ -14,6 +14,8 @@ typedef enum OCDManagedObjectMethod {
     OCDManagedObjectMethodWillChangeValue,
     /// `didChangeValue(forKey:)`.
     OCDManagedObjectMethodDidChangeValue,
+    /// `awakeFromFetch()`.
+    OCDManagedObjectMethodAwakeFromFetch,
 } OCDManagedObjectMethod;
 
 /// The implementation of an `NSManagedObject` method that instances of the class with the given Swift

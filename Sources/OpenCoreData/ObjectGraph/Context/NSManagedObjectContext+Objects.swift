@@ -191,6 +191,12 @@ extension NSManagedObjectContext {
         fulfill(object, from: row)
     }
 
+    /// Fires a fault a fetch made from the row it keeps as its snapshot, as `_fulfillFault(_:)` does
+    /// first; returns whether it did. Otherwise the object is left for `_fulfillFault(_:)`.
+    func _fulfillFaultFromFetchedRow(_ object: NSManagedObject) -> Bool {
+        !_needsQueryGenerationScope && _fulfillFromFetchedRow(object)
+    }
+
     /// Fires a fault a fetch made from the row it keeps as its snapshot, when the coordinator's row
     /// cache has not changed since (so the cache would give the same row) and the context reads cached
     /// rows (a non-negative staleness interval reads the store).

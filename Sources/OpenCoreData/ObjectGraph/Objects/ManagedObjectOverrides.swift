@@ -11,6 +11,9 @@ import Synchronization
 /// - A `@Managed` accessor calls the access or change notifications around every read or write. When
 ///   the class keeps `NSManagedObject`'s, which only fire a fault, an accessor of an object that is not
 ///   a fault reads or writes its slot without calling them.
+/// - Firing a fault calls `awakeFromFetch()`. When the class keeps `NSManagedObject`'s, which does
+///   nothing, no code of the app runs while the fault fires, and the object's context is used without
+///   retaining it.
 ///
 /// The answer comes from the Swift runtime's class-method lookup (`swift_lookUpClassMethod`): the
 /// implementation the class's vtable holds for each method, compared with `NSManagedObject`'s own.
@@ -23,26 +26,37 @@ struct ManagedObjectOverrides: OptionSet, Sendable {
     static let accessNotifications = ManagedObjectOverrides(rawValue: 1 << 1)
     /// `willChangeValue(forKey:)` or `didChangeValue(forKey:)`.
     static let changeNotifications = ManagedObjectOverrides(rawValue: 1 << 2)
+    /// `awakeFromFetch()`.
+    static let awakeFromFetch = ManagedObjectOverrides(rawValue: 1 << 3)
 
     /// The hooks instances of `type` call other implementations of than `NSManagedObject`'s.
     static func of(_ type: NSManagedObject.Type) -> ManagedObjectOverrides {
+        #if _pointerBitWidth(_64)
         let metadata = UInt(bitPattern: ObjectIdentifier(type))
         // Objects are made many at a time, nearly always of the class made last.
         let last = lastAnswer.load(ordering: .relaxed)
-        if last & ~answerMask == metadata { return ManagedObjectOverrides(rawValue: UInt8(last & answerMask)) }
+        if last & ~answerMask == metadata { return ManagedObjectOverrides(rawValue: UInt8(last >> answerShift)) }
         let answer = answer(for: type)
-        lastAnswer.store(metadata | UInt(answer.rawValue), ordering: .relaxed)
+        lastAnswer.store(metadata | UInt(answer.rawValue) << answerShift, ordering: .relaxed)
         return answer
+        #else
+        return answer(for: type)
+        #endif
     }
 
-    /// The bits an answer takes: class metadata is aligned to at least 8 bytes, so the lowest three bits
-    /// of its address are free.
-    private static let answerMask: UInt = 0b111
+    #if _pointerBitWidth(_64)
+    /// Where an answer starts in ``lastAnswer``: its top byte, which no user-space address sets on the
+    /// 64-bit platforms Swift runs on (their addresses have at most 56 significant bits). An address
+    /// with a tag in its top byte never matches the word, and its class's answer is looked up each time.
+    private static var answerShift: Int { UInt.bitWidth - 8 }
+    /// The bits of ``lastAnswer`` an answer takes.
+    private static var answerMask: UInt { 0xFF << answerShift }
 
-    /// The last answer given: the class's metadata address, with the answer in its lowest bits. One word,
+    /// The last answer given: the class's metadata address, with the answer in its top byte. One word,
     /// so a reader sees a class and its answer together; an answer never changes, so no ordering is
     /// needed.
     private static let lastAnswer = Atomic<UInt>(0)
+    #endif
 
     /// Answers found so far, by class.
     private static let answers = LockedValue<[ObjectIdentifier: ManagedObjectOverrides]>([:])
@@ -77,7 +91,7 @@ struct ManagedObjectOverrides: OptionSet, Sendable {
 
     /// The methods looked up.
     private enum Method: Int, CaseIterable {
-        case validateValue, willAccessValue, didAccessValue, willChangeValue, didChangeValue
+        case validateValue, willAccessValue, didAccessValue, willChangeValue, didChangeValue, awakeFromFetch
 
         /// The answer an override of the method belongs to.
         var overrides: ManagedObjectOverrides {
@@ -85,6 +99,7 @@ struct ManagedObjectOverrides: OptionSet, Sendable {
             case .validateValue: .validateValue
             case .willAccessValue, .didAccessValue: .accessNotifications
             case .willChangeValue, .didChangeValue: .changeNotifications
+            case .awakeFromFetch: .awakeFromFetch
             }
         }
 
@@ -95,6 +110,7 @@ struct ManagedObjectOverrides: OptionSet, Sendable {
             case .didAccessValue: OCDManagedObjectMethodDidAccessValue
             case .willChangeValue: OCDManagedObjectMethodWillChangeValue
             case .didChangeValue: OCDManagedObjectMethodDidChangeValue
+            case .awakeFromFetch: OCDManagedObjectMethodAwakeFromFetch
             }
         }
     }

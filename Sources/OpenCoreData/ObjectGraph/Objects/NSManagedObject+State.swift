@@ -158,9 +158,18 @@ extension NSManagedObject {
 
     /// Loads the values of a fault from its context.
     func _fireFaultIfNeeded() {
-        // Retained: firing runs the object's own code (`awakeFromFetch()`), which may let go of the
-        // context's last owner.
-        guard _isFault, let context = _context else { return }
+        guard _isFault else { return }
+        // A fault a fetch made fires from the row it keeps, which loads no other object. With
+        // `NSManagedObject`'s `awakeFromFetch()`, no code of the app that could let go of the context's
+        // last owner runs meanwhile (the initializers of to-one destinations made for it get no
+        // context), so the context is used unretained.
+        if _rowGeneration != 0, !_overrides.contains(.awakeFromFetch),
+           _withContext({ $0._fulfillFaultFromFetchedRow(self) }) == true {
+            return
+        }
+        // Retained: firing may run the class's `awakeFromFetch()`, or load other objects and run
+        // theirs, and those may let go of the context's last owner.
+        guard let context = _context else { return }
         context._fulfillFault(self)
     }
 }

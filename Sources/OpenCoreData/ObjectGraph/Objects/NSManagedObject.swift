@@ -41,8 +41,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Calls `body` with the object's context, if it has one, without retaining the context: the
     /// reference stays valid while the object holds it, and `body` must not release the context's last
     /// owner.
-    @inline(__always)
-    func _withContext(_ body: (NSManagedObjectContext) -> Void) {
+    /// Returns `body`'s result, or `nil` without a context.
+    @inline(__always) @discardableResult
+    func _withContext<Result>(_ body: (NSManagedObjectContext) -> Result) -> Result? {
         _contextReference?._withUnsafeGuaranteedRef(body)
     }
 
