@@ -41,10 +41,16 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Calls `body` with the object's context, if it has one, without retaining the context: the
     /// reference stays valid while the object holds it, and `body` must not release the context's last
     /// owner.
-    /// Returns `body`'s result, or `nil` without a context.
-    @inline(__always) @discardableResult
-    func _withContext<Result>(_ body: (NSManagedObjectContext) -> Result) -> Result? {
+    @inline(__always)
+    func _withContext(_ body: (NSManagedObjectContext) -> Void) {
         _contextReference?._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether the object has a context and `body`, called with it as `_withContext(_:)` calls it,
+    /// returns `true`.
+    @inline(__always)
+    func _contextAgrees(_ body: (NSManagedObjectContext) -> Bool) -> Bool {
+        _contextReference?._withUnsafeGuaranteedRef(body) ?? false
     }
 
     /// Whether the object's context (if it has one) checks that it is used on its queue or records
