@@ -188,7 +188,8 @@ struct FetchedFaultContextReleaseTests {
         do {
             let reader = stack.context()
             ContextReleasingAuthor.holder = reader
-            fault = try #require(try reader.all("Author").first)
+            let fetched = try #require(try reader.all("Author").first)
+            fault = fetched
         }
         let author = try #require(fault)
         #expect(author.isFault)
