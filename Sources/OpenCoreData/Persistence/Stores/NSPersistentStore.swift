@@ -13,7 +13,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     private var _url: URL?
     private var _identifier: String?
     /// What the object IDs made under the current identifier share (under `_lock`), made when first
-    /// asked for.
+    /// asked for and dropped when the identifier changes.
     private var _idReference: ObjectIDStoreReference?
     private var _metadata: [String: Any]?
     private var _isReadOnly: Bool
@@ -95,7 +95,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// What the permanent object IDs of the store's rows share while its identifier stays as it is.
     var _objectIDReference: ObjectIDStoreReference {
         _lock.withLock {
-            if let reference = _idReference, reference.identifier == _identifier { return reference }
+            if let reference = _idReference { return reference }
             let reference = ObjectIDStoreReference(store: self, identifier: _identifier)
             _idReference = reference
             return reference
@@ -103,12 +103,14 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     /// Runs `change` with the store's lock held and its identifier to change; when the identifier
-    /// changed, the coordinator forgets the rows it cached under the old one (object IDs carry the
-    /// identifier, so those rows could otherwise answer for a later store with that identifier).
+    /// changed, the IDs made from then on share a new reference, and the coordinator forgets the rows it
+    /// cached under the old one (object IDs carry the identifier, so those rows could otherwise answer
+    /// for a later store with that identifier).
     private func _replaceIdentifier(_ change: (inout String?) -> Void) {
         let (old, new) = _lock.withLock {
             let old = _identifier
             change(&_identifier)
+            if _identifier != old { _idReference = nil }
             return (old, _identifier)
         }
         if let old, old != new { persistentStoreCoordinator?._rowCache.removeAll(storeIdentifier: old) }
