@@ -1,6 +1,7 @@
 import Testing
 @testable import OpenCoreData
 import GRDB
+import GRDBSQLite
 
 /// Saving many new objects at once, as the insert benchmark does: every object becomes exactly one
 /// row with its values, primary keys are allocated in one run, and every saved object ends with a
@@ -209,5 +210,146 @@ struct SaveThroughputTests {
             // Σ over 1,000 rows and ten columns of row × 10 + column.
             #expect(sum == 100 * 999 * 1_000 / 2 + 45 * 1_000)
         }
+    }
+
+    /// `(Z_PK, ZI0…ZI9)` of every Bulk row, in key order.
+    func bulkRows() throws -> [[Int64]] {
+        try StoreKit.rows(url, "SELECT Z_PK, ZI0, ZI1, ZI2, ZI3, ZI4, ZI5, ZI6, ZI7, ZI8, ZI9 FROM ZBULK ORDER BY Z_PK")
+            .map { row in (0..<11).map { row[$0] as Int64 } }
+    }
+
+    @Test("saves of every size write each new row once, with its own key and values",
+          arguments: [1, 3, 4, 17, 63, 64, 65, 150, 1_000])
+    func everyRunLength(count: Int) throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        try context.performAndWait {
+            // Two saves: the second continues where the first stopped.
+            let first = insertItems(count, into: context)
+            try context.save()
+            let second = insertItems(count, from: count, into: context)
+            try context.save()
+            let keys: [Int64] = (first + second).compactMap(\.objectID.primaryKey)
+            #expect(keys == Array(1...Int64(2 * count)))
+        }
+        let expected: [[Int64]] = (0..<(2 * count)).map { (row: Int) -> [Int64] in
+            [Int64(row + 1)] + (0..<10).map { (column: Int) -> Int64 in Int64(row * 10 + column) }
+        }
+        #expect(try bulkRows() == expected)
+    }
+
+    @Test("new objects of several entities inserted in turns are saved each to its table, in order")
+    func entitiesInTurns() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        // Runs of Bulk objects of 70, 1, 130 and 5 rows between Jots and Scribbles, and single objects in
+        // alternation at the end.
+        var bulkCount = 0
+        var notes: [(entity: String, text: String)] = []
+        try context.performAndWait {
+            func bulk(_ count: Int) {
+                _ = insertItems(count, from: bulkCount, into: context)
+                bulkCount += count
+            }
+            func note(_ entity: String) {
+                let text = "n\(notes.count)"
+                NSEntityDescription.insertNewObject(forEntityName: entity, into: context).setValue(text, forKey: "text")
+                notes.append((entity, text))
+            }
+            bulk(70); note("Jot"); bulk(1); note("Scribble"); note("Jot"); bulk(130)
+            for _ in 0..<20 { note("Jot") }
+            bulk(5)
+            for index in 0..<30 {
+                if index.isMultiple(of: 2) { bulk(1) } else { note(index.isMultiple(of: 3) ? "Jot" : "Scribble") }
+            }
+            try context.save()
+        }
+        let bulkRows = try bulkRows()
+        #expect(bulkRows.count == bulkCount)
+        // Each Bulk row holds the values of the object it was made for, in insertion order.
+        let values = bulkRows.map { Array($0.dropFirst()) }
+        let expected: [[Int64]] = (0..<bulkCount).map { (row: Int) -> [Int64] in
+            (0..<10).map { (column: Int) -> Int64 in Int64(row * 10 + column) }
+        }
+        #expect(values == expected)
+        #expect(bulkRows.map { $0[0] } == Array(1...Int64(bulkCount)))
+        let numbers = try StoreKit.rows(url, "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").reduce(into: [String: Int64]()) {
+            $0[$1[0] as String] = $1[1] as Int64
+        }
+        let noteRows = try StoreKit.rows(url, "SELECT Z_PK, Z_ENT, Z_OPT, ZTEXT FROM ZJOT ORDER BY Z_PK")
+        #expect(noteRows.map { $0[0] as Int64 } == Array(1...Int64(notes.count)))
+        #expect(noteRows.map { $0[1] as Int64? } == notes.map { numbers[$0.entity] })
+        #expect(noteRows.allSatisfy { $0[2] as Int64? == 1 })
+        #expect(noteRows.map { $0[3] as String? } == notes.map(\.text))
+    }
+
+    @Test("an entity whose rows fill the connection's limit of bound values saves every row and value")
+    func boundValueLimit() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let columns = 40
+        let wide = ModelKit.entity("Wide", (0..<columns).map { ModelKit.attribute("v\($0)", .integer32AttributeType) })
+        let model = NSManagedObjectModel()
+        model.entities = [wide]
+        let (coordinator, store) = try StoreKit.sqliteCoordinator(model, at: url)
+        // A connection that binds at most 999 values in one statement, as SQLite builds before 3.32 do:
+        // 24 rows of a key and 40 columns, not 64.
+        let limited = try #require(store as? SQLiteStore).database()
+        try limited.writeWithoutTransaction { db in
+            _ = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, 999)
+        }
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let count = 130
+        try context.performAndWait {
+            for row in 0..<count {
+                let object = NSEntityDescription.insertNewObject(forEntityName: "Wide", into: context)
+                // Every seventh value left unset: NULL.
+                for column in 0..<columns where (row + column) % 7 != 0 {
+                    object.setValue(Int32(row * columns + column), forKey: "v\(column)")
+                }
+            }
+            try context.save()
+        }
+        let list = (0..<columns).map { "ZV\($0)" }.joined(separator: ", ")
+        let rows = try StoreKit.rows(url, "SELECT Z_PK, \(list) FROM ZWIDE ORDER BY Z_PK")
+        #expect(rows.count == count)
+        for (row, stored) in rows.enumerated() {
+            #expect(stored[0] as Int64 == Int64(row + 1))
+            let values = (0..<columns).map { stored[$0 + 1] as Int64? }
+            let expected = (0..<columns).map { column in (row + column) % 7 == 0 ? nil : Int64(row * columns + column) }
+            #expect(values == expected, "row \(row + 1)")
+        }
+    }
+
+    @Test("a row the store refuses in the middle of a save's inserts leaves the store as it was and the objects unsaved")
+    func refusedRowRollsBack() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        try context.performAndWait {
+            _ = insertItems(10, into: context)
+            try context.save()
+        }
+        // Another program's trigger refuses one value: the 100th new row of the next save.
+        try StoreKit.execute(url, """
+            CREATE TRIGGER refuse BEFORE INSERT ON ZBULK WHEN NEW.ZI0 = 1090
+            BEGIN SELECT RAISE(ABORT, 'refused'); END
+            """)
+        let before = try bulkRows()
+        try context.performAndWait {
+            let items = insertItems(200, from: 10, into: context)
+            // SQLite's refusal reaches the caller as Core Data's SQLite error, with SQLite's code.
+            let error = #expect(throws: NSError.self) { try context.save() }
+            #expect(error?.domain == NSCocoaErrorDomain && error?.code == NSSQLiteError)
+            #expect(error?.userInfo[NSSQLiteErrorDomain] as? Int == 19)
+            // Nothing was saved: the objects are still new, with temporary IDs, and can be saved later.
+            #expect(context.insertedObjects.count == 200)
+            #expect(items.allSatisfy { $0.objectID.isTemporaryID && $0.isInserted })
+        }
+        #expect(try bulkRows() == before)
+        #expect(try StoreKit.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Bulk'").first?[0] as Int64? == 10)
+        #expect(try StoreKit.rows(url, "PRAGMA integrity_check").first?[0] as String? == "ok")
+        try StoreKit.execute(url, "DROP TRIGGER refuse")
+        try context.performAndWait { try context.save() }
+        #expect(try bulkRows().count == 210)
     }
 }

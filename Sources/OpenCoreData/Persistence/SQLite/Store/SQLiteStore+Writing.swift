@@ -58,10 +58,11 @@ extension SQLiteStore {
         // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
         for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
         try vacateUniqueColumns(changes, in: db)
-        // One prepared INSERT per entity, reused for each of its new rows.
+        // One plan per entity, whose prepared INSERTs are reused for each run of its new rows.
         // Inserts of one entity usually come together: the plan of the last entity is kept.
         var plans: [ObjectIdentifier: SQLiteInsertPlan] = [:]
         var lastPlan = EntityRunMemo<SQLiteInsertPlan>()
+        var run = SQLiteInsertRun()
         versions.reserveCapacity(changes.updated.count)
         // New rows all have version 1 (`insertedVersion`).
         // Each insert's ID and plan are used unretained: `insertedIDs` and `plans` keep them.
@@ -75,10 +76,11 @@ extension SQLiteStore {
                     return plan
                 })
                 try plan._withUnsafeGuaranteedRef { plan in
-                    try plan.insert(primaryKey: pk, values: changes.inserted[index].values, writer: writer)
+                    try run.append(position: index, key: pk, plan: plan, of: changes.inserted, writer: writer)
                 }
             }
         }
+        try run.flush(changes.inserted, writer: writer)
         for update in changes.updated {
             try writer.update(update.objectID, changedValues: update.changedValues)
             versions[update.objectID] = update.expectedVersion + 1
