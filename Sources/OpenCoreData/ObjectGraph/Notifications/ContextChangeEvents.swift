@@ -142,8 +142,8 @@ extension NSManagedObjectContext {
         _changeEvents.deletedAtLastEvent = [:]
         let deleted = deleted.filter { !$0.isNewlyInserted }
         let insertedSet = insertedSet ?? Set(inserted), updatedSet = Set(updated), deletedSet = Set(deleted)
-        let insertedIDs = Set(inserted.map(\.objectID)), updatedIDs = Set(updated.map(\.objectID))
-        let deletedIDs = Set(deleted.map(\.objectID))
+        let insertedIDs = Self._objectIDs(of: inserted), updatedIDs = Self._objectIDs(of: updated)
+        let deletedIDs = Self._objectIDs(of: deleted)
         var objects: [AnyHashable: Any] = [
             NSInsertedObjectsKey: insertedSet, NSUpdatedObjectsKey: updatedSet, NSDeletedObjectsKey: deletedSet,
             NSManagedObjectContext.NotificationKey.sourceContext.rawValue: self,
@@ -160,6 +160,13 @@ extension NSManagedObjectContext {
         }
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: objects)
         NotificationCenter.default.post(name: .NSManagedObjectContextDidSaveObjectIDs, object: self, userInfo: ids)
+    }
+
+    /// The IDs of `objects` as a set, sized for them at once: without an array of them first.
+    private static func _objectIDs(of objects: [NSManagedObject]) -> Set<NSManagedObjectID> {
+        var ids = Set<NSManagedObjectID>(minimumCapacity: objects.count)
+        for object in objects { ids.insert(object.objectID) }
+        return ids
     }
 }
 

@@ -21,22 +21,10 @@ extension NSManagedObject {
     func _validateValues() throws {
         var errors: [NSError] = []
         _fireFaultIfNeeded()
-        func check(_ value: AnyObject?, forKey key: String) {
-            var value = value
-            do {
-                try validateValue(&value, forKey: key)
-            } catch let error as NSError {
-                if error.code == NSValidationMultipleErrorsError, let detailed = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
-                    errors += detailed
-                } else {
-                    errors.append(error)
-                }
-            }
-        }
         // Unretained: the entity keeps its lookups, and the object its entity.
         let checkedBySlot = _entity._frozen.map(Unmanaged.passUnretained)?._withUnsafeGuaranteedRef { frozen in
             guard storage.layout === frozen.slotLayout else { return false }
-            _validateSlots(with: frozen, check)
+            _validateSlots(with: frozen, errors: &errors)
             return true
         } ?? false
         if !checkedBySlot {
@@ -44,9 +32,9 @@ extension NSManagedObject {
                 if property is NSFetchedPropertyDescription || property is NSDerivedAttributeDescription { continue }
                 if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
                     guard let value = toManyValidationValue(relationship) else { continue }
-                    check(value, forKey: property.name)
+                    _check(value, forKey: property.name, errors: &errors)
                 } else {
-                    check(Self.validationValue(PropertySlot(storage[property.name])), forKey: property.name)
+                    _check(Self.validationValue(PropertySlot(storage[property.name])), forKey: property.name, errors: &errors)
                 }
             }
         }
@@ -54,12 +42,30 @@ extension NSManagedObject {
         if errors.count > 1 { throw NSManagedObject.multipleErrors(errors) }
     }
 
+    /// Validates one value through `validateValue(_:forKey:)`, adding what it throws to `errors` (the
+    /// errors of a multiple-errors error one by one).
+    ///
+    /// A method taking the errors `inout`, not a local function capturing them: a captured variable is
+    /// boxed, and the runtime checked every access to the box for exclusivity.
+    private func _check(_ value: AnyObject?, forKey key: String, errors: inout [NSError]) {
+        var value = value
+        do {
+            try validateValue(&value, forKey: key)
+        } catch let error as NSError {
+            if error.code == NSValidationMultipleErrorsError, let detailed = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
+                errors += detailed
+            } else {
+                errors.append(error)
+            }
+        }
+    }
+
     /// The checks of `_validateValues()` for values in the slot layout of an immutable model's entity,
     /// with what each property needs read once. With `NSManagedObject`'s own `validateValue(_:forKey:)`
     /// and no per-key methods, a value that passes without checks would make that call do nothing: it is
-    /// neither boxed nor passed to `check`.
+    /// neither boxed nor passed to `_check(_:forKey:errors:)`.
     @inline(__always)
-    private func _validateSlots(with frozen: FrozenEntityLookups, _ check: (AnyObject?, String) -> Void) {
+    private func _validateSlots(with frozen: FrozenEntityLookups, errors: inout [NSError]) {
         let callsForEveryValue = KeyValidationRegistry.shared.hasRegistrations || _overrides.contains(.validateValue)
         // The traits first: a value that needs no call is passed over without reading its property. Read
         // in place: a copy of the array would be retained for each object validated.
@@ -72,12 +78,12 @@ extension NSManagedObject {
                 case .toMany:
                     guard let relationship = frozen.propertiesBySlot[index] as? NSRelationshipDescription,
                           let value = toManyValidationValue(relationship) else { continue }
-                    check(value, relationship.name)
+                    _check(value, forKey: relationship.name, errors: &errors)
                 case .toOne, .numberAttribute, .otherAttribute:
                     let slot = storage.slots[index]
                     if !callsForEveryValue && PropertyValidation.passesWithoutChecks(slot, traits: traits) { continue }
                     guard let property = frozen.propertiesBySlot[index] else { continue }
-                    check(Self.validationValue(slot), property.name)
+                    _check(Self.validationValue(slot), forKey: property.name, errors: &errors)
                 }
             }
         }
