@@ -6,10 +6,10 @@ import GRDBSQLite
 /// the entity.
 ///
 /// New rows are inserted up to ``rowsPerStatement`` at a time, by one statement with that many rows in
-/// its `VALUES` clause. SQLite then keeps its table cursor open from one row to the next: a row with the
-/// next primary key is appended where the last one ended, where a statement of one row searches the
-/// table's B-tree from its root for each key, and pays for starting and ending a statement. A run of
-/// fewer rows takes the largest statement that fits in it, down to the statement of one row.
+/// its `VALUES` clause: SQLite's work of starting and ending a statement (resetting it, opening and
+/// closing the table's cursor, its memory, the connection's mutex) is then paid once for those rows
+/// instead of once for each. A run of fewer rows takes the largest statement that fits in it, down to the
+/// statement of one row.
 ///
 /// A class: a save uses one plan for every row of its entity, and copying six references per row
 /// cost more than binding a number column.
@@ -54,7 +54,7 @@ final class SQLiteInsertPlan {
     /// used (and cached by the connection: the text of an entity's `INSERT` never changes).
     private var statements: [Statement?]
 
-    /// The most rows a plan inserts with one statement. Sixty-four rows take most of what appending in
+    /// The most rows a plan inserts with one statement. Sixty-four rows take most of what inserting in
     /// one statement saves (measured: 10 rows save about four fifths of 64's, 200 rows little more) and
     /// keep a statement's text a few kilobytes long.
     static let maximumRowsPerStatement = 64
