@@ -352,4 +352,85 @@ struct SaveThroughputTests {
         try context.performAndWait { try context.save() }
         #expect(try bulkRows().count == 210)
     }
+
+    @Test("new rows after deleted last rows keep the keys their objects were given")
+    func keysAfterDeletedLastRows() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        var saved: [NSManagedObject] = []
+        try context.performAndWait {
+            let first = insertItems(100, into: context)
+            try context.save()
+            // The table's largest key (70) falls behind Z_PRIMARYKEY's (100).
+            for item in first.suffix(30) { context.delete(item) }
+            try context.save()
+            saved = insertItems(200, from: 100, into: context)
+            try context.save()
+            #expect(saved.compactMap(\.objectID.primaryKey) == Array(101...300))
+        }
+        let rows = try bulkRows()
+        #expect(rows.map { $0[0] } == Array(1...70) + Array(101...300))
+        // Each row holds the values of the object whose ID names it.
+        let byKey = Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
+        #expect((0..<200).allSatisfy { byKey[Int64(101 + $0)] == Int64((100 + $0) * 10) })
+        try context.performAndWait {
+            context.reset()
+            let items = try context.fetch(StoreKit.request("Bulk"))
+            #expect(items.allSatisfy { ($0.value(forKey: "i0") as? Int64) == (($0.objectID.primaryKey ?? 0) - 1) * 10 })
+        }
+    }
+
+    @Test("a table whose Z_PK is not its rowid gets every new row with its own key")
+    func keyThatIsNotTheRowID() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        try context.performAndWait {
+            _ = insertItems(10, into: context)
+            try context.save()
+        }
+        // Another program rebuilt the table with `Z_PK INT PRIMARY KEY`: a key SQLite does not assign.
+        let columns = (0..<10).map { "ZI\($0) INTEGER" }.joined(separator: ", ")
+        try StoreKit.execute(url, """
+            CREATE TABLE ZBULK_NEW (Z_PK INT PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(columns));
+            INSERT INTO ZBULK_NEW SELECT * FROM ZBULK;
+            DROP TABLE ZBULK;
+            ALTER TABLE ZBULK_NEW RENAME TO ZBULK;
+            """)
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
+        let second = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        second.persistentStoreCoordinator = coordinator
+        try second.performAndWait {
+            _ = insertItems(200, from: 10, into: second)
+            try second.save()
+        }
+        let expected: [[Int64]] = (0..<210).map { (row: Int) -> [Int64] in
+            [Int64(row + 1)] + (0..<10).map { (column: Int) -> Int64 in Int64(row * 10 + column) }
+        }
+        #expect(try bulkRows() == expected)
+    }
+
+    @Test("a trigger that inserts into the table while a save inserts fails the save and leaves the store as it was")
+    func triggerInsertingIntoTheTable() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try context()
+        try context.performAndWait {
+            _ = insertItems(10, into: context)
+            try context.save()
+        }
+        // The trigger's row would take the key of the next new row.
+        try StoreKit.execute(url, """
+            CREATE TRIGGER echo AFTER INSERT ON ZBULK WHEN NEW.ZI0 = 1090
+            BEGIN INSERT INTO ZBULK (Z_ENT, Z_OPT, ZI0) VALUES (NEW.Z_ENT, 1, -1); END
+            """)
+        let before = try bulkRows()
+        try context.performAndWait {
+            // Three statements of 64 rows, with no one-row statement after them to collide with a key.
+            let items = insertItems(192, from: 10, into: context)
+            let error = #expect(throws: NSError.self) { try context.save() }
+            #expect(error?.domain == NSCocoaErrorDomain)
+            #expect(items.allSatisfy { $0.objectID.isTemporaryID && $0.isInserted })
+        }
+        #expect(try bulkRows() == before)
+        #expect(try StoreKit.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Bulk'").first?[0] as Int64? == 10)
+    }
 }

@@ -9,6 +9,9 @@ struct SQLiteInsertRun {
     private var plan: SQLiteInsertPlan?
     /// The gathered rows: each its insert's position in the save and its primary key.
     private var rows: [(position: Int, key: Int64)] = []
+    /// What the save knows of the keys of each table it inserted into, by table name (read once a
+    /// table, when a statement of the most rows first runs).
+    private var tableKeys: [String: SQLiteTableKeys] = [:]
 
     init() {}
 
@@ -29,7 +32,9 @@ struct SQLiteInsertRun {
     /// Inserts every gathered row.
     mutating func flush(_ inserts: [StoreSaveChanges.Insert], writer: RowWriter) throws {
         guard let plan, !rows.isEmpty else { return }
-        try rows.withUnsafeBufferPointer { try plan.insert($0, of: inserts, writer: writer) }
+        var keys = tableKeys[plan.layout.table]
+        try rows.withUnsafeBufferPointer { try plan.insert($0, of: inserts, tableKeys: &keys, writer: writer) }
+        if let keys { tableKeys[plan.layout.table] = keys }
         rows.removeAll(keepingCapacity: true)
     }
 }
