@@ -212,6 +212,18 @@ struct SaveThroughputTests {
         }
     }
 
+    /// A context that saved ten Bulk objects (rows 1…10), after which another program ran `sql` on the
+    /// store.
+    func contextAfterTenSaved(thenRunning sql: String) throws -> NSManagedObjectContext {
+        let context = try context()
+        try context.performAndWait {
+            _ = insertItems(10, into: context)
+            try context.save()
+        }
+        try StoreKit.execute(url, sql)
+        return context
+    }
+
     /// `(Z_PK, ZI0…ZI9)` of every Bulk row, in key order.
     func bulkRows() throws -> [[Int64]] {
         try StoreKit.rows(url, "SELECT Z_PK, ZI0, ZI1, ZI2, ZI3, ZI4, ZI5, ZI6, ZI7, ZI8, ZI9 FROM ZBULK ORDER BY Z_PK")
@@ -324,13 +336,8 @@ struct SaveThroughputTests {
     @Test("a row the store refuses in the middle of a save's inserts leaves the store as it was and the objects unsaved")
     func refusedRowRollsBack() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let context = try context()
-        try context.performAndWait {
-            _ = insertItems(10, into: context)
-            try context.save()
-        }
         // Another program's trigger refuses one value: the 100th new row of the next save.
-        try StoreKit.execute(url, """
+        let context = try contextAfterTenSaved(thenRunning: """
             CREATE TRIGGER refuse BEFORE INSERT ON ZBULK WHEN NEW.ZI0 = 1090
             BEGIN SELECT RAISE(ABORT, 'refused'); END
             """)
@@ -383,14 +390,9 @@ struct SaveThroughputTests {
     @Test("a table whose Z_PK is not its rowid gets every new row with its own key")
     func keyThatIsNotTheRowID() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let context = try context()
-        try context.performAndWait {
-            _ = insertItems(10, into: context)
-            try context.save()
-        }
         // Another program rebuilt the table with `Z_PK INT PRIMARY KEY`: a key SQLite does not assign.
         let columns = (0..<10).map { "ZI\($0) INTEGER" }.joined(separator: ", ")
-        try StoreKit.execute(url, """
+        _ = try contextAfterTenSaved(thenRunning: """
             CREATE TABLE ZBULK_NEW (Z_PK INT PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(columns));
             INSERT INTO ZBULK_NEW SELECT * FROM ZBULK;
             DROP TABLE ZBULK;
@@ -412,13 +414,8 @@ struct SaveThroughputTests {
     @Test("a trigger that inserts into the table while a save inserts fails the save and leaves the store as it was")
     func triggerInsertingIntoTheTable() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let context = try context()
-        try context.performAndWait {
-            _ = insertItems(10, into: context)
-            try context.save()
-        }
         // The trigger's row would take the key of the next new row.
-        try StoreKit.execute(url, """
+        let context = try contextAfterTenSaved(thenRunning: """
             CREATE TRIGGER echo AFTER INSERT ON ZBULK WHEN NEW.ZI0 = 1090
             BEGIN INSERT INTO ZBULK (Z_ENT, Z_OPT, ZI0) VALUES (NEW.Z_ENT, 1, -1); END
             """)
