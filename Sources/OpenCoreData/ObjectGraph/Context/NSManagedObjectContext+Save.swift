@@ -52,18 +52,13 @@ extension NSManagedObjectContext {
             do {
                 try check()
             } catch let error as NSError {
-                if error.code == NSValidationMultipleErrorsError, let detailed = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
-                    errors += detailed
-                } else {
-                    errors.append(error)
-                }
+                NSManagedObject.collectValidationError(error, into: &errors)
             }
         }
         for object in _inserted.values { collect { try object.validateForInsert() } }
         for object in _updated.values { collect { try object.validateForUpdate() } }
         for object in _deleted.values { collect { try object.validateForDelete() } }
-        if errors.count == 1 { throw errors[0] }
-        if errors.count > 1 { throw NSManagedObject.multipleErrors(errors) }
+        try NSManagedObject.throwValidationErrors(errors)
     }
 
     /// The changes handed to the coordinator.

@@ -38,12 +38,11 @@ extension NSManagedObject {
                 }
             }
         }
-        if errors.count == 1 { throw errors[0] }
-        if errors.count > 1 { throw NSManagedObject.multipleErrors(errors) }
+        try Self.throwValidationErrors(errors)
     }
 
-    /// Validates one value through `validateValue(_:forKey:)`, adding what it throws to `errors` (the
-    /// errors of a multiple-errors error one by one).
+    /// Validates one value through `validateValue(_:forKey:)`, adding what it throws to `errors`
+    /// (``collectValidationError(_:into:)``).
     ///
     /// A method taking the errors `inout`, not a local function capturing them: a captured variable is
     /// boxed, and the runtime checked every access to the box for exclusivity.
@@ -52,11 +51,7 @@ extension NSManagedObject {
         do {
             try validateValue(&value, forKey: key)
         } catch let error as NSError {
-            if error.code == NSValidationMultipleErrorsError, let detailed = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
-                errors += detailed
-            } else {
-                errors.append(error)
-            }
+            Self.collectValidationError(error, into: &errors)
         }
     }
 
@@ -137,6 +132,23 @@ extension NSManagedObject {
         ]
         if let value { userInfo[NSValidationValueErrorKey] = value }
         return NSError(domain: NSCocoaErrorDomain, code: code, userInfo: userInfo)
+    }
+
+    /// Adds a validation error to `errors`: the errors a multiple-errors error carries one by one, any
+    /// other error as it is.
+    static func collectValidationError(_ error: NSError, into errors: inout [NSError]) {
+        if error.code == NSValidationMultipleErrorsError, let detailed = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
+            errors += detailed
+        } else {
+            errors.append(error)
+        }
+    }
+
+    /// Throws collected validation errors as Core Data reports them: one as it is, several as one
+    /// ``multipleErrors(_:)``; returns when there are none.
+    static func throwValidationErrors(_ errors: [NSError]) throws {
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 { throw multipleErrors(errors) }
     }
 
     /// One error carrying several validation errors, as Core Data reports them.

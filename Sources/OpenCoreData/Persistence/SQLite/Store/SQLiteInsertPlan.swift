@@ -37,13 +37,11 @@ final class SQLiteInsertPlan {
     /// (not externally), so that a number or an absent value is bound straight from the slot; -1
     /// otherwise. Read instead of `items` on that path: an item's tuple holds references.
     private let directSlots: [Int]
-    /// The `INSERT` statement's text up to its `VALUES` clause.
-    private let head: String
-    /// The values of one row in the `VALUES` clause: a parameter for the primary key, the entity number
-    /// and version 1, and a parameter for each column.
-    private let rowValues: String
-    /// The parameters bound for each row: its primary key and one per column.
-    let parametersPerRow: Int
+    /// The columns after `Z_PK` in the `INSERT`'s column list: `Z_ENT`, `Z_OPT` and the entity's.
+    private let columnsAfterKey: String
+    /// A row's values after its primary key in the `VALUES` clause: the entity number and version 1,
+    /// written in, and a parameter for each column.
+    private let valuesAfterKey: String
     /// The most rows one statement inserts: ``maximumRowsPerStatement``, or fewer when the
     /// connection allows fewer bound parameters in one statement.
     let rowsPerStatement: Int
@@ -56,10 +54,6 @@ final class SQLiteInsertPlan {
     /// The `INSERT` of ``rowsPerStatement`` rows without their primary keys, which SQLite then assigns
     /// (see ``SQLiteTableKeys``); prepared when first used.
     private var statementAssigningKeys: Statement?
-    /// The `INSERT` statement's text up to its `VALUES` clause, without the primary key.
-    private let headAssigningKeys: String
-    /// The values of one row in the `VALUES` clause without the primary key.
-    private let rowValuesAssigningKeys: String
 
     /// The most rows a plan inserts with one statement. Sixty-four rows take most of what inserting in
     /// one statement saves (measured: 10 rows save about four fifths of 64's, 200 rows little more) and
@@ -88,13 +82,10 @@ final class SQLiteInsertPlan {
         }
         // Every new row of the entity has its entity number and version 1: written into the statement,
         // they are not bound for each row.
-        let columnList = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
-        let values = (["?", String(layout.number), "1"] + Array(repeating: "?", count: columns.count)).joined(separator: ", ")
-        head = "INSERT INTO \(layout.table) (\(columnList)) VALUES "
-        rowValues = "(\(values))"
-        headAssigningKeys = "INSERT INTO \(layout.table) (\(columnList.dropFirst("Z_PK, ".count))) VALUES "
-        rowValuesAssigningKeys = "(\(values.dropFirst("?, ".count)))"
-        parametersPerRow = 1 + columns.count
+        columnsAfterKey = (["Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
+        valuesAfterKey = ([String(layout.number), "1"] + Array(repeating: "?", count: columns.count)).joined(separator: ", ")
+        // Bound for each row: its primary key and one value per column.
+        let parametersPerRow = 1 + columns.count
         let parameterLimit = Int(sqlite3_limit(writer.db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
         rowsPerStatement = max(1, min(Self.maximumRowsPerStatement, parameterLimit / parametersPerRow))
         var rowCounts = [rowsPerStatement]
@@ -116,9 +107,11 @@ final class SQLiteInsertPlan {
         }
     }
 
-    /// The text of the statement inserting `rows` rows.
-    func sql(rows: Int) -> String {
-        head + repeatElement(rowValues, count: rows).joined(separator: ", ")
+    /// The text of the statement inserting `rows` rows, with their primary keys or leaving them to SQLite.
+    private func sql(rows: Int, withKeys: Bool) -> String {
+        let columns = withKeys ? "Z_PK, " + columnsAfterKey : columnsAfterKey
+        let row = withKeys ? "(?, \(valuesAfterKey))" : "(\(valuesAfterKey))"
+        return "INSERT INTO \(layout.table) (\(columns)) VALUES " + repeatElement(row, count: rows).joined(separator: ", ")
     }
 
     /// The largest statement inserting at most `rows` rows (at least one), with the number it inserts.
@@ -126,7 +119,7 @@ final class SQLiteInsertPlan {
         // `rowCounts` ends with 1: a count that fits is always found.
         let position = rowCounts.firstIndex { $0 <= rows } ?? rowCounts.count - 1
         if let statement = statements[position] { return (rowCounts[position], statement) }
-        let statement = try writer.db.cachedStatement(sql: sql(rows: rowCounts[position]))
+        let statement = try writer.db.cachedStatement(sql: sql(rows: rowCounts[position], withKeys: true))
         statements[position] = statement
         return (rowCounts[position], statement)
     }
@@ -170,8 +163,7 @@ final class SQLiteInsertPlan {
         if let prepared = statementAssigningKeys {
             statement = prepared
         } else {
-            statement = try writer.db.cachedStatement(sql: headAssigningKeys
-                + repeatElement(rowValuesAssigningKeys, count: rowsPerStatement).joined(separator: ", "))
+            statement = try writer.db.cachedStatement(sql: sql(rows: rowsPerStatement, withKeys: false))
             statementAssigningKeys = statement
         }
         try execute(statement, binding: rows, withKeys: false, of: inserts, writer: writer)

@@ -9,8 +9,6 @@ import GRDB
 /// one by one, inserting the rows without their keys gives them exactly those keys, and spares SQLite
 /// the search for each key in the table's B-tree.
 struct SQLiteTableKeys {
-    /// The table.
-    let table: String
     /// Whether `Z_PK` is the table's rowid, so that SQLite assigns it to a row inserted without it.
     let keysAreRowIDs: Bool
     /// The largest primary key in the table, kept up to date by the save as it inserts.
@@ -20,7 +18,6 @@ struct SQLiteTableKeys {
 
     /// Reads a table's definition and largest key.
     init(table: String, db: Database) throws {
-        self.table = table
         keysAreRowIDs = try Self.keysAreRowIDs(of: table, db: db)
         maximum = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
     }
