@@ -36,8 +36,8 @@ let repeats = max(1, ProcessInfo.processInfo.environment["OCD_BENCH_REPEAT"].fla
 /// One time, or the minimum and median of several runs in this process.
 func summary(_ times: [Double]) -> String {
     let sorted = times.sorted()
-    if sorted.count == 1 { return String(format: "%.3f s", sorted[0]) }
-    return String(format: "min %.3f s, median %.3f s of %d", sorted[0], sorted[sorted.count / 2], sorted.count)
+    if sorted.count == 1 { return String(format: "%.5f s", sorted[0]) }
+    return String(format: "min %.5f s, median %.5f s of %d", sorted[0], sorted[sorted.count / 2], sorted.count)
 }
 
 func time(_ body: () throws -> Void) rethrows -> Double {

@@ -49,4 +49,10 @@ static inline void ocd_setThreadSlot(long index, void *_Nullable pointer) {
     ocd_threadSlots[index] = pointer;
 }
 
+/// Asks the processor to start loading the memory at `address` into its caches, to be written soon (a
+/// Swift object's reference count, for a retain). Only a hint: it never faults, whatever the address.
+static inline void ocd_prefetchForWriting(const void *_Nullable address) {
+    __builtin_prefetch(address, 1, 3);
+}
+
 #endif

@@ -1,3 +1,5 @@
+import COpenCoreDataRuntime
+
 /// The slots of one object's or row's values: a fixed-size collection of ``PropertySlot``s with value
 /// semantics, whose copies share one buffer until one of them changes.
 ///
@@ -92,6 +94,13 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
                 }
             }
         }
+    }
+
+    /// Starts loading the buffer's reference count into the processor's caches, for a copy of these
+    /// slots soon after (see `ocd_prefetchForWriting`).
+    @inline(__always)
+    func prefetchForCopy() {
+        if let storage { ocd_prefetchForWriting(Unmanaged.passUnretained(storage).toOpaque()) }
     }
 
     /// The integer in a slot, read in place; `nil` when the slot holds no integer.

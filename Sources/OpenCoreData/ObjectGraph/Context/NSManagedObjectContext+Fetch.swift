@@ -106,8 +106,9 @@ extension NSManagedObjectContext {
             let rows: [StoreRow]
             var rowGeneration: UInt64?
             var cacheKeepsArray = false
+            var distinct = false
             if let coordinator = coordinator as? NSPersistentStoreCoordinator {
-                (rows, rowGeneration, cacheKeepsArray) = try coordinator._fetchCachedRows(storeRequest)
+                (rows, rowGeneration, cacheKeepsArray, distinct) = try coordinator._fetchCachedRows(storeRequest)
             } else {
                 rows = try coordinator.fetchRows(storeRequest)
             }
@@ -115,13 +116,15 @@ extension NSManagedObjectContext {
             // Rows the cache keeps as an array are read in place: taking them out would copy the array.
             if prefetches || cacheKeepsArray {
                 objects = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
-                                             refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration)
+                                             refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration,
+                                             rowsNameEachObjectOnce: distinct)
                 if prefetches {
                     try _prefetchRelationships(of: objects, rows: rows, for: request)
                 }
             } else {
                 objects = _registeredObjects(consuming: consume rows, asFault: request.returnsObjectsAsFaults,
-                                             refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration)
+                                             refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration,
+                                             rowsNameEachObjectOnce: distinct)
             }
         } else {
             objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }

@@ -38,7 +38,8 @@ extension NSManagedObjectContext {
     /// Clears the context reference of every object the context holds, as it goes away: those objects
     /// outlive it with no context. (Objects hold their context without a reference count.)
     func _disconnectObjects() {
-        for object in registry.values where object._belongs(to: self) { object._context = nil }
+        _disconnectUnindexedObjects()
+        for object in _indexedRegistry.values where object._belongs(to: self) { object._context = nil }
         for objects in [_inserted, _updated, _deleted, _conflictDetectionObjects] {
             for object in objects.values where object._belongs(to: self) { object._context = nil }
         }
@@ -95,6 +96,19 @@ extension NSManagedObjectContext {
             return registeredObject(for: row.pointee, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
         }
         return setUpNewObject(object, at: row, asFault: asFault, rowGeneration: rowGeneration)
+    }
+
+    /// A new fault for the row at `row` that keeps the row as its snapshot (see
+    /// `setUpNewObject(_:at:asFault:rowGeneration:)`), belonging to the context but not yet registered:
+    /// the caller registers it (see `_registerWithoutIndex(_:registryChangesBefore:refresh:)`).
+    @inline(__always)
+    func unregisteredNewFault(at row: UnsafePointer<StoreRow>, type: NSManagedObject.Type, rowGeneration: UInt64) -> NSManagedObject {
+        // The ID unretained: the row keeps it.
+        let object = Unmanaged.passUnretained(row.pointee.objectID)._withUnsafeGuaranteedRef { objectID in
+            FetchedObjectConstruction.make(type, for: objectID)
+        }
+        object._context = self
+        return setUpNewObject(object, at: row, asFault: true, rowGeneration: rowGeneration)
     }
 
     /// Makes a new object a fault of the row at `row` (keeping the row as its snapshot when

@@ -43,9 +43,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// created in runs of one class.
     @exclusivity(unchecked) final var _lastClassEntity: (type: ObjectIdentifier, entity: NSEntityDescription)?
 
-    /// Registered objects, one per object ID. Unless `retainsRegisteredObjects` is set, objects nothing
-    /// else refers to leave it from time to time (see `RegisteredObjectRetention.swift`).
-    @exclusivity(unchecked) final var registry = ObjectIDMap<NSManagedObject>()
+    /// Registered objects indexed by ID, one per object ID. Unless `retainsRegisteredObjects` is set,
+    /// objects nothing else refers to leave it from time to time (see `RegisteredObjectRetention.swift`).
+    /// Read and changed through `registry`, which first indexes the objects of fetches registered
+    /// without an index (see `DeferredRegistration.swift`).
+    @exclusivity(unchecked) final var _indexedRegistry = ObjectIDMap<NSManagedObject>()
+    /// Objects of fetches registered with the context but not yet in `_indexedRegistry`, one array per
+    /// fetch (see `DeferredRegistration.swift`).
+    @exclusivity(unchecked) final var _unindexedObjects: [[NSManagedObject]] = []
+    /// Counts the changes to the registry (each change through `registry`, each array of unindexed
+    /// objects added), so that a fetch can tell whether code it called registered objects meanwhile.
+    @exclusivity(unchecked) final var _registryChanges: UInt64 = 0
     /// Whether the registry keeps every registered object (`retainsRegisteredObjects`).
     @exclusivity(unchecked) final var _retainsRegisteredObjects = false
     /// How many registered objects without pending changes the registry holds before it next lets go of

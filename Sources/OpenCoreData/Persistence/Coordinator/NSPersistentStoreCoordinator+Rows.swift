@@ -8,11 +8,12 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// `fetchRows(_:)`, with the row cache's generation once the rows are stored in it (see
-    /// `StoreRowCache.store(_:)`; `nil` while a query generation is pinned), and whether the cache keeps
-    /// the array of rows itself (see `StoreRowCache.store(_:keepingArray:)`): the caller then reads the
-    /// rows without changing the array.
+    /// `StoreRowCache.store(_:)`; `nil` while a query generation is pinned), whether the cache keeps
+    /// the array of rows itself (see `StoreRowCache.store(_:keepingArray:)`: the caller then reads the
+    /// rows without changing the array), and whether the rows name each object once (they come from
+    /// one store).
     func _fetchCachedRows<Result>(_ request: NSFetchRequest<Result>) throws
-        -> (rows: [StoreRow], generation: UInt64?, cacheKeepsArray: Bool) {
+        -> (rows: [StoreRow], generation: UInt64?, cacheKeepsArray: Bool, distinct: Bool) {
         let entity = try _entity(of: request)
         let stores = _stores(for: entity, request: request)
         let rows: [StoreRow]
@@ -27,7 +28,7 @@ extension NSPersistentStoreCoordinator {
         // One store's rows name each object once; rows of several stores could name one twice (two
         // stores with the same identifier), and those are indexed at once, the later replacing the earlier.
         let stored = _rowCache.store(rows, keepingArray: stores.count <= 1)
-        return (rows, stored.generation, stored.keptArray)
+        return (rows, stored.generation, stored.keptArray, stores.count <= 1)
     }
 
     /// IDs of the objects a fetch request selects, in result order.
