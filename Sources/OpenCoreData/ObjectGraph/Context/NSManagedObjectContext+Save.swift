@@ -1,3 +1,5 @@
+import COpenCoreDataRuntime
+
 extension NSManagedObjectContext {
     /// Attempts to commit unsaved changes to the persistent store.
     ///
@@ -68,7 +70,10 @@ extension NSManagedObjectContext {
         changes.inserted.reserveCapacity(inserted.count)
         // Each object is read in place, unretained: `inserted` keeps it, and the object its entity, for
         // the whole pass.
-        try inserted.forEachInPlace { _, object in
+        try inserted.forEachInPlace { index, object in
+            inserted.withUnsafeBufferPointer { objects in
+                ObjectPassPrefetch.prefetch(objects, passingAt: index, parts: [.objectID, .values])
+            }
             try Unmanaged.passUnretained(object.pointee)._withUnsafeGuaranteedRef { object in
                 if object._entity._writeTraits.storesOnlyPersistentAttributes {
                     // Every current value is a persistent attribute's value: the row is the storage itself.
@@ -169,6 +174,12 @@ extension NSManagedObjectContext {
         // Asked once for the save: children are the only ones to tell of retired temporary IDs.
         let tellsChildren = _links.hasHadChildren
         for index in inserted.indices {
+            inserted.withUnsafeBufferPointer { objects in
+                ObjectPassPrefetch.prefetch(objects, passingAt: index, parts: [.objectID, .values])
+            }
+            if index &+ ObjectPassPrefetch.distance < result.insertedIDs.count {
+                ocd_prefetchForWriting(Unmanaged.passUnretained(result.insertedIDs[index &+ ObjectPassPrefetch.distance]).toOpaque())
+            }
             // Unretained: `inserted` and the result keep every object and ID for the whole pass.
             let object = Unmanaged.passUnretained(inserted[index])
             let id = Unmanaged.passUnretained(result.insertedIDs[index])

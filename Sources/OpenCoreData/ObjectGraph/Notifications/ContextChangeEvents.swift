@@ -165,7 +165,12 @@ extension NSManagedObjectContext {
     /// The IDs of `objects` as a set, sized for them at once: without an array of them first.
     private static func _objectIDs(of objects: [NSManagedObject]) -> Set<NSManagedObjectID> {
         var ids = Set<NSManagedObjectID>(minimumCapacity: objects.count)
-        for object in objects { ids.insert(object.objectID) }
+        objects.withUnsafeBufferPointer { objects in
+            for index in objects.indices {
+                ObjectPassPrefetch.prefetch(objects, passingAt: index, parts: .objectID)
+                ids.insert(objects[index].objectID)
+            }
+        }
         return ids
     }
 }
