@@ -28,7 +28,8 @@ extension NSManagedObjectContext {
     func _registerWithoutIndex(_ objects: inout [NSManagedObject], registryChangesBefore changesBefore: UInt64,
                                refresh: Bool) {
         guard !objects.isEmpty else { return }
-        guard _registryChanges == changesBefore, _unindexedObjects.isEmpty else {
+        // Every change to the registry, and every array of unindexed objects added, counts a change.
+        guard _registryChanges == changesBefore else {
             return _registerEach(&objects, refresh: refresh)
         }
         _unindexedObjects.append(objects)

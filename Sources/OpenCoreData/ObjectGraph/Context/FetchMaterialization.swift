@@ -107,7 +107,7 @@ private struct FetchRegistration {
     }
 
     /// How many rows ahead of the one being registered `prefetch(_:)` is asked for.
-    static var prefetchDistance: Int { 8 }
+    static var prefetchDistance: Int { ObjectPassPrefetch.distance }
 
     /// Starts loading the reference counts of a row's ID and values into the processor's caches.
     ///
@@ -121,7 +121,7 @@ private struct FetchRegistration {
     }
 
     /// Registers the objects made, when they were made without registering them.
-    mutating func finish(_ objects: inout [NSManagedObject], refresh: Bool) {
+    func finish(_ objects: inout [NSManagedObject], refresh: Bool) {
         if registersWithoutIndex {
             context._registerWithoutIndex(&objects, registryChangesBefore: registryChangesBefore, refresh: refresh)
         }

@@ -1,5 +1,3 @@
-import COpenCoreDataRuntime
-
 extension NSManagedObjectContext {
     /// Attempts to commit unsaved changes to the persistent store.
     ///
@@ -70,37 +68,32 @@ extension NSManagedObjectContext {
         changes.inserted.reserveCapacity(inserted.count)
         // Each object is read in place, unretained: `inserted` keeps it, and the object its entity, for
         // the whole pass.
-        try inserted.forEachInPlace { index, object in
-            inserted.withUnsafeBufferPointer { objects in
-                ObjectPassPrefetch.prefetch(objects, passingAt: index, parts: [.objectID, .values])
+        try ObjectPassPrefetch.forEach(in: inserted, parts: [.objectID, .values]) { _, object in
+            if object._entity._writeTraits.storesOnlyPersistentAttributes {
+                // Every current value is a persistent attribute's value: the row is the storage itself.
+                changes.inserted.append(.init(objectID: object._objectID, values: object.storage, toMany: [:]))
+                return
             }
-            try Unmanaged.passUnretained(object.pointee)._withUnsafeGuaranteedRef { object in
-                if object._entity._writeTraits.storesOnlyPersistentAttributes {
-                    // Every current value is a persistent attribute's value: the row is the storage itself.
-                    changes.inserted.append(.init(objectID: object._objectID, values: object.storage, toMany: [:]))
-                    return
-                }
-                var values = PropertyValues(layout: object.storage.layout)
-                var toMany: [String: [NSManagedObjectID]] = [:]
-                for property in object.entity.propertiesByName.values where !property.isTransient {
-                    if let relationship = property as? NSRelationshipDescription {
-                        if relationship.isToMany {
-                            // Only relationships set on the new object: the other side may hold the link.
-                            guard object.changedKeys.contains(relationship.name) else { continue }
-                            toMany[relationship.name] = try destinationIDs(object.toMany[relationship.name] ?? [], of: object, relationship)
-                        } else if let destination = object.storage[relationship.name] as? NSManagedObject {
-                            values[relationship.name] = try destinationIDs([destination], of: object, relationship)[0]
-                        }
-                    } else if property is NSAttributeDescription {
-                        if let index = object.storage.index(of: property.name) {
-                            values.slots[index] = object.storage.slots[index]
-                        } else if let value = object.storage[property.name] {
-                            values[property.name] = value
-                        }
+            var values = PropertyValues(layout: object.storage.layout)
+            var toMany: [String: [NSManagedObjectID]] = [:]
+            for property in object.entity.propertiesByName.values where !property.isTransient {
+                if let relationship = property as? NSRelationshipDescription {
+                    if relationship.isToMany {
+                        // Only relationships set on the new object: the other side may hold the link.
+                        guard object.changedKeys.contains(relationship.name) else { continue }
+                        toMany[relationship.name] = try destinationIDs(object.toMany[relationship.name] ?? [], of: object, relationship)
+                    } else if let destination = object.storage[relationship.name] as? NSManagedObject {
+                        values[relationship.name] = try destinationIDs([destination], of: object, relationship)[0]
+                    }
+                } else if property is NSAttributeDescription {
+                    if let index = object.storage.index(of: property.name) {
+                        values.slots[index] = object.storage.slots[index]
+                    } else if let value = object.storage[property.name] {
+                        values[property.name] = value
                     }
                 }
-                changes.inserted.append(.init(objectID: object.objectID, values: values, toMany: toMany))
             }
+            changes.inserted.append(.init(objectID: object.objectID, values: values, toMany: toMany))
         }
         for object in updated {
             var changed: [String: Any?] = [:]
@@ -173,23 +166,14 @@ extension NSManagedObjectContext {
         var retiresEveryTemporaryID = true
         // Asked once for the save: children are the only ones to tell of retired temporary IDs.
         let tellsChildren = _links.hasHadChildren
-        for index in inserted.indices {
-            inserted.withUnsafeBufferPointer { objects in
-                ObjectPassPrefetch.prefetch(objects, passingAt: index, parts: [.objectID, .values])
+        // Unretained: `inserted` and the result keep every object and ID for the whole pass.
+        ObjectPassPrefetch.forEach(in: inserted, parts: [.objectID, .values]) { index, object in
+            ObjectPassPrefetch.prefetch(result.insertedIDs, aheadOf: index)
+            let retired = Unmanaged.passUnretained(result.insertedIDs[index])._withUnsafeGuaranteedRef { id in
+                adoptSavedID(id, of: object, oldIDTaken: taken != nil, tellingChildren: tellsChildren)
             }
-            if index &+ ObjectPassPrefetch.distance < result.insertedIDs.count {
-                ocd_prefetchForWriting(Unmanaged.passUnretained(result.insertedIDs[index &+ ObjectPassPrefetch.distance]).toOpaque())
-            }
-            // Unretained: `inserted` and the result keep every object and ID for the whole pass.
-            let object = Unmanaged.passUnretained(inserted[index])
-            let id = Unmanaged.passUnretained(result.insertedIDs[index])
-            object._withUnsafeGuaranteedRef { object in
-                let retired = id._withUnsafeGuaranteedRef { id in
-                    adoptSavedID(id, of: object, oldIDTaken: taken != nil, tellingChildren: tellsChildren)
-                }
-                if !retired { retiresEveryTemporaryID = false }
-                if !settleSnapshotOfStoredValues(object, result) { needingIDs.append(object) }
-            }
+            if !retired { retiresEveryTemporaryID = false }
+            if !settleSnapshotOfStoredValues(object, result) { needingIDs.append(object) }
         }
         if let taken, !retiresEveryTemporaryID {
             // Entries of objects that kept their temporary ID go back.

@@ -165,12 +165,7 @@ extension NSManagedObjectContext {
     /// The IDs of `objects` as a set, sized for them at once: without an array of them first.
     private static func _objectIDs(of objects: [NSManagedObject]) -> Set<NSManagedObjectID> {
         var ids = Set<NSManagedObjectID>(minimumCapacity: objects.count)
-        objects.withUnsafeBufferPointer { objects in
-            for index in objects.indices {
-                ObjectPassPrefetch.prefetch(objects, passingAt: index, parts: .objectID)
-                ids.insert(objects[index].objectID)
-            }
-        }
+        ObjectPassPrefetch.forEach(in: objects, parts: .objectID) { _, object in ids.insert(object.objectID) }
         return ids
     }
 }

@@ -21,22 +21,40 @@ enum ObjectPassPrefetch {
         static let values = Parts(rawValue: 1 << 1)
     }
 
-    /// For a pass at `index` of `objects`: asks for the object `2 × distance` ahead, and for the `parts`
-    /// of the object `distance` ahead.
+    /// Calls `body` with each of `objects` and its position, in order, unretained (`objects` keeps
+    /// them for the pass), having asked for the object `2 × distance` ahead and for the `parts` of the
+    /// object `distance` ahead.
     @inline(__always)
-    static func prefetch(_ objects: UnsafeBufferPointer<NSManagedObject>, passingAt index: Int, parts: Parts) {
-        let base = objects.baseAddress.unsafelyUnwrapped
-        let far = index &+ 2 &* distance
-        if far < objects.count {
-            ocd_prefetchForWriting(Unmanaged.passUnretained(base[far]).toOpaque())
-        }
-        let near = index &+ distance
-        guard near < objects.count, !parts.isEmpty else { return }
-        Unmanaged.passUnretained(base[near])._withUnsafeGuaranteedRef { object in
-            if parts.contains(.objectID) {
-                ocd_prefetchForWriting(Unmanaged.passUnretained(object._objectID).toOpaque())
+    static func forEach(in objects: [NSManagedObject], parts: Parts,
+                        _ body: (Int, NSManagedObject) throws -> Void) rethrows {
+        try objects.withUnsafeBufferPointer { objects in
+            guard let base = objects.baseAddress else { return }
+            for index in objects.indices {
+                let far = index &+ 2 &* distance
+                if far < objects.count { prefetch(base[far]) }
+                let near = index &+ distance
+                if near < objects.count, !parts.isEmpty {
+                    Unmanaged.passUnretained(base[near])._withUnsafeGuaranteedRef { object in
+                        if parts.contains(.objectID) { prefetch(object._objectID) }
+                        if parts.contains(.values) { object.storage.slots.prefetchForCopy() }
+                    }
+                }
+                try Unmanaged.passUnretained(base[index])._withUnsafeGuaranteedRef { try body(index, $0) }
             }
-            if parts.contains(.values) { object.storage.slots.prefetchForCopy() }
         }
+    }
+
+    /// Asks for the object `distance` ahead of `index` in `references` (objects a pass reaches in step
+    /// with another array's).
+    @inline(__always)
+    static func prefetch<Reference: AnyObject>(_ references: [Reference], aheadOf index: Int) {
+        let near = index &+ distance
+        if near < references.count { prefetch(references[near]) }
+    }
+
+    /// Asks for an object's reference count, to be written.
+    @inline(__always)
+    private static func prefetch(_ object: AnyObject) {
+        ocd_prefetchForWriting(Unmanaged.passUnretained(object).toOpaque())
     }
 }
