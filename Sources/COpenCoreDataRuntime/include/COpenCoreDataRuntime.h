@@ -55,4 +55,12 @@ static inline void ocd_prefetchForWriting(const void *_Nullable address) {
     __builtin_prefetch(address, 1, 3);
 }
 
+/// Asks the processor to start loading the `length` bytes at `address` into its caches, to be read
+/// soon. Only a hint: it never faults, whatever the address.
+static inline void ocd_prefetchForReading(const void *_Nullable address, long length) {
+    for (long offset = 0; offset < length; offset += 64) {
+        __builtin_prefetch((const char *)address + offset, 0, 3);
+    }
+}
+
 #endif

@@ -103,6 +103,15 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
         if let storage { ocd_prefetchForWriting(Unmanaged.passUnretained(storage).toOpaque()) }
     }
 
+    /// Starts loading the whole buffer into the processor's caches, for reading every slot soon after.
+    @inline(__always)
+    func prefetchForReading() {
+        guard let storage else { return }
+        // The object's header (two words), the count, then the slots.
+        let length = MemoryLayout<Int>.size * 3 + storage.count * MemoryLayout<PropertySlot>.stride
+        ocd_prefetchForReading(Unmanaged.passUnretained(storage).toOpaque(), length)
+    }
+
     /// The integer in a slot, read in place; `nil` when the slot holds no integer.
     @inline(__always)
     func integer(at position: Int) -> Int64? {

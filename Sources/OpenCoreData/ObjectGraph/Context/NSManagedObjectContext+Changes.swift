@@ -21,8 +21,10 @@ extension NSManagedObjectContext {
         }
         _registerUndoOfMembership(object)
         object._context = self
-        registry[object._objectID] = object
-        _inserted[key] = object
+        // The object had no context, so neither the registry nor the inserted objects hold it: both
+        // take it without a lookup.
+        registry.appendNew(object, forNewKey: object._objectID)
+        _inserted.appendNew(object)
         // Changed before it had a context: its changes belong to this context's next event.
         if !object.valuesAtLastEvent.isEmpty { _noteChangedForEvent(object) }
         object.isNewlyInserted = true

@@ -25,8 +25,15 @@ extension NSManagedObjectContext {
         // Listed once for `willSave()` and, when neither `willSave()` nor the event after it changed
         // them, for the store: listing them again would be one more pass over every object.
         let (inserted, updated, deleted) = (_inserted, _updated, _deleted)
-        let listed: PendingObjects = (Array(inserted.values), Array(updated.values), Array(deleted.values))
-        for object in listed.inserted { object.willSave() }
+        // The new objects are listed and get `willSave()` in one pass (the list is of `inserted`, which
+        // `willSave()` cannot change).
+        var listedInserted: [NSManagedObject] = []
+        listedInserted.reserveCapacity(inserted.count)
+        inserted.forEachAhead { object in
+            listedInserted.append(object)
+            object.willSave()
+        }
+        let listed: PendingObjects = (listedInserted, Array(updated.values), Array(deleted.values))
         for object in listed.updated { object.willSave() }
         for object in listed.deleted { object.willSave() }
         _recomputeDerivedAttributes()
@@ -55,7 +62,7 @@ extension NSManagedObjectContext {
                 NSManagedObject.collectValidationError(error, into: &errors)
             }
         }
-        for object in _inserted.values { collect { try object.validateForInsert() } }
+        _inserted.forEachAhead(parts: .values) { object in collect { try object.validateForInsert() } }
         for object in _updated.values { collect { try object.validateForUpdate() } }
         for object in _deleted.values { collect { try object.validateForDelete() } }
         try NSManagedObject.throwValidationErrors(errors)
@@ -205,7 +212,7 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
-        for object in inserted { object.didSave() }
+        ObjectPassPrefetch.forEach(in: inserted, parts: []) { _, object in object.didSave() }
         for object in updated { object.didSave() }
         for object in deleted { object.didSave() }
     }

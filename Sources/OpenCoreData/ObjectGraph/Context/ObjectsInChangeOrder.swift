@@ -10,9 +10,9 @@
 /// removes, and iterating (or iterating ``values``) works on a copy, so the collection may change
 /// meanwhile.
 struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
-    /// An object's identity as a key of `positions`, hashed without the general-purpose hasher: object
+    /// An object's identity as a key of the index, hashed without the general-purpose hasher: object
     /// addresses differ in their middle bits, which a multiply spreads (as ``ObjectIDMap`` does for IDs).
-    private struct Identity: Hashable {
+    fileprivate struct Identity: Hashable {
         let identity: ObjectIdentifier
 
         @inline(__always)
@@ -30,10 +30,17 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
-    /// Each object's position in `slots`.
-    private var positions: [Identity: Int] = [:]
-    /// The objects in the order they were added; `nil` where one was removed since the last compaction.
-    private var slots: [NSManagedObject?] = []
+    /// One object of the collection, found by its identity.
+    fileprivate struct Member: LazilyIndexedEntry {
+        let object: NSManagedObject
+
+        var key: Identity {
+            @inline(__always) get { Identity(ObjectIdentifier(object)) }
+        }
+    }
+
+    /// The objects in the order they were added, indexed by identity when a lookup needs it.
+    private var members = LazilyIndexedLog<Member>()
 
     init() {}
 
@@ -42,74 +49,63 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// The number of objects.
-    var count: Int { positions.count }
+    var count: Int { members.count }
 
     /// Whether there are no objects.
-    var isEmpty: Bool { positions.isEmpty }
+    var isEmpty: Bool { members.isEmpty }
 
     /// The object with the given identity; setting an object keeps the position of the one it replaces,
     /// setting `nil` removes it.
     subscript(key: ObjectIdentifier) -> NSManagedObject? {
         get {
-            guard let position = positions[Identity(key)] else { return nil }
-            return slots[position]
+            members[Identity(key)]?.object
         }
         set {
             if let newValue {
-                // One probe: a new object's entry is made with the next position.
-                let next = slots.count
-                let position = Self.value(&positions[Identity(key), default: next])
-                if position == next {
-                    slots.append(newValue)
-                } else if slots[position] !== newValue {
-                    // Setting the object already there changes nothing (and copies no shared storage).
-                    slots[position] = newValue
-                }
-            } else if let position = positions.removeValue(forKey: Identity(key)) {
-                slots[position] = nil
-                if positions.isEmpty {
-                    slots = []
-                } else if slots.count >= 32, positions.count < slots.count / 2 {
-                    compact()
-                }
+                // Setting the object already there changes nothing (and copies no shared storage).
+                if members[Identity(key)]?.object === newValue { return }
+                members.update(Member(object: newValue))
+            } else {
+                members.remove(Identity(key))
             }
         }
     }
 
+    /// Adds an object that is not among the objects, without looking it up (see ``LazilyIndexedLog``).
     @inline(__always)
-    private static func value(_ position: inout Int) -> Int { position }
-
-    /// Drops the places of removed objects (keeping the order), so that passes do not walk over them.
-    private mutating func compact() {
-        var remaining: [NSManagedObject?] = []
-        remaining.reserveCapacity(positions.count)
-        for case let object? in slots {
-            positions[Identity(ObjectIdentifier(object))] = remaining.count
-            remaining.append(object)
-        }
-        slots = remaining
+    mutating func appendNew(_ object: NSManagedObject) {
+        members.appendNew(Member(object: object))
     }
 
     /// Whether `self` is a copy of `other` that neither has changed since it was made (every change of
     /// a copy gives it storage of its own).
     func isUnchanged(since other: ObjectsInChangeOrder) -> Bool {
-        guard slots.count == other.slots.count, positions.count == other.positions.count else { return false }
-        if slots.isEmpty { return true }
-        return slots.withUnsafeBufferPointer { mine in
-            other.slots.withUnsafeBufferPointer { mine.baseAddress == $0.baseAddress }
+        members.isUnchanged(since: other.members)
+    }
+
+    /// Calls `body` with each object, in the order they were added, unretained, having asked the
+    /// processor for objects and their `parts` a few objects ahead (``ObjectPassPrefetch``). The pass
+    /// goes through a copy, which keeps the objects: the collection may change meanwhile.
+    func forEachAhead(parts: ObjectPassPrefetch.Parts = [], _ body: (NSManagedObject) throws -> Void) rethrows {
+        let members = members.entries
+        try members.withUnsafeBufferPointer { members in
+            // A member is its object's reference and nothing else: the buffer is one of optional objects.
+            try members.withMemoryRebound(to: NSManagedObject?.self) { objects in
+                try ObjectPassPrefetch.forEach(in: objects, parts: parts, body)
+            }
         }
     }
 
     /// The objects, in the order they were added.
-    var values: Values { Values(slots: slots, count: positions.count) }
+    var values: Values { Values(slots: members.entries, count: members.count) }
 
     func makeIterator() -> Iterator {
-        Iterator(slots: slots)
+        Iterator(slots: members.entries)
     }
 
     /// The objects of an ``ObjectsInChangeOrder``, in the order they were added.
     struct Values: Sequence {
-        fileprivate let slots: [NSManagedObject?]
+        fileprivate let slots: [Member?]
         fileprivate let count: Int
 
         var underestimatedCount: Int { count }
@@ -121,11 +117,11 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
 
     /// Iterates over ``Values``.
     struct ValuesIterator: IteratorProtocol {
-        fileprivate var base: IndexingIterator<[NSManagedObject?]>
+        fileprivate var base: IndexingIterator<[Member?]>
 
         mutating func next() -> NSManagedObject? {
             while let slot = base.next() {
-                if let object = slot { return object }
+                if let member = slot { return member.object }
             }
             return nil
         }
@@ -135,7 +131,7 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
     struct Iterator: IteratorProtocol {
         fileprivate var base: ValuesIterator
 
-        fileprivate init(slots: [NSManagedObject?]) {
+        fileprivate init(slots: [Member?]) {
             base = ValuesIterator(base: slots.makeIterator())
         }
 

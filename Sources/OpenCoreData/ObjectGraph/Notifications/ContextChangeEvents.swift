@@ -60,7 +60,11 @@ extension NSManagedObjectContext {
         if !insertedUnchanged {
             // Room for the new objects at once, instead of growing (and rehashing) the set step by step.
             payload.inserted.reserveCapacity(max(0, _inserted.count - events.insertedAtLastEvent.count))
-            for (key, object) in _inserted where events.insertedAtLastEvent[key] == nil {
+            // The first pass over a large insert's objects since they were made, most of them out of the
+            // caches by now: asked for ahead.
+            let reportedBefore = events.insertedAtLastEvent
+            _inserted.forEachAhead { object in
+                guard reportedBefore.isEmpty || reportedBefore[ObjectIdentifier(object)] == nil else { return }
                 payload.inserted.insert(object)
                 object._insertedInCurrentEvent = false
             }

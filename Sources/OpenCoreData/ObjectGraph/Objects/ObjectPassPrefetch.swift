@@ -29,18 +29,50 @@ enum ObjectPassPrefetch {
                         _ body: (Int, NSManagedObject) throws -> Void) rethrows {
         try objects.withUnsafeBufferPointer { objects in
             guard let base = objects.baseAddress else { return }
-            for index in objects.indices {
-                let far = index &+ 2 &* distance
-                if far < objects.count { prefetch(base[far]) }
-                let near = index &+ distance
-                if near < objects.count, !parts.isEmpty {
-                    Unmanaged.passUnretained(base[near])._withUnsafeGuaranteedRef { object in
-                        if parts.contains(.objectID) { prefetch(object._objectID) }
-                        if parts.contains(.values) { object.storage.slots.prefetchForCopy() }
-                    }
-                }
-                try Unmanaged.passUnretained(base[index])._withUnsafeGuaranteedRef { try body(index, $0) }
-            }
+            try forEach(at: UnsafeRawPointer(base), count: objects.count, parts: parts, body)
+        }
+    }
+
+    /// ``forEach(in:parts:_:)`` for a buffer of objects with gaps (`nil`), which `body` does not get.
+    @inline(__always)
+    static func forEach(in objects: UnsafeBufferPointer<NSManagedObject?>, parts: Parts,
+                        _ body: (NSManagedObject) throws -> Void) rethrows {
+        guard let base = objects.baseAddress else { return }
+        try forEach(at: UnsafeRawPointer(base), count: objects.count, parts: parts) { _, object in try body(object) }
+    }
+
+    /// The pass over `count` object references (`nil` allowed, and skipped) stored from `base` on.
+    ///
+    /// Each reference is read as the object's address. Reading it as a reference would retain the object
+    /// and release it again: two atomic operations per object and part, the first of them waiting for
+    /// the very memory the pass asks for ahead.
+    @inline(__always)
+    private static func forEach(at base: UnsafeRawPointer, count: Int, parts: Parts,
+                                _ body: (Int, NSManagedObject) throws -> Void) rethrows {
+        for index in 0..<count {
+            let far = index &+ 2 &* distance
+            if far < count, let object = object(at: far, in: base) { ocd_prefetchForWriting(object.toOpaque()) }
+            let near = index &+ distance
+            if near < count, !parts.isEmpty, let object = object(at: near, in: base) { prefetch(parts, of: object) }
+            guard let object = object(at: index, in: base) else { continue }
+            try object._withUnsafeGuaranteedRef { try body(index, $0) }
+        }
+    }
+
+    /// The object whose reference is stored at position `index` from `base`, unretained.
+    @inline(__always)
+    private static func object(at index: Int, in base: UnsafeRawPointer) -> Unmanaged<NSManagedObject>? {
+        // A reference to a Swift object is the object's address.
+        let address = base.load(fromByteOffset: index &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer?.self)
+        return address.map { Unmanaged.fromOpaque($0) }
+    }
+
+    /// Asks for the `parts` of an object.
+    @inline(__always)
+    private static func prefetch(_ parts: Parts, of object: Unmanaged<NSManagedObject>) {
+        object._withUnsafeGuaranteedRef { object in
+            if parts.contains(.objectID) { prefetch(object._objectID) }
+            if parts.contains(.values) { object.storage.slots.prefetchForCopy() }
         }
     }
 

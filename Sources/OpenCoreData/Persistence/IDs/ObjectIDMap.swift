@@ -8,7 +8,9 @@
 /// Rows come out of a store mostly in primary-key order. A hash table spreads such keys over its whole
 /// storage, so a fetch of many rows touches a new cache line (often a new memory page) for each one.
 /// Here the entries of one entity's permanent IDs in one store sit in pages of ``pageSize`` consecutive
-/// keys: consecutive rows share a page, found by one hash lookup. Temporary IDs are hashed as usual.
+/// keys: consecutive rows share a page, found by one hash lookup. Temporary IDs are kept in the order
+/// they were added and hashed only when a lookup needs them (see ``LazilyIndexedLog``): a context's new
+/// objects are added one by one and, saved, taken out all at once.
 struct ObjectIDMap<Value> {
     /// An object ID as a dictionary key (temporary IDs).
     ///
@@ -131,7 +133,13 @@ struct ObjectIDMap<Value> {
         }
     }
 
-    private var temporary: [Key: Value] = [:]
+    /// The value of a temporary ID, with the ID as a key.
+    struct TemporaryEntry: LazilyIndexedEntry {
+        let key: Key
+        var value: Value
+    }
+
+    private var temporary = LazilyIndexedLog<TemporaryEntry>()
     private var pages: [PageKey: Page] = [:]
     private var permanentCount = 0
 
@@ -145,7 +153,7 @@ struct ObjectIDMap<Value> {
     /// The value of an ID; setting `nil` removes it.
     subscript(id: NSManagedObjectID) -> Value? {
         get {
-            guard let primaryKey = id.primaryKey else { return temporary[Key(id)] }
+            guard let primaryKey = id.primaryKey else { return temporary[Key(id)]?.value }
             return pages[PageKey(id, primaryKey: primaryKey)]?.entries[Self.slot(of: primaryKey)]?.value
         }
         set {
@@ -160,7 +168,7 @@ struct ObjectIDMap<Value> {
     /// Sets the value of an ID and returns the value it replaced, if any.
     @discardableResult
     mutating func updateValue(_ value: Value, forKey id: NSManagedObjectID) -> Value? {
-        guard let primaryKey = id.primaryKey else { return temporary.updateValue(value, forKey: Key(id)) }
+        guard let primaryKey = id.primaryKey else { return temporary.update(TemporaryEntry(key: Key(id), value: value))?.value }
         let key = PageKey(id, primaryKey: primaryKey)
         let slot = Self.slot(of: primaryKey)
         if let index = pages.index(forKey: key) {
@@ -175,10 +183,22 @@ struct ObjectIDMap<Value> {
         return nil
     }
 
+    /// Adds the value of an ID the map has no value for, without looking the ID up when it is temporary.
+    ///
+    /// A context registers each object it inserts under the object's new temporary ID this way.
+    @inline(__always)
+    mutating func appendNew(_ value: Value, forNewKey id: NSManagedObjectID) {
+        guard id.primaryKey == nil else {
+            updateValue(value, forKey: id)
+            return
+        }
+        temporary.appendNew(TemporaryEntry(key: Key(id), value: value))
+    }
+
     /// Removes the value of an ID and returns it.
     @discardableResult
     mutating func removeValue(forKey id: NSManagedObjectID) -> Value? {
-        guard let primaryKey = id.primaryKey else { return temporary.removeValue(forKey: Key(id)) }
+        guard let primaryKey = id.primaryKey else { return temporary.remove(Key(id))?.value }
         guard let index = pages.index(forKey: PageKey(id, primaryKey: primaryKey)) else { return nil }
         guard let old = pages.values[index].remove(at: Self.slot(of: primaryKey)) else { return nil }
         permanentCount -= 1
@@ -210,7 +230,7 @@ struct ObjectIDMap<Value> {
 
     /// Removes the entries for which `shouldRemove` is true.
     mutating func removeAll(where shouldRemove: (NSManagedObjectID, Value) throws -> Bool) rethrows {
-        temporary = try temporary.filter { try !shouldRemove($0.key.id, $0.value) }
+        _ = try temporary.removeAll { try shouldRemove($0.key.id, $0.value) }
         var kept: [PageKey: Page] = [:]
         var keptCount = 0
         for (key, page) in pages {
@@ -232,17 +252,7 @@ struct ObjectIDMap<Value> {
     /// `removed`. `isUnreferenced` gets each value in place, so that it may ask whether the map holds
     /// the only reference to it; the caller releases the removed values once the map is consistent.
     mutating func removeValues(where isUnreferenced: (inout Value) -> Bool, into removed: inout [Value]) {
-        // Indices are stepped one by one: `indices` would hold a second reference to the storage, and
-        // reaching a value in place through it would copy the storage (and every value with it).
-        var temporaryKeys: [Key] = []
-        var index = temporary.startIndex
-        while index != temporary.endIndex {
-            if isUnreferenced(&temporary.values[index]) { temporaryKeys.append(temporary.keys[index]) }
-            index = temporary.index(after: index)
-        }
-        for key in temporaryKeys {
-            if let value = temporary.removeValue(forKey: key) { removed.append(value) }
-        }
+        for entry in temporary.removeAll(where: { isUnreferenced(&$0.value) }) { removed.append(entry.value) }
         var emptied: [PageKey] = []
         var pageIndex = pages.startIndex
         while pageIndex != pages.endIndex {
@@ -260,7 +270,7 @@ struct ObjectIDMap<Value> {
 
     /// Calls `body` with each ID and its value, in no particular order.
     func forEach(_ body: (NSManagedObjectID, Value) throws -> Void) rethrows {
-        for (key, value) in temporary { try body(key.id, value) }
+        try temporary.forEach { try body($0.key.id, $0.value) }
         for page in pages.values {
             for case let (id, value)? in page.entries { try body(id, value) }
         }
@@ -282,19 +292,19 @@ struct ObjectIDMap<Value> {
 
     /// The entries of temporary IDs, taken out of the map (for ``restoreTemporary(_:where:)``).
     struct TemporaryEntries {
-        fileprivate var entries: [Key: Value]
+        fileprivate var entries: LazilyIndexedLog<TemporaryEntry>
     }
 
     /// Removes the entries of every temporary ID and returns them.
     mutating func takeTemporary() -> TemporaryEntries {
-        defer { temporary = [:] }
+        defer { temporary = LazilyIndexedLog() }
         return TemporaryEntries(entries: temporary)
     }
 
     /// Puts back the taken entries for which `keep` is `true`.
     mutating func restoreTemporary(_ taken: TemporaryEntries, where keep: (NSManagedObjectID, Value) -> Bool) {
-        for (key, value) in taken.entries where keep(key.id, value) {
-            temporary[key] = value
+        taken.entries.forEach { entry in
+            if keep(entry.key.id, entry.value) { temporary.update(entry) }
         }
     }
 

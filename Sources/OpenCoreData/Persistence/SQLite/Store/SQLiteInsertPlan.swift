@@ -188,12 +188,19 @@ final class SQLiteInsertPlan {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         var index: Int32 = 1
-        for row in rows {
-            if withKeys {
-                sqlite3_bind_int64(handle, index, row.key)
-                index += 1
+        // Read in place: a copy of an insert would retain its ID and values.
+        try inserts.withUnsafeBufferPointer { inserts in
+            for offset in rows.indices {
+                // The values of the row a few ahead, which left the caches since they were set.
+                let ahead = offset &+ ObjectPassPrefetch.distance
+                if ahead < rows.endIndex { inserts[rows[ahead].position].values.slots.prefetchForReading() }
+                let row = rows[offset]
+                if withKeys {
+                    sqlite3_bind_int64(handle, index, row.key)
+                    index += 1
+                }
+                index = try bind(inserts[row.position].values, to: handle, at: index, writer: writer)
             }
-            index = try bind(inserts[row.position].values, to: handle, at: index, writer: writer)
         }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else {
