@@ -262,6 +262,7 @@ extension NSManagedObjectContext {
         }
         if tellingChildren { _retireTemporaryID(object._objectID, for: newID) }
         object._objectID = newID
-        registry[newID] = object
+        // Called directly: the subscript's setter takes the object once more to wrap it in an optional.
+        registry.updateValue(object, forKey: newID)
     }
 }

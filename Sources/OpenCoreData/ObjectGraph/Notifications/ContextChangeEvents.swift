@@ -65,7 +65,9 @@ extension NSManagedObjectContext {
             let reportedBefore = events.insertedAtLastEvent
             _inserted.forEachAhead { object in
                 guard reportedBefore.isEmpty || reportedBefore[ObjectIdentifier(object)] == nil else { return }
-                payload.inserted.insert(object)
+                // `update(with:)`, not `insert(_:)`: a new member is the same, but nothing comes back to
+                // release (`insert` returns the member it inserted).
+                payload.inserted.update(with: object)
                 object._insertedInCurrentEvent = false
             }
             // An object inserted in an earlier event and deleted in this one left the context: report it
@@ -169,7 +171,8 @@ extension NSManagedObjectContext {
     /// The IDs of `objects` as a set, sized for them at once: without an array of them first.
     private static func _objectIDs(of objects: [NSManagedObject]) -> Set<NSManagedObjectID> {
         var ids = Set<NSManagedObjectID>(minimumCapacity: objects.count)
-        ObjectPassPrefetch.forEach(in: objects, parts: .objectID) { _, object in ids.insert(object.objectID) }
+        // `update(with:)`, as in `_collectObjectsDidChange()`.
+        ObjectPassPrefetch.forEach(in: objects, parts: .objectID) { _, object in ids.update(with: object.objectID) }
         return ids
     }
 }

@@ -188,7 +188,7 @@ final class SQLiteInsertPlan {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         var index: Int32 = 1
-        // Read in place: a copy of an insert would retain its ID and values.
+        // The inserts' buffer, read directly for the whole pass.
         try inserts.withUnsafeBufferPointer { inserts in
             for offset in rows.indices {
                 // The values of the row a few ahead, which left the caches since they were set.
@@ -211,8 +211,10 @@ final class SQLiteInsertPlan {
     }
 
     /// Binds one row's column values from `index` on; returns the index after them.
+    ///
+    /// The values are borrowed, not copied.
     @inline(__always)
-    private func bind(_ values: PropertyValues, to handle: OpaquePointer, at index: Int32, writer: RowWriter) throws -> Int32 {
+    private func bind(_ values: borrowing PropertyValues, to handle: OpaquePointer, at index: Int32, writer: RowWriter) throws -> Int32 {
         var index = index
         let bySlot = values.layout === slotLayout
         for position in directSlots.indices {
