@@ -105,31 +105,47 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
     }
 
     /// Replaces the entry with the same key in its place, or adds `entry` at the end; returns the entry
-    /// replaced.
+    /// replaced. An entry for which `isSame` returns `true` stays, and a storage shared with a copy is
+    /// then not copied.
     @discardableResult
-    mutating func update(_ entry: Entry) -> Entry? {
-        makeUnique()
+    mutating func update(_ entry: Entry, unlessSame isSame: (Entry) -> Bool = { _ in false }) -> Entry? {
+        if !isKnownUniquelyReferenced(&storage) {
+            if let position = storage?.position(of: entry.key),
+               let current = storage.unsafelyUnwrapped.entries[position], isSame(current) {
+                return current
+            }
+            makeUnique()
+        }
         let storage = storage.unsafelyUnwrapped
         storage.indexAppended()
+        // One probe: a new key's position is made the next one.
         let next = storage.entries.count
-        if let position = storage.positions[entry.key] {
-            defer { storage.entries[position] = entry }
-            return storage.entries[position]
+        let position = Self.value(&storage.positions[entry.key, default: next])
+        if position == next {
+            storage.entries.append(entry)
+            storage.indexedCount = next + 1
+            storage.count += 1
+            return nil
         }
-        storage.positions[entry.key] = next
-        storage.entries.append(entry)
-        storage.indexedCount = next + 1
-        storage.count += 1
-        return nil
+        let current = storage.entries[position]
+        if let current, isSame(current) { return current }
+        storage.entries[position] = entry
+        return current
     }
+
+    @inline(__always)
+    private static func value(_ position: inout Int) -> Int { position }
 
     /// Removes the entry with the given key and returns it.
     @discardableResult
     mutating func remove(_ key: Entry.Key) -> Entry? {
-        // Looked up before the storage is made unique: removing a key that is not there copies nothing.
-        guard storage?.position(of: key) != nil else { return nil }
-        makeUnique()
+        if !isKnownUniquelyReferenced(&storage) {
+            // Looked up before a shared storage is copied: removing a key that is not there copies nothing.
+            guard storage?.position(of: key) != nil else { return nil }
+            makeUnique()
+        }
         let storage = storage.unsafelyUnwrapped
+        storage.indexAppended()
         guard let position = storage.positions.removeValue(forKey: key) else { return nil }
         let removed = storage.entries[position]
         storage.entries[position] = nil

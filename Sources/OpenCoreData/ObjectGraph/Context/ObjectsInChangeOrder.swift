@@ -63,8 +63,7 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
         set {
             if let newValue {
                 // Setting the object already there changes nothing (and copies no shared storage).
-                if members[Identity(key)]?.object === newValue { return }
-                members.update(Member(object: newValue))
+                members.update(Member(object: newValue)) { $0.object === newValue }
             } else {
                 members.remove(Identity(key))
             }
