@@ -94,6 +94,9 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
     }
 
     /// Adds an entry at the end without looking its key up: no entry may have the same key.
+    ///
+    /// Should one have it after all, the next lookup keeps the new entry in the old one's place, as an
+    /// update would have; until then, ``count`` counts both.
     @inline(__always)
     mutating func appendNew(_ entry: Entry) {
         makeUnique()
@@ -160,6 +163,9 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
 
     /// Removes the entries for which `isRemoved` returns `true`, giving each entry in place (so that it
     /// may ask whether the log holds the only reference to part of it), and returns them in order.
+    ///
+    /// `isRemoved` must not use the log: it runs while the log writes its entries. When it throws, the
+    /// entries removed before stay removed.
     mutating func removeAll(where isRemoved: (inout Entry) throws -> Bool) rethrows -> [Entry] {
         guard count > 0 else { return [] }
         makeUnique()
@@ -192,10 +198,11 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
         storage = nil
     }
 
-    /// Keeps room for `capacity` entries.
+    /// Keeps room for `capacity` entries, and for their index.
     mutating func reserveCapacity(_ capacity: Int) {
         makeUnique()
         storage.unsafelyUnwrapped.entries.reserveCapacity(capacity)
+        storage.unsafelyUnwrapped.positions.reserveCapacity(capacity)
     }
 
     /// Whether `self` is a copy of `other` that neither has changed since it was made.

@@ -88,9 +88,10 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
     func forEachAhead(parts: ObjectPassPrefetch.Parts = [], _ body: (NSManagedObject) throws -> Void) rethrows {
         let members = members.entries
         try members.withUnsafeBufferPointer { members in
-            // A member is its object's reference and nothing else: the buffer is one of optional objects.
-            try members.withMemoryRebound(to: NSManagedObject?.self) { objects in
-                try ObjectPassPrefetch.forEach(in: objects, parts: parts, body)
+            guard let base = members.baseAddress else { return }
+            // A member is its object's reference and nothing else: the pass reads each as an address.
+            try ObjectPassPrefetch.forEach(at: UnsafeRawPointer(base), count: members.count, parts: parts) { _, object in
+                try body(object)
             }
         }
     }

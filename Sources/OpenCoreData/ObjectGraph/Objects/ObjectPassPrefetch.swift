@@ -33,21 +33,15 @@ enum ObjectPassPrefetch {
         }
     }
 
-    /// ``forEach(in:parts:_:)`` for a buffer of objects with gaps (`nil`), which `body` does not get.
-    @inline(__always)
-    static func forEach(in objects: UnsafeBufferPointer<NSManagedObject?>, parts: Parts,
-                        _ body: (NSManagedObject) throws -> Void) rethrows {
-        guard let base = objects.baseAddress else { return }
-        try forEach(at: UnsafeRawPointer(base), count: objects.count, parts: parts) { _, object in try body(object) }
-    }
-
-    /// The pass over `count` object references (`nil` allowed, and skipped) stored from `base` on.
+    /// The pass over `count` object references (`nil` allowed, and skipped) stored from `base` on, each
+    /// a reference to an `NSManagedObject` or `nil` (or a type made of one such reference and nothing
+    /// else). The caller keeps the references stored there, and the objects alive, for the pass.
     ///
     /// Each reference is read as the object's address. Reading it as a reference would retain the object
     /// and release it again: two atomic operations per object and part, the first of them waiting for
     /// the very memory the pass asks for ahead.
     @inline(__always)
-    private static func forEach(at base: UnsafeRawPointer, count: Int, parts: Parts,
+    static func forEach(at base: UnsafeRawPointer, count: Int, parts: Parts,
                                 _ body: (Int, NSManagedObject) throws -> Void) rethrows {
         for index in 0..<count {
             let far = index &+ 2 &* distance

@@ -228,7 +228,8 @@ struct ObjectIDMap<Value> {
         permanentCount = 0
     }
 
-    /// Removes the entries for which `shouldRemove` is true.
+    /// Removes the entries for which `shouldRemove` is true. When it throws, the entries of temporary
+    /// IDs removed before stay removed.
     mutating func removeAll(where shouldRemove: (NSManagedObjectID, Value) throws -> Bool) rethrows {
         _ = try temporary.removeAll { try shouldRemove($0.key.id, $0.value) }
         var kept: [PageKey: Page] = [:]
