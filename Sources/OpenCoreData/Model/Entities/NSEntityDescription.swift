@@ -21,6 +21,9 @@ open class NSEntityDescription: NSObject, NSCopying {
     /// `final`: read on every property access, so it must be a direct field read, not a dynamic call
     /// that copies every lookup.
     final var _frozen: FrozenEntityLookups?
+    /// The recorder of a probe that names key paths (see `ManagedKeyPathNaming`), set only on the entity
+    /// made for that probe. Read on every `@Managed` access (unchecked: written once, before any access).
+    @exclusivity(unchecked) final var _keyPathRecorder: ManagedKeyPathRecorder?
     /// The version hash, fixed when the model becomes immutable.
     var _frozenVersionHash: Data? { _frozen?.versionHash }
 

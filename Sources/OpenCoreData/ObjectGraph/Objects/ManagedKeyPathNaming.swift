@@ -26,7 +26,8 @@ final class ManagedKeyPathRecorder {
         let entity = NSEntityDescription()
         entity.name = String(describing: type)
         let probe = type.init(entity: entity, insertInto: nil)
-        probe.keyPathRecorder = self
+        // Set once the probe exists: what its initializer reads is not part of the key path.
+        entity._keyPathRecorder = self
         return probe
     }
 

@@ -20,6 +20,19 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     let _entity: NSEntityDescription
     /// Which of `NSManagedObject`'s hooks the object's class overrides.
     let _overrides: ManagedObjectOverrides
+    // The flags below share `_overrides`'s word (stored properties are laid out in declaration order):
+    // declared among the references, `_isFault` and the other four took a word each, 16 bytes more.
+    /// Whether the object's values have not been loaded yet.
+    @exclusivity(unchecked) final var _isFault = false
+    /// Whether the object has been deleted in its context and not yet saved.
+    @exclusivity(unchecked) final var _isDeleted = false
+    /// Whether `prepareForDeletion()` has run for the current deletion.
+    @exclusivity(unchecked) final var preparedForDeletion = false
+    /// Whether the object was inserted into its context and has not been saved yet.
+    @exclusivity(unchecked) final var isNewlyInserted = false
+    /// Whether the object was inserted into its context since the context last processed pending
+    /// changes: its values at the last event are its entity's default values, not recorded one by one.
+    @exclusivity(unchecked) final var _insertedInCurrentEvent = false
     /// The object's current ID: temporary until the object is saved or obtains a permanent ID.
     @exclusivity(unchecked) final var _objectID: NSManagedObjectID
     /// The context the object is registered with, held without a reference count.
@@ -85,26 +98,20 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// For a fault a fetch made from its row: the row cache's generation when the fetch read the row
     /// into `snapshot`, so the fault fires from it while the cache has not changed since. 0 otherwise.
     @exclusivity(unchecked) final var _rowGeneration: UInt64 = 0
-    /// Whether the object's values have not been loaded yet.
-    @exclusivity(unchecked) final var _isFault = false
     /// Names of persistent properties changed since the last save (or fetch).
     @exclusivity(unchecked) final var changedKeys = ChangedKeys()
     /// Values as they were at the last `processPendingChanges()`, for properties changed since then.
     @exclusivity(unchecked) final var valuesAtLastEvent = EventStartValues()
-    /// Whether the object has been deleted in its context and not yet saved.
-    @exclusivity(unchecked) final var _isDeleted = false
-    /// Whether `prepareForDeletion()` has run for the current deletion.
-    @exclusivity(unchecked) final var preparedForDeletion = false
-    /// Whether the object was inserted into its context and has not been saved yet.
-    @exclusivity(unchecked) final var isNewlyInserted = false
-    /// Whether the object was inserted into its context since the context last processed pending
-    /// changes: its values at the last event are its entity's default values, not recorded one by one.
-    @exclusivity(unchecked) final var _insertedInCurrentEvent = false
     /// Results of fetched properties read since the object was last refreshed, by property name.
     @exclusivity(unchecked) final var fetchedPropertyValues = [String: [Any]]()
     /// Set only on the probes that name Swift key paths (`ManagedKeyPathNaming`): reading a property
-    /// through ``managedValue(forKey:)`` records its key here instead of reading a value.
-    @exclusivity(unchecked) final var keyPathRecorder: ManagedKeyPathRecorder?
+    /// through ``managedValue(forKey:)`` records its key there instead of reading a value.
+    ///
+    /// Kept by the probe's entity, which is made for the probe alone: every other object would carry
+    /// the word for nothing.
+    final var keyPathRecorder: ManagedKeyPathRecorder? {
+        @inline(__always) get { _entity._keyPathRecorder }
+    }
 
     /// Initializes a managed object of the given entity and, when a context is given, inserts it into
     /// that context.

@@ -9,11 +9,20 @@ import GRDBSQLite
 // Not Sendable: made, used and dropped inside one read of one fetch.
 final class SQLiteFetchRowDecoder {
     /// How one number column becomes a slot of a row's values, unboxed.
-    private enum SlotStep {
-        /// An Integer 16, 32 or 64 attribute (`width`: its bit width).
-        case integer(index: Int32, slot: Int, width: Int)
-        /// A Double attribute.
-        case double(index: Int32, slot: Int)
+    ///
+    /// A plain struct, not an enum with payloads: the loop over a row's columns reads three fields where
+    /// it took each case's payload apart.
+    private struct SlotStep {
+        /// The attribute's type, as far as reading the column goes.
+        enum Kind: UInt8 {
+            case integer16, integer32, integer64, double
+        }
+
+        /// The column's index in the result row.
+        let column: Int32
+        let kind: Kind
+        /// The slot of the row's values the column is written to.
+        let slot: Int
     }
 
     /// How one other column becomes part of a row's values, for rows of one entity.
@@ -158,33 +167,35 @@ final class SQLiteFetchRowDecoder {
     /// as it is, and a value of another storage class is converted by the general rules (rare).
     @inline(__always)
     private func slotValue(_ step: SlotStep, of row: Row, into slots: UnsafeMutableBufferPointer<PropertySlot>) {
-        switch step {
-        case let .integer(index, slot, width):
-            let value = columnValue(index)
-            switch sqlite3_value_type(value) {
-            case SQLITE_NULL:
-                return
-            case SQLITE_INTEGER:
-                let integer = sqlite3_value_int64(value)
-                put(.integer(width == 16 ? Int64(Int16(truncatingIfNeeded: integer))
-                    : width == 32 ? Int64(Int32(truncatingIfNeeded: integer)) : integer), at: slot, in: slots)
-            default:
-                let dbValue: DatabaseValue = row[Int(index)]
-                let type: NSAttributeType = width == 16 ? .integer16AttributeType : width == 32 ? .integer32AttributeType : .integer64AttributeType
-                slots[slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: type), kind: .integer)
-            }
-        case let .double(index, slot):
-            let value = columnValue(index)
-            switch sqlite3_value_type(value) {
-            case SQLITE_NULL:
-                return
-            case SQLITE_INTEGER, SQLITE_FLOAT:
-                put(.double(sqlite3_value_double(value)), at: slot, in: slots)
-            default:
-                let dbValue: DatabaseValue = row[Int(index)]
-                slots[slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: .doubleAttributeType), kind: .double)
-            }
+        let value = columnValue(step.column)
+        let type = sqlite3_value_type(value)
+        if type == SQLITE_NULL { return }
+        switch step.kind {
+        case .integer64 where type == SQLITE_INTEGER:
+            put(.integer(sqlite3_value_int64(value)), at: step.slot, in: slots)
+        case .integer32 where type == SQLITE_INTEGER:
+            put(.integer(Int64(Int32(truncatingIfNeeded: sqlite3_value_int64(value)))), at: step.slot, in: slots)
+        case .integer16 where type == SQLITE_INTEGER:
+            put(.integer(Int64(Int16(truncatingIfNeeded: sqlite3_value_int64(value)))), at: step.slot, in: slots)
+        case .double where type == SQLITE_INTEGER || type == SQLITE_FLOAT:
+            put(.double(sqlite3_value_double(value)), at: step.slot, in: slots)
+        default:
+            convertedSlotValue(step, of: row, into: slots)
         }
+    }
+
+    /// Writes a number column's value of another storage class (text, a blob, or a real in an integer
+    /// column) into its slot, converted by the general rules.
+    @inline(never)
+    private func convertedSlotValue(_ step: SlotStep, of row: Row, into slots: UnsafeMutableBufferPointer<PropertySlot>) {
+        let dbValue: DatabaseValue = row[Int(step.column)]
+        let (type, kind): (NSAttributeType, PropertySlotLayout.Kind) = switch step.kind {
+        case .integer16: (.integer16AttributeType, .integer)
+        case .integer32: (.integer32AttributeType, .integer)
+        case .integer64: (.integer64AttributeType, .integer)
+        case .double: (.doubleAttributeType, .double)
+        }
+        slots[step.slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: type), kind: kind)
     }
 
     /// Writes a number into a slot that is still `.absent`, as every slot of a new row starts: the slot
@@ -236,21 +247,16 @@ final class SQLiteFetchRowDecoder {
                 guard let attribute = attributes[name] else { continue }
                 let external = ExternalBinaryStorage.applies(to: attribute)
                 if !external, let slot = slotLayout.index(of: name) {
-                    switch attribute.attributeType {
-                    case .integer16AttributeType:
-                        slotSteps.append(.integer(index: Int32(column.index), slot: slot, width: 16))
+                    let kind: SlotStep.Kind? = switch attribute.attributeType {
+                    case .integer16AttributeType: .integer16
+                    case .integer32AttributeType: .integer32
+                    case .integer64AttributeType: .integer64
+                    case .doubleAttributeType: .double
+                    default: nil
+                    }
+                    if let kind {
+                        slotSteps.append(SlotStep(column: Int32(column.index), kind: kind, slot: slot))
                         continue
-                    case .integer32AttributeType:
-                        slotSteps.append(.integer(index: Int32(column.index), slot: slot, width: 32))
-                        continue
-                    case .integer64AttributeType:
-                        slotSteps.append(.integer(index: Int32(column.index), slot: slot, width: 64))
-                        continue
-                    case .doubleAttributeType:
-                        slotSteps.append(.double(index: Int32(column.index), slot: slot))
-                        continue
-                    default:
-                        break
                     }
                 }
                 steps.append(.attribute(index: column.index, name: name, attribute: attribute,
