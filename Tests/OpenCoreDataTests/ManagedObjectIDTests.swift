@@ -89,6 +89,35 @@ struct ManagedObjectIDTests {
         #expect(first == first.copy() as? NSManagedObjectID && first != second)
     }
 
+    @Test("a permanent ID keeps any 64-bit primary key and no temporary identifier; a temporary ID no key, even where the bits match")
+    func keysAndIdentifiers() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (coordinator, store) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: directory.appendingPathComponent("Blog.sqlite"))
+        let entity = try #require(coordinator.managedObjectModel.entitiesByName["Tag"])
+        let storeUUID = try #require(store.identifier)
+        for key: Int64 in [0, 1, 42, Int64.max, Int64.min, -1] {
+            let id = NSManagedObjectID(entity: entity, store: store, primaryKey: key)
+            #expect(!id.isTemporaryID)
+            #expect(id.primaryKey == key)
+            #expect(id.temporaryIdentifier == nil)
+            #expect(id.persistentStore === store)
+            #expect(id.uriRepresentation().absoluteString == "x-coredata://\(storeUUID)/Tag/p\(key)")
+            #expect(id == NSManagedObjectID(entity: entity, store: store, primaryKey: key))
+        }
+        let temporary = NSManagedObjectID(temporaryFor: entity)
+        let identifier = try #require(temporary.temporaryIdentifier)
+        #expect(temporary.isTemporaryID)
+        #expect(temporary.primaryKey == nil)
+        #expect(temporary.persistentStore == nil)
+        #expect(temporary.uriRepresentation().absoluteString == "x-coredata:///Tag/t\(identifier.uuid.uuidString)")
+        // A permanent ID whose key has the identifier's first half is still another ID.
+        let lookalike = NSManagedObjectID(entity: entity, store: store, primaryKey: Int64(bitPattern: identifier.high))
+        #expect(lookalike != temporary)
+        #expect(lookalike.temporaryIdentifier == nil)
+        #expect(Set([temporary, lookalike]).count == 2)
+    }
+
     @Test("managedObjectID(forURIRepresentation:) gives the ID back in a later launch, nil for foreign URIs")
     func uriRoundTrip() throws {
         let directory = try Fixtures.temporaryDirectory()
