@@ -22,7 +22,8 @@ open class NSEntityDescription: NSObject, NSCopying {
     /// that copies every lookup.
     final var _frozen: FrozenEntityLookups?
     /// The recorder of a probe that names key paths (see `ManagedKeyPathNaming`), set only on the entity
-    /// made for that probe. Read on every `@Managed` access (unchecked: written once, before any access).
+    /// made for that probe. Read on every `@Managed` access (unchecked: written once, right after the
+    /// probe's initializer, never during an access).
     @exclusivity(unchecked) final var _keyPathRecorder: ManagedKeyPathRecorder?
     /// The version hash, fixed when the model becomes immutable.
     var _frozenVersionHash: Data? { _frozen?.versionHash }

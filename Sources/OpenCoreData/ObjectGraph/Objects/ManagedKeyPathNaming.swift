@@ -26,8 +26,10 @@ final class ManagedKeyPathRecorder {
         let entity = NSEntityDescription()
         entity.name = String(describing: type)
         let probe = type.init(entity: entity, insertInto: nil)
-        // Set once the probe exists: what its initializer reads is not part of the key path.
-        entity._keyPathRecorder = self
+        // Set once the probe exists: what its initializer reads is not part of the key path. Only on the
+        // entity made here: an initializer that handed its superclass another entity (one of a model,
+        // which other objects share) leaves the probe without a recorder, and the key path unnamed.
+        if probe._entity === entity { entity._keyPathRecorder = self }
         return probe
     }
 

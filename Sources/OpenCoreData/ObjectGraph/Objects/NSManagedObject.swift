@@ -21,7 +21,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Which of `NSManagedObject`'s hooks the object's class overrides.
     let _overrides: ManagedObjectOverrides
     // The flags below share `_overrides`'s word (stored properties are laid out in declaration order):
-    // declared among the references, `_isFault` and the other four took a word each, 16 bytes more.
+    // declared among the references, `_isFault` took a word of its own and the other four another.
     /// Whether the object's values have not been loaded yet.
     @exclusivity(unchecked) final var _isFault = false
     /// Whether the object has been deleted in its context and not yet saved.

@@ -16,9 +16,9 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// A permanent ID's primary key, or a temporary ID's identifier's first half.
     ///
     /// The key and the identifier share two words, told apart by `_storeReference` (every permanent ID
-    /// has one, no temporary ID has): two optionals took four words with their tags, and an ID 80 bytes
-    /// where it now takes 56 (one cache line with the allocator's header, where it took two). Fetches and
-    /// saves make one or two IDs per row.
+    /// has one, no temporary ID has): two optionals took five words with their tags, and an ID 80 bytes
+    /// where it now takes 56 (a 64-byte heap block with the allocator's header, where it took 96).
+    /// Fetches and saves make one or two IDs per row.
     private let _keyHigh: UInt64
     /// A temporary ID's identifier's second half; 0 for a permanent ID.
     private let _keyLow: UInt64
