@@ -154,7 +154,17 @@ final class PropertySlotStorage: ManagedBuffer<Int, PropertySlot> {
         withUnsafeMutablePointerToElements { source in
             copy.withUnsafeMutablePointerToElements { target in
                 // One slot at a time: `initialize(from:count:)` copies through the type's value witnesses.
-                for index in 0..<count { (target + index).initialize(to: source[index]) }
+                // A slot that holds no reference (none, a number or a date: every slot of an entity of
+                // numbers, whose new objects copy their defaults on their first change) is copied as its
+                // bytes, without the call to the enum's outlined copy, which only asks the same question.
+                for index in 0..<count {
+                    let slot = source + index
+                    if slot.pointee.holdsNoReference {
+                        UnsafeMutableRawPointer(target + index).copyMemory(from: slot, byteCount: MemoryLayout<PropertySlot>.size)
+                    } else {
+                        (target + index).initialize(to: slot.pointee)
+                    }
+                }
             }
         }
         return copy
