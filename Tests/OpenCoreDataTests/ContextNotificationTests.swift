@@ -137,6 +137,34 @@ struct ContextNotificationTests {
         #expect(recorder.named(.NSManagedObjectContextDidSave).count == 4)
     }
 
+    @Test("a large save's DidSaveObjectIDs holds exactly the IDs its new objects have after the save, in a store and in a parent context")
+    func largeSaveInsertedIDs() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        // More new objects than a save hashes on one thread (the set is then made on another).
+        let count = 3000
+        let recorder = NotificationRecorder([.NSManagedObjectContextDidSaveObjectIDs], object: context)
+        let authors = (0..<count).map { context.make("Author", ["name": "A\($0)"]) }
+        try context.save()
+        let saved = try #require(recorder.named(.NSManagedObjectContextDidSaveObjectIDs).first).objectIDs(NSInsertedObjectIDsKey)
+        #expect(saved.count == count)
+        #expect(saved == Set(authors.map(\.objectID)))
+        #expect(saved.allSatisfy { !$0.isTemporaryID })
+
+        // A child's save keeps the temporary IDs: those are the ones reported.
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = context
+        let childRecorder = NotificationRecorder([.NSManagedObjectContextDidSaveObjectIDs], object: child)
+        try child.performAndWait {
+            let books = (0..<count).map { child.make("Author", ["name": "B\($0)"]) }
+            let temporary = Set(books.map(\.objectID))
+            try child.save()
+            let reported = try #require(childRecorder.named(.NSManagedObjectContextDidSaveObjectIDs).first).objectIDs(NSInsertedObjectIDsKey)
+            #expect(reported == temporary)
+            #expect(reported == Set(books.map(\.objectID)))
+        }
+    }
+
     @Test("DidSave names the saving context under NotificationKey.sourceContext; DidSaveObjectIDs has every ID set, invalidated too")
     func saveNotificationKeys() throws {
         let stack = try GraphStack()

@@ -140,15 +140,16 @@ extension NSManagedObjectContext {
     /// a save wrote (inserted objects already carry their permanent IDs). Every set is present, empty or
     /// not; DidSave also names the saving context under `NotificationKey.sourceContext`.
     ///
-    /// `insertedSet`, when given, is `inserted` as a set (see ``_reportedInsertedSet()``).
+    /// `insertedSet`, when given, is `inserted` as a set (see ``_reportedInsertedSet()``); `insertedIDs`,
+    /// when given, is the set of their IDs.
     func _postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
-                      insertedSet: Set<NSManagedObject>? = nil) {
+                      insertedSet: Set<NSManagedObject>? = nil, insertedIDs: Set<NSManagedObjectID>? = nil) {
         _changeEvents.insertedAtLastEvent = [:]
         _changeEvents.reportedEveryInserted = nil
         _changeEvents.deletedAtLastEvent = [:]
         let deleted = deleted.filter { !$0.isNewlyInserted }
         let insertedSet = insertedSet ?? Set(inserted), updatedSet = Set(updated), deletedSet = Set(deleted)
-        let insertedIDs = Self._objectIDs(of: inserted), updatedIDs = Self._objectIDs(of: updated)
+        let insertedIDs = insertedIDs ?? Self._objectIDs(of: inserted), updatedIDs = Self._objectIDs(of: updated)
         let deletedIDs = Self._objectIDs(of: deleted)
         var objects: [AnyHashable: Any] = [
             NSInsertedObjectsKey: insertedSet, NSUpdatedObjectsKey: updatedSet, NSDeletedObjectsKey: deletedSet,
