@@ -4,9 +4,9 @@ import Foundation
 /// A computation that another thread may run while the caller goes on with other work; the caller runs
 /// it itself when no other thread has started it by the time it needs the result.
 ///
-/// The caller never waits for a thread to become free, only for a computation already under way: a
-/// busy machine, or a pool without free threads, costs the time the caller would have spent anyway.
-/// The computation runs on an unknown thread, so it takes only `Sendable` values.
+/// The caller never waits for a thread to become free, only for a computation already under way: on a
+/// busy machine, or with a pool that has no free thread, the caller ends up running it itself. The
+/// computation runs on an unknown thread, so it takes only `Sendable` values.
 // @unchecked Sendable: `state` is read and changed only with `lock` held. `finished` is signalled once,
 // after the worker stored the result under the lock, and waited on once, by the caller, only when the
 // worker claimed the computation.
@@ -40,15 +40,21 @@ final class OffloadedComputation<Result: Sendable>: @unchecked Sendable {
     /// The computation's result: computed on the calling thread when no other thread has started it,
     /// waited for otherwise. Called once.
     func result() -> Result {
-        if let computation = claim() {
-            lock.withLock { state = .delivered }
-            return computation()
-        }
-        finished.wait()
-        return lock.withLock {
-            guard case .finished(let result) = state else {
+        let computation: (@Sendable () -> Result)? = lock.withLock {
+            switch state {
+            case .pending(let computation):
+                state = .delivered
+                return computation
+            case .running, .finished:
+                return nil
+            case .delivered:
                 preconditionFailure("OffloadedComputation.result() called twice")
             }
+        }
+        if let computation { return computation() }
+        finished.wait()
+        return lock.withLock {
+            guard case .finished(let result) = state else { preconditionFailure("the worker finished without a result") }
             state = .delivered
             return result
         }

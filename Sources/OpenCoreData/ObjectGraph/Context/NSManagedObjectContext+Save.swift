@@ -49,13 +49,14 @@ extension NSManagedObjectContext {
         // Asked before adopting, which empties the inserted objects.
         let insertedSet = _reportedInsertedSet()
         // The did-save notification's IDs of the new objects: the IDs the save gave them, which adopting
-        // makes theirs. For a large save they are hashed into a set on another thread meanwhile, from the
-        // last: adopting goes from the first, and the two threads change the IDs' reference counts.
+        // makes theirs, whatever `didSave()` does next. For a large save they are hashed into a set on
+        // another thread meanwhile, from the last: adopting goes from the first, and the two threads
+        // change the IDs' reference counts.
         let ids = result.insertedIDs
-        let insertedIDs = ids.count >= Self._offloadedIDSetMinimum ? OffloadedComputation { Set(ids.reversed()) } : nil
+        let offloaded = ids.count >= Self._offloadedIDSetMinimum ? OffloadedComputation { Set(ids.reversed()) } : nil
         adopt(result, inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
         _postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted, insertedSet: insertedSet,
-                     insertedIDs: insertedIDs?.result())
+                     insertedIDs: offloaded?.result() ?? Set(ids))
     }
 
     /// The number of new objects from which a save hashes their IDs on another thread: below it, handing

@@ -137,19 +137,20 @@ extension NSManagedObjectContext {
     }
 
     /// Posts `NSManagedObjectContextDidSave` and `NSManagedObjectContextDidSaveObjectIDs` for the objects
-    /// a save wrote (inserted objects already carry their permanent IDs). Every set is present, empty or
-    /// not; DidSave also names the saving context under `NotificationKey.sourceContext`.
+    /// a save wrote (inserted objects already carry the IDs the save gave them: permanent ones, or their
+    /// temporary ones after a save into a parent context). Every set is present, empty or not; DidSave
+    /// also names the saving context under `NotificationKey.sourceContext`.
     ///
-    /// `insertedSet`, when given, is `inserted` as a set (see ``_reportedInsertedSet()``); `insertedIDs`,
-    /// when given, is the set of their IDs.
+    /// `insertedSet`, when given, is `inserted` as a set (see ``_reportedInsertedSet()``); `insertedIDs`
+    /// is the set of the IDs the save gave them.
     func _postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
-                      insertedSet: Set<NSManagedObject>? = nil, insertedIDs: Set<NSManagedObjectID>? = nil) {
+                      insertedSet: Set<NSManagedObject>?, insertedIDs: Set<NSManagedObjectID>) {
         _changeEvents.insertedAtLastEvent = [:]
         _changeEvents.reportedEveryInserted = nil
         _changeEvents.deletedAtLastEvent = [:]
         let deleted = deleted.filter { !$0.isNewlyInserted }
         let insertedSet = insertedSet ?? Set(inserted), updatedSet = Set(updated), deletedSet = Set(deleted)
-        let insertedIDs = insertedIDs ?? Self._objectIDs(of: inserted), updatedIDs = Self._objectIDs(of: updated)
+        let updatedIDs = Self._objectIDs(of: updated)
         let deletedIDs = Self._objectIDs(of: deleted)
         var objects: [AnyHashable: Any] = [
             NSInsertedObjectsKey: insertedSet, NSUpdatedObjectsKey: updatedSet, NSDeletedObjectsKey: deletedSet,
