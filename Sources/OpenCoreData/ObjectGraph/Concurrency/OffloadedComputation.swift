@@ -26,10 +26,10 @@ final class OffloadedComputation<Result: Sendable>: @unchecked Sendable {
     private var state: State
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Offers `computation` to a thread of the global concurrent queue.
-    init(_ computation: @escaping @Sendable () -> Result) {
+    /// Offers `computation` to a thread of `queue` (the global concurrent queue unless given).
+    init(on queue: DispatchQueue = .global(), _ computation: @escaping @Sendable () -> Result) {
         state = .pending(computation)
-        DispatchQueue.global().async { [self] in
+        queue.async { [self] in
             guard let computation = claim() else { return }
             let result = computation()
             lock.withLock { state = .finished(result) }
