@@ -113,6 +113,27 @@ struct FetchMaterializationTests {
         }
     }
 
+    @Test("number columns that another program filled with another storage class read back converted by the attribute's type, or as nil")
+    func numbersOfOtherStorageClasses() throws {
+        let (stack, _) = try ReadingModel.savedStack(count: 3)
+        // Values SQLite's column affinity keeps as they are: a fractional real in an integer column, text
+        // that is not a number, a blob.
+        try StoreKit.execute(stack.storeURL, "UPDATE ZREADING SET ZSMALL = 7.9, ZRATIO = 'inf' WHERE ZI0 = 0")
+        try StoreKit.execute(stack.storeURL, "UPDATE ZREADING SET ZSMALL = 'seven', ZMAYBE = 'many' WHERE ZI0 = 1")
+        try StoreKit.execute(stack.storeURL, "UPDATE ZREADING SET ZI1 = X'01', ZRATIO = 'x' WHERE ZI0 = 2")
+        let context = stack.context(try stack.secondCoordinator())
+        let readings = try context.fetch(ReadingModel.sorted(FetchedReading.self))
+        #expect(readings.map(\.small) == [7, 0, 2])
+        #expect(readings.map(\.maybeRatio) == [.infinity, 0.25, nil])
+        #expect(readings[0].ratio == .infinity)
+        #expect((readings[0].value(forKey: "ratio") as? NSNumber)?.doubleValue == .infinity)
+        #expect((readings[0].value(forKey: "small") as? NSNumber)?.int16Value == 7)
+        #expect(readings[1].value(forKey: "small") == nil)
+        #expect(readings[1].maybe == nil)
+        #expect(readings[2].value(forKey: "i1") == nil)
+        #expect(readings[2].i1 == 0)
+    }
+
     @Test("the extremes of Integer 64 survive a save and a cold fetch")
     func integerExtremes() throws {
         let stack = try GraphStack(model: ReadingModel.make(), fileName: "Extremes.sqlite")

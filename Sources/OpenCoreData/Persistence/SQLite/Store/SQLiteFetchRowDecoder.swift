@@ -13,16 +13,20 @@ final class SQLiteFetchRowDecoder {
     /// A plain struct, not an enum with payloads: the loop over a row's columns reads three fields where
     /// it took each case's payload apart.
     private struct SlotStep {
-        /// The attribute's type, as far as reading the column goes.
-        enum Kind: UInt8 {
-            case integer16, integer32, integer64, double
-        }
-
         /// The column's index in the result row.
         let column: Int32
-        let kind: Kind
+        /// The attribute's type: Integer 16, 32 or 64, or Double (see ``readsIntoSlot(_:)``).
+        let attributeType: NSAttributeType
         /// The slot of the row's values the column is written to.
         let slot: Int
+
+        /// Whether a column of an attribute of this type is read straight into its slot.
+        static func readsIntoSlot(_ type: NSAttributeType) -> Bool {
+            switch type {
+            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .doubleAttributeType: true
+            default: false
+            }
+        }
     }
 
     /// How one other column becomes part of a row's values, for rows of one entity.
@@ -170,14 +174,14 @@ final class SQLiteFetchRowDecoder {
         let value = columnValue(step.column)
         let type = sqlite3_value_type(value)
         if type == SQLITE_NULL { return }
-        switch step.kind {
-        case .integer64 where type == SQLITE_INTEGER:
+        switch step.attributeType {
+        case .integer64AttributeType where type == SQLITE_INTEGER:
             put(.integer(sqlite3_value_int64(value)), at: step.slot, in: slots)
-        case .integer32 where type == SQLITE_INTEGER:
+        case .integer32AttributeType where type == SQLITE_INTEGER:
             put(.integer(Int64(Int32(truncatingIfNeeded: sqlite3_value_int64(value)))), at: step.slot, in: slots)
-        case .integer16 where type == SQLITE_INTEGER:
+        case .integer16AttributeType where type == SQLITE_INTEGER:
             put(.integer(Int64(Int16(truncatingIfNeeded: sqlite3_value_int64(value)))), at: step.slot, in: slots)
-        case .double where type == SQLITE_INTEGER || type == SQLITE_FLOAT:
+        case .doubleAttributeType where type == SQLITE_INTEGER || type == SQLITE_FLOAT:
             put(.double(sqlite3_value_double(value)), at: step.slot, in: slots)
         default:
             convertedSlotValue(step, of: row, into: slots)
@@ -189,13 +193,8 @@ final class SQLiteFetchRowDecoder {
     @inline(never)
     private func convertedSlotValue(_ step: SlotStep, of row: Row, into slots: UnsafeMutableBufferPointer<PropertySlot>) {
         let dbValue: DatabaseValue = row[Int(step.column)]
-        let (type, kind): (NSAttributeType, PropertySlotLayout.Kind) = switch step.kind {
-        case .integer16: (.integer16AttributeType, .integer)
-        case .integer32: (.integer32AttributeType, .integer)
-        case .integer64: (.integer64AttributeType, .integer)
-        case .double: (.doubleAttributeType, .double)
-        }
-        slots[step.slot] = PropertySlot(canonical: SQLiteValueEncoding.value(from: dbValue, attributeType: type), kind: kind)
+        let value = SQLiteValueEncoding.value(from: dbValue, attributeType: step.attributeType)
+        slots[step.slot] = PropertySlot(canonical: value, kind: step.attributeType == .doubleAttributeType ? .double : .integer)
     }
 
     /// Writes a number into a slot that is still `.absent`, as every slot of a new row starts: the slot
@@ -246,21 +245,11 @@ final class SQLiteFetchRowDecoder {
             case let .attribute(name, _):
                 guard let attribute = attributes[name] else { continue }
                 let external = ExternalBinaryStorage.applies(to: attribute)
-                if !external, let slot = slotLayout.index(of: name) {
-                    let kind: SlotStep.Kind? = switch attribute.attributeType {
-                    case .integer16AttributeType: .integer16
-                    case .integer32AttributeType: .integer32
-                    case .integer64AttributeType: .integer64
-                    case .doubleAttributeType: .double
-                    default: nil
-                    }
-                    if let kind {
-                        slotSteps.append(SlotStep(column: Int32(column.index), kind: kind, slot: slot))
-                        continue
-                    }
+                if !external, SlotStep.readsIntoSlot(attribute.attributeType), let slot = slotLayout.index(of: name) {
+                    slotSteps.append(SlotStep(column: Int32(column.index), attributeType: attribute.attributeType, slot: slot))
+                    continue
                 }
-                steps.append(.attribute(index: column.index, name: name, attribute: attribute,
-                                        external: ExternalBinaryStorage.applies(to: attribute)))
+                steps.append(.attribute(index: column.index, name: name, attribute: attribute, external: external))
             case let .toOneKey(relationship):
                 hasToOne = true
                 steps.append(.toOneKey(index: column.index, relationship: relationship))
