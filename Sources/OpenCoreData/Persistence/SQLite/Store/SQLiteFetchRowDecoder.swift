@@ -13,20 +13,39 @@ final class SQLiteFetchRowDecoder {
     /// A plain struct, not an enum with payloads: the loop over a row's columns reads three fields where
     /// it took each case's payload apart.
     private struct SlotStep {
-        /// The column's index in the result row.
-        let column: Int32
-        /// The attribute's type: Integer 16, 32 or 64, or Double (see ``readsIntoSlot(_:)``).
-        let attributeType: NSAttributeType
-        /// The slot of the row's values the column is written to.
-        let slot: Int
+        /// The attribute types whose columns are read straight into slots. Switched on for every column
+        /// of every row: four cases, where a switch over `NSAttributeType`'s eighteen took three more
+        /// instructions a column.
+        enum Kind: UInt8 {
+            case integer16, integer32, integer64, double
 
-        /// Whether a column of an attribute of this type is read straight into its slot.
-        static func readsIntoSlot(_ type: NSAttributeType) -> Bool {
-            switch type {
-            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .doubleAttributeType: true
-            default: false
+            /// The kind of an attribute of `type`; `nil` for a type read otherwise.
+            init?(_ type: NSAttributeType) {
+                switch type {
+                case .integer16AttributeType: self = .integer16
+                case .integer32AttributeType: self = .integer32
+                case .integer64AttributeType: self = .integer64
+                case .doubleAttributeType: self = .double
+                default: return nil
+                }
+            }
+
+            /// The attribute type of this kind.
+            var attributeType: NSAttributeType {
+                switch self {
+                case .integer16: .integer16AttributeType
+                case .integer32: .integer32AttributeType
+                case .integer64: .integer64AttributeType
+                case .double: .doubleAttributeType
+                }
             }
         }
+
+        /// The column's index in the result row.
+        let column: Int32
+        let kind: Kind
+        /// The slot of the row's values the column is written to.
+        let slot: Int
     }
 
     /// How one other column becomes part of a row's values, for rows of one entity.
@@ -174,14 +193,14 @@ final class SQLiteFetchRowDecoder {
         let value = columnValue(step.column)
         let type = sqlite3_value_type(value)
         if type == SQLITE_NULL { return }
-        switch step.attributeType {
-        case .integer64AttributeType where type == SQLITE_INTEGER:
+        switch step.kind {
+        case .integer64 where type == SQLITE_INTEGER:
             put(.integer(sqlite3_value_int64(value)), at: step.slot, in: slots)
-        case .integer32AttributeType where type == SQLITE_INTEGER:
+        case .integer32 where type == SQLITE_INTEGER:
             put(.integer(Int64(Int32(truncatingIfNeeded: sqlite3_value_int64(value)))), at: step.slot, in: slots)
-        case .integer16AttributeType where type == SQLITE_INTEGER:
+        case .integer16 where type == SQLITE_INTEGER:
             put(.integer(Int64(Int16(truncatingIfNeeded: sqlite3_value_int64(value)))), at: step.slot, in: slots)
-        case .doubleAttributeType where type == SQLITE_INTEGER || type == SQLITE_FLOAT:
+        case .double where type == SQLITE_INTEGER || type == SQLITE_FLOAT:
             put(.double(sqlite3_value_double(value)), at: step.slot, in: slots)
         default:
             convertedSlotValue(step, of: row, into: slots)
@@ -193,8 +212,8 @@ final class SQLiteFetchRowDecoder {
     @inline(never)
     private func convertedSlotValue(_ step: SlotStep, of row: Row, into slots: UnsafeMutableBufferPointer<PropertySlot>) {
         let dbValue: DatabaseValue = row[Int(step.column)]
-        let value = SQLiteValueEncoding.value(from: dbValue, attributeType: step.attributeType)
-        slots[step.slot] = PropertySlot(canonical: value, kind: step.attributeType == .doubleAttributeType ? .double : .integer)
+        let value = SQLiteValueEncoding.value(from: dbValue, attributeType: step.kind.attributeType)
+        slots[step.slot] = PropertySlot(canonical: value, kind: step.kind == .double ? .double : .integer)
     }
 
     /// Writes a number into a slot that is still `.absent`, as every slot of a new row starts: the slot
@@ -245,8 +264,8 @@ final class SQLiteFetchRowDecoder {
             case let .attribute(name, _):
                 guard let attribute = attributes[name] else { continue }
                 let external = ExternalBinaryStorage.applies(to: attribute)
-                if !external, SlotStep.readsIntoSlot(attribute.attributeType), let slot = slotLayout.index(of: name) {
-                    slotSteps.append(SlotStep(column: Int32(column.index), attributeType: attribute.attributeType, slot: slot))
+                if !external, let kind = SlotStep.Kind(attribute.attributeType), let slot = slotLayout.index(of: name) {
+                    slotSteps.append(SlotStep(column: Int32(column.index), kind: kind, slot: slot))
                     continue
                 }
                 steps.append(.attribute(index: column.index, name: name, attribute: attribute, external: external))
