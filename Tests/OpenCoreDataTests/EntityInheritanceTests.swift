@@ -147,6 +147,25 @@ struct EntityInheritanceTests {
         #expect(message.contains("abstract entity Vehicle"))
     }
 
+    @Test("a fetch typed as one sub-entity's class that finds an object of another stops the program, naming both")
+    func mistypedFetchTraps() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let stack = try GraphStack(.sqlite, model: VehicleModel.make())
+            let filling = stack.context()
+            try VehicleModel.fill(filling)
+            Car(context: filling).brand = "Audi"
+            try filling.save()
+            // A new context, so the fetch makes every object: cars on both sides of the motorcycle
+            // (Audi, Ducati, Mini, VW), whichever end the objects are made from.
+            let request = NSFetchRequest<Car>(entityName: "Vehicle")
+            request.sortDescriptors = [NSSortDescriptor(key: "brand", ascending: true)]
+            let vehicles = try stack.context().fetch(request)
+            print(vehicles.map(\.numberOfDoors))
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("returned Motorcycle, which is not Car"))
+    }
+
     @Test("setting a to-one relationship to an object of an unrelated entity stops the program")
     func wrongEntityTraps() async {
         await #expect(processExitsWith: .failure) {

@@ -24,16 +24,19 @@ extension NSManagedObjectContext {
     /// Registers the new objects of one fetch, made while the registry counted `changesBefore` changes,
     /// without indexing them. Should code the fetch called (an entity class's initializer) have
     /// registered objects meanwhile, the objects are indexed one by one instead, and a row's object
-    /// registered meanwhile replaces the fetch's own at its place in `objects`.
+    /// registered meanwhile replaces the fetch's own at its place in `objects`. Returns `false` then.
+    @discardableResult
     func _registerWithoutIndex(_ objects: inout [NSManagedObject], registryChangesBefore changesBefore: UInt64,
-                               refresh: Bool) {
-        guard !objects.isEmpty else { return }
+                               refresh: Bool) -> Bool {
+        guard !objects.isEmpty else { return true }
         // Every change to the registry, and every array of unindexed objects added, counts a change.
         guard _registryChanges == changesBefore else {
-            return _registerEach(&objects, refresh: refresh)
+            _registerEach(&objects, refresh: refresh)
+            return false
         }
         _unindexedObjects.append(objects)
         _registryChanges &+= 1
+        return true
     }
 
     /// Indexes new objects of one fetch one by one: an object registered for the same ID meanwhile stays

@@ -9,9 +9,10 @@ extension NSManagedObjectContext {
     ///
     /// `rowsNameEachObjectOnce` tells that no two rows have the same ID (the rows of one store): a first
     /// fetch of faults may then register its objects without indexing them (see
-    /// `DeferredRegistration.swift`).
+    /// `DeferredRegistration.swift`). `classes` records the class of each object returned.
     func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil,
-                            rowsNameEachObjectOnce: Bool = false) -> [NSManagedObject] {
+                            rowsNameEachObjectOnce: Bool = false,
+                            classes: inout UniformObjectClass) -> [NSManagedObject] {
         // No rows, no array made: an array made with no capacity is the standard library's one shared
         // empty storage, and its initializer writes that storage's count, a data race with any other
         // thread doing the same (ThreadSanitizer reports it).
@@ -26,12 +27,13 @@ extension NSManagedObjectContext {
                 if index &+ FetchRegistration.prefetchDistance < count {
                     FetchRegistration.prefetch(row + FetchRegistration.prefetchDistance)
                 }
-                (objects.baseAddress.unsafelyUnwrapped + index).initialize(
-                    to: registration.object(at: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration))
+                let object = registration.object(at: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration)
+                classes.record(object)
+                (objects.baseAddress.unsafelyUnwrapped + index).initialize(to: object)
                 initialized = index + 1
             }
         }
-        registration.finish(&objects, refresh: refresh)
+        registration.finish(&objects, refresh: refresh, classes: &classes)
         return objects
     }
 
@@ -39,7 +41,8 @@ extension NSManagedObjectContext {
     /// row is let go right after its object is made, while it is still in the processor's cache, instead
     /// of all of them in a pass of their own afterwards.
     func _registeredObjects(consuming rows: consuming [StoreRow], asFault: Bool, refresh: Bool,
-                            rowGeneration: UInt64? = nil, rowsNameEachObjectOnce: Bool = false) -> [NSManagedObject] {
+                            rowGeneration: UInt64? = nil, rowsNameEachObjectOnce: Bool = false,
+                            classes: inout UniformObjectClass) -> [NSManagedObject] {
         var remaining = consume rows
         let count = remaining.count
         // No rows, no array made (see `_registeredObjects(for:asFault:refresh:rowGeneration:)`).
@@ -54,7 +57,9 @@ extension NSManagedObjectContext {
             var objects: [NSManagedObject] = []
             objects.reserveCapacity(count)
             while let row = remaining.popLast() {
-                objects.append(registration.object(for: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration))
+                let object = registration.object(for: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration)
+                classes.record(object)
+                objects.append(object)
             }
             return objects
         }
@@ -70,12 +75,13 @@ extension NSManagedObjectContext {
                         FetchRegistration.prefetch(rows.baseAddress.unsafelyUnwrapped + (index &- FetchRegistration.prefetchDistance))
                     }
                 }
-                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
-                    to: registration.object(for: row, asFault: true, refresh: refresh, rowGeneration: rowGeneration))
+                let object = registration.object(for: row, asFault: true, refresh: refresh, rowGeneration: rowGeneration)
+                classes.record(object)
+                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: object)
             }
             initialized = count
         }
-        registration.finish(&objects, refresh: refresh)
+        registration.finish(&objects, refresh: refresh, classes: &classes)
         return objects
     }
 }
@@ -120,10 +126,13 @@ private struct FetchRegistration {
         row.pointee.values.slots.prefetchForCopy()
     }
 
-    /// Registers the objects made, when they were made without registering them.
-    func finish(_ objects: inout [NSManagedObject], refresh: Bool) {
+    /// Registers the objects made, when they were made without registering them. Registering may put
+    /// objects registered meanwhile in the place of some of them, which `classes` did not record.
+    func finish(_ objects: inout [NSManagedObject], refresh: Bool, classes: inout UniformObjectClass) {
         if registersWithoutIndex {
-            context._registerWithoutIndex(&objects, registryChangesBefore: registryChangesBefore, refresh: refresh)
+            if !context._registerWithoutIndex(&objects, registryChangesBefore: registryChangesBefore, refresh: refresh) {
+                classes.forget()
+            }
         }
     }
 

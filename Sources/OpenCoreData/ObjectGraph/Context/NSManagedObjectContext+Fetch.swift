@@ -23,8 +23,9 @@ extension NSManagedObjectContext {
         case .dictionaryResultType:
             results = try fetchDictionaries(resolved, entity: entity, coordinator: try requireCoordinator())
         default:
-            let objects = try fetchObjects(resolved, entity: entity, coordinator: coordinator)
-            if let typed: [T] = Self.objects(objects, as: T.self) { return typed }
+            var classes = UniformObjectClass()
+            let objects = try fetchObjects(resolved, entity: entity, coordinator: coordinator, classes: &classes)
+            if let typed: [T] = Self.objects(objects, as: T.self, commonClass: classes.commonClass) { return typed }
             results = objects
         }
         return results.map { result in
@@ -48,10 +49,16 @@ extension NSManagedObjectContext {
 
     /// The objects as `[T]` when `T` is a managed object class they all are instances of, checking each
     /// class once instead of casting every object; `nil` otherwise (the caller casts one by one).
-    private static func objects<T>(_ objects: [NSManagedObject], as type: T.Type) -> [T]? {
+    /// `commonClass`, when known, is the class of every object: the objects are not read then.
+    private static func objects<T>(_ objects: [NSManagedObject], as type: T.Type,
+                                   commonClass: NSManagedObject.Type?) -> [T]? {
         // A class: one reference, laid out as an `NSManagedObject` reference is (a class-bound
         // existential with a protocol is not: it has a witness table beside the reference).
         guard T.self is NSManagedObject.Type, MemoryLayout<T>.size == MemoryLayout<NSManagedObject>.size else { return nil }
+        if let commonClass {
+            guard commonClass is T.Type else { return nil }
+            return unsafeBitCast(objects, to: [T].self)
+        }
         var checkedClass: ObjectIdentifier?
         for object in objects {
             let objectClass = ObjectIdentifier(Swift.type(of: object))
@@ -92,8 +99,12 @@ extension NSManagedObjectContext {
         return copy
     }
 
+    /// The objects a request selects; `classes` records their classes when the fetch made or found them
+    /// all itself (and forgets them otherwise).
     private func fetchObjects<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                                 coordinator: any ContextObjectSource) throws -> [NSManagedObject] {
+                                 coordinator: any ContextObjectSource,
+                                 classes: inout UniformObjectClass) throws -> [NSManagedObject] {
+        classes.forget()
         let pending = pendingObjects(matching: request, entity: entity)
         let storeRequest = pending.isEmpty ? request : unlimitedCopy(of: request)
         var objects: [NSManagedObject]
@@ -102,6 +113,7 @@ extension NSManagedObjectContext {
                                   entity: entity, affectedStores: request._affectedStores)
         }
         if request.includesPropertyValues {
+            classes = UniformObjectClass()
             // Rows straight from the coordinator are its cached rows: new faults may fire from them.
             let rows: [StoreRow]
             var rowGeneration: UInt64?
@@ -117,19 +129,20 @@ extension NSManagedObjectContext {
             if prefetches || cacheKeepsArray {
                 objects = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
                                              refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration,
-                                             rowsNameEachObjectOnce: distinct)
+                                             rowsNameEachObjectOnce: distinct, classes: &classes)
                 if prefetches {
                     try _prefetchRelationships(of: objects, rows: rows, for: request)
                 }
             } else {
                 objects = _registeredObjects(consuming: consume rows, asFault: request.returnsObjectsAsFaults,
                                              refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration,
-                                             rowsNameEachObjectOnce: distinct)
+                                             rowsNameEachObjectOnce: distinct, classes: &classes)
             }
         } else {
             objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }
         }
         if pending.isEmpty { return objects }
+        classes.forget()
         return merge(objects, with: pending, request: request)
     }
 
