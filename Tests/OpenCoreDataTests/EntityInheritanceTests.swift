@@ -166,6 +166,23 @@ struct EntityInheritanceTests {
         #expect(message.contains("returned Motorcycle, which is not Car"))
     }
 
+    @Test("a typed fetch whose store rows are all of its class, merged with an unsaved object of another, stops the program")
+    func mistypedPendingObjectTraps() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let stack = try GraphStack(.sqlite, model: VehicleModel.make())
+            let filling = stack.context()
+            Car(context: filling).brand = "Audi"
+            Car(context: filling).brand = "VW"
+            try filling.save()
+            let context = stack.context()
+            Motorcycle(context: context).brand = "Ducati"
+            let vehicles = try context.fetch(NSFetchRequest<Car>(entityName: "Vehicle"))
+            print(vehicles.map(\.numberOfDoors))
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("returned Motorcycle, which is not Car"))
+    }
+
     @Test("setting a to-one relationship to an object of an unrelated entity stops the program")
     func wrongEntityTraps() async {
         await #expect(processExitsWith: .failure) {

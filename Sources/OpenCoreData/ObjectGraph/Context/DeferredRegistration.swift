@@ -24,8 +24,8 @@ extension NSManagedObjectContext {
     /// Registers the new objects of one fetch, made while the registry counted `changesBefore` changes,
     /// without indexing them. Should code the fetch called (an entity class's initializer) have
     /// registered objects meanwhile, the objects are indexed one by one instead, and a row's object
-    /// registered meanwhile replaces the fetch's own at its place in `objects`. Returns `false` then.
-    @discardableResult
+    /// registered meanwhile replaces the fetch's own at its place in `objects`. Returns `false` when the
+    /// objects were indexed one by one, and some of them may have been replaced.
     func _registerWithoutIndex(_ objects: inout [NSManagedObject], registryChangesBefore changesBefore: UInt64,
                                refresh: Bool) -> Bool {
         guard !objects.isEmpty else { return true }

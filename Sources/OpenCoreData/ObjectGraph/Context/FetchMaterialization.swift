@@ -9,7 +9,8 @@ extension NSManagedObjectContext {
     ///
     /// `rowsNameEachObjectOnce` tells that no two rows have the same ID (the rows of one store): a first
     /// fetch of faults may then register its objects without indexing them (see
-    /// `DeferredRegistration.swift`). `classes` records the class of each object returned.
+    /// `DeferredRegistration.swift`). `classes` records the class of each object returned, or forgets
+    /// them when registering put other objects in the place of some.
     func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil,
                             rowsNameEachObjectOnce: Bool = false,
                             classes: inout UniformObjectClass) -> [NSManagedObject] {
@@ -37,15 +38,15 @@ extension NSManagedObjectContext {
         return objects
     }
 
-    /// `_registeredObjects(for:asFault:refresh:rowGeneration:)` for rows the caller no longer needs: each
-    /// row is let go right after its object is made, while it is still in the processor's cache, instead
-    /// of all of them in a pass of their own afterwards.
+    /// `_registeredObjects(for:asFault:refresh:rowGeneration:rowsNameEachObjectOnce:classes:)` for rows the
+    /// caller no longer needs: each row is let go right after its object is made, while it is still in the
+    /// processor's cache, instead of all of them in a pass of their own afterwards.
     func _registeredObjects(consuming rows: consuming [StoreRow], asFault: Bool, refresh: Bool,
                             rowGeneration: UInt64? = nil, rowsNameEachObjectOnce: Bool = false,
                             classes: inout UniformObjectClass) -> [NSManagedObject] {
         var remaining = consume rows
         let count = remaining.count
-        // No rows, no array made (see `_registeredObjects(for:asFault:refresh:rowGeneration:)`).
+        // No rows, no array made (see `_registeredObjects(for:asFault:refresh:rowGeneration:rowsNameEachObjectOnce:classes:)`).
         if count == 0 { return [] }
         var registration = FetchRegistration(self, count: count, asFault: asFault, rowGeneration: rowGeneration,
                                              rowsNameEachObjectOnce: rowsNameEachObjectOnce)

@@ -56,6 +56,10 @@ extension NSManagedObjectContext {
         // existential with a protocol is not: it has a witness table beside the reference).
         guard T.self is NSManagedObject.Type, MemoryLayout<T>.size == MemoryLayout<NSManagedObject>.size else { return nil }
         if let commonClass {
+            // A path that changes the list without forgetting its recorded class would make the cast
+            // below unsound: debug builds (the test suite's) check every object.
+            assert(objects.allSatisfy { ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(commonClass) },
+                   "a fetch recorded \(commonClass) as the class of every object, and one is not")
             guard commonClass is T.Type else { return nil }
             return unsafeBitCast(objects, to: [T].self)
         }
