@@ -23,9 +23,8 @@ extension NSManagedObjectContext {
         case .dictionaryResultType:
             results = try fetchDictionaries(resolved, entity: entity, coordinator: try requireCoordinator())
         default:
-            var classes = UniformObjectClass()
-            let objects = try fetchObjects(resolved, entity: entity, coordinator: coordinator, classes: &classes)
-            if let typed: [T] = Self.objects(objects, as: T.self, commonClass: classes.commonClass) { return typed }
+            let (objects, commonClass) = try fetchObjects(resolved, entity: entity, coordinator: coordinator)
+            if let typed: [T] = Self.objects(objects, as: T.self, commonClass: commonClass) { return typed }
             results = objects
         }
         return results.map { result in
@@ -103,21 +102,20 @@ extension NSManagedObjectContext {
         return copy
     }
 
-    /// The objects a request selects; `classes` records their classes when the fetch made or found them
-    /// all itself (and forgets them otherwise).
+    /// The objects a request selects, and the class every one of them is an instance of when the fetch
+    /// registered them all from its rows and knows it (`nil` otherwise: the caller checks each object).
     private func fetchObjects<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                                 coordinator: any ContextObjectSource,
-                                 classes: inout UniformObjectClass) throws -> [NSManagedObject] {
-        classes.forget()
+                                 coordinator: any ContextObjectSource) throws
+        -> (objects: [NSManagedObject], commonClass: NSManagedObject.Type?) {
         let pending = pendingObjects(matching: request, entity: entity)
         let storeRequest = pending.isEmpty ? request : unlimitedCopy(of: request)
         var objects: [NSManagedObject]
         if request.fetchBatchSize > 0, pending.isEmpty {
-            return batchedObjects(try coordinator.fetchObjectIDs(request), batchSize: request.fetchBatchSize,
-                                  entity: entity, affectedStores: request._affectedStores)
+            return (batchedObjects(try coordinator.fetchObjectIDs(request), batchSize: request.fetchBatchSize,
+                                   entity: entity, affectedStores: request._affectedStores), nil)
         }
+        var classes = UniformObjectClass()
         if request.includesPropertyValues {
-            classes = UniformObjectClass()
             // Rows straight from the coordinator are its cached rows: new faults may fire from them.
             let rows: [StoreRow]
             var rowGeneration: UInt64?
@@ -143,11 +141,11 @@ extension NSManagedObjectContext {
                                              rowsNameEachObjectOnce: distinct, classes: &classes)
             }
         } else {
+            // Not recorded: the class stays unknown.
             objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }
         }
-        if pending.isEmpty { return objects }
-        classes.forget()
-        return merge(objects, with: pending, request: request)
+        if pending.isEmpty { return (objects, classes.commonClass) }
+        return (merge(objects, with: pending, request: request), nil)
     }
 
     private func fetchIDs<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
