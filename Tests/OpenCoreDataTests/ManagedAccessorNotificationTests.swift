@@ -117,6 +117,48 @@ struct ManagedAccessorNotificationTests {
         #expect(meter.events == ["didAccess count", "didAccess count", "didChange level"])
     }
 
+    @Test("the first @Managed read of a fetched fault fires it and reads the row's values")
+    func firstReadFiresFetchedFault() throws {
+        let stack = try Self.stack(class: Meter.self)
+        let writer = stack.context()
+        let written = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? Meter)
+        written.count = 3
+        written.level = 1.5
+        written.label = "north"
+        try writer.save()
+
+        let context = stack.context()
+        let meter = try #require(try context.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
+        #expect(meter.isFault)
+        #expect(meter.level == 1.5)
+        #expect(!meter.isFault)
+        #expect(meter.count == 3 && meter.label == "north")
+        #expect(!meter.hasChanges && !context.hasChanges)
+    }
+
+    @Test("the first @Managed write to a fetched fault fires it and records the change against the row's value")
+    func firstWriteFiresFetchedFault() throws {
+        let stack = try Self.stack(class: Meter.self)
+        let writer = stack.context()
+        let written = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? Meter)
+        written.count = 3
+        written.level = 1.5
+        try writer.save()
+
+        let context = stack.context()
+        let meter = try #require(try context.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
+        #expect(meter.isFault)
+        meter.count = 9
+        #expect(!meter.isFault)
+        #expect(meter.level == 1.5)
+        #expect(meter.changedValues().keys.sorted() == ["count"])
+        #expect(meter.committedValues(forKeys: ["count"])["count"] as? Int64 == 3)
+        try context.save()
+        let reader = stack.context()
+        let read = try #require(try reader.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
+        #expect(read.count == 9 && read.level == 1.5)
+    }
+
     @Test("a write to a saved object through @Managed records its change for the context, the event and the store")
     func writeToSavedObject() throws {
         let stack = try Self.stack(class: Meter.self)

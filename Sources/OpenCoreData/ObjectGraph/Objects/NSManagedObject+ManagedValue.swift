@@ -14,12 +14,14 @@ extension NSManagedObject {
 
     /// The body of ``managedValue(forKey:)``, specialized for each type a typed overload returns.
     ///
-    /// An attribute of an object that is not a fault, whose class keeps `NSManagedObject`'s access
-    /// notifications (which would only fire the fault) and whose context neither checks its queue nor
-    /// records undo, is read straight from its slot: the notifications would do nothing.
+    /// An attribute of an object whose class keeps `NSManagedObject`'s access notifications (which only
+    /// fire a fault) and whose context neither checks its queue nor records undo, is read straight from
+    /// its slot: a fault fires first, as `willAccessValue(forKey:)` would fire it, and the notifications
+    /// would do nothing more.
     @inline(__always)
     func _managedValue<Value>(forKey key: String) -> Value {
-        if !_isFault, keyPathRecorder == nil, !_overrides.contains(.accessNotifications), !_contextWatchesAccess {
+        if keyPathRecorder == nil, !_overrides.contains(.accessNotifications), !_contextWatchesAccess,
+           !_isFault || _firedFaultForAccess() {
             // Borrowed, not retained, as in `_managedSlotIndex(forKey:)`.
             let layout = Unmanaged.passUnretained(storage.layout)
             // A name found only by its characters (not a short literal) takes the general path.
@@ -29,6 +31,15 @@ extension NSManagedObject {
             }
         }
         return _managedValueWithNotifications(forKey: key)
+    }
+
+    /// Fires the object's fault as `NSManagedObject`'s `willAccessValue(forKey:)` and
+    /// `willChangeValue(forKey:)` fire it, returning whether the object then has its values. Out of
+    /// line: only an object's first access after a fetch or refresh comes here.
+    @inline(never)
+    func _firedFaultForAccess() -> Bool {
+        _fireFaultIfNeeded()
+        return !_isFault
     }
 
     /// ``managedValue(forKey:)`` with the access notifications around the read.
@@ -111,12 +122,13 @@ extension NSManagedObject {
 
     /// The body of ``setManagedValue(_:forKey:)``, specialized for each type a typed overload takes.
     ///
-    /// As with reads, an attribute of an object that is not a fault, whose class keeps `NSManagedObject`'s
-    /// change notifications and whose context neither checks its queue nor records undo, is written
-    /// straight to its slot, its change recorded as the general path records it.
+    /// As with reads, an attribute of an object whose class keeps `NSManagedObject`'s change
+    /// notifications and whose context neither checks its queue nor records undo, is written straight
+    /// to its slot (a fault fires first, as `willChangeValue(forKey:)` would fire it), its change
+    /// recorded as the general path records it.
     @inline(__always)
     func _setManagedValue<Value>(_ value: Value, forKey key: String) {
-        if !_isFault, !_overrides.contains(.changeNotifications), !_contextWatchesAccess {
+        if !_overrides.contains(.changeNotifications), !_contextWatchesAccess, !_isFault || _firedFaultForAccess() {
             // Borrowed, not retained: recording the change does not replace the values' layout.
             let layout = Unmanaged.passUnretained(storage.layout)
             let written = layout._withUnsafeGuaranteedRef { layout -> Bool in
