@@ -70,6 +70,16 @@ struct ManagedAccessorNotificationTests {
         return try GraphStack(model: model)
     }
 
+    /// Saves one meter set up by `setUp` and fetches it into a new context, as a fault.
+    static func fetchedFault(in stack: GraphStack, _ setUp: (Meter) -> Void) throws -> (NSManagedObjectContext, Meter) {
+        let writer = stack.context()
+        setUp(try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? Meter))
+        try writer.save()
+        let context = stack.context()
+        let meter = try #require(try context.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
+        return (context, meter)
+    }
+
     static let watchedClassNames = ["WatchedMeter", "InheritedWatchedMeter"]
 
     static func watchedClass(_ name: String) -> WatchedMeter.Type {
@@ -120,15 +130,11 @@ struct ManagedAccessorNotificationTests {
     @Test("the first @Managed read of a fetched fault fires it and reads the row's values")
     func firstReadFiresFetchedFault() throws {
         let stack = try Self.stack(class: Meter.self)
-        let writer = stack.context()
-        let written = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? Meter)
-        written.count = 3
-        written.level = 1.5
-        written.label = "north"
-        try writer.save()
-
-        let context = stack.context()
-        let meter = try #require(try context.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
+        let (context, meter) = try Self.fetchedFault(in: stack) { written in
+            written.count = 3
+            written.level = 1.5
+            written.label = "north"
+        }
         #expect(meter.isFault)
         #expect(meter.level == 1.5)
         #expect(!meter.isFault)
@@ -139,14 +145,10 @@ struct ManagedAccessorNotificationTests {
     @Test("the first @Managed write to a fetched fault fires it and records the change against the row's value")
     func firstWriteFiresFetchedFault() throws {
         let stack = try Self.stack(class: Meter.self)
-        let writer = stack.context()
-        let written = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? Meter)
-        written.count = 3
-        written.level = 1.5
-        try writer.save()
-
-        let context = stack.context()
-        let meter = try #require(try context.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
+        let (context, meter) = try Self.fetchedFault(in: stack) { written in
+            written.count = 3
+            written.level = 1.5
+        }
         #expect(meter.isFault)
         meter.count = 9
         #expect(!meter.isFault)
