@@ -52,6 +52,34 @@ final class LateWatchedMeter: Meter {
     }
 }
 
+/// A `Meter` whose `awakeFromFetch()` gives its context an undo manager, as an app might on first use.
+final class UndoingMeter: Meter {
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        if let context = managedObjectContext, context.undoManager == nil { context.undoManager = UndoManager() }
+    }
+}
+
+/// A `Meter` that counts the faults it fires.
+final class AwakeCountingMeter: Meter {
+    var awakenings = 0
+
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        awakenings += 1
+    }
+}
+
+/// A `Meter` whose `awakeFromFetch()` lets go of the last owner of its context.
+final class ContextReleasingMeter: Meter {
+    nonisolated(unsafe) static var holder: NSManagedObjectContext?
+
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        Self.holder = nil
+    }
+}
+
 /// `@Managed` accessors call the access and change notifications a class overrides around every read
 /// and write (of objects loaded or not), and record changes, undo and store writes the same whether or
 /// not the class overrides them.
@@ -140,6 +168,26 @@ struct ManagedAccessorNotificationTests {
         #expect(!meter.isFault)
         #expect(meter.count == 3 && meter.label == "north")
         #expect(!meter.hasChanges && !context.hasChanges)
+        // A refreshed object keeps its layout with every slot empty until it fires again.
+        context.refresh(meter, mergeChanges: false)
+        #expect(meter.isFault)
+        #expect(meter.count == 3)
+        #expect(!meter.isFault && meter.level == 1.5)
+    }
+
+    @Test("a fault fires once, on its first @Managed access, and again after a refresh")
+    func faultFiresOncePerLoad() throws {
+        let stack = try Self.stack(class: AwakeCountingMeter.self)
+        let (context, fetched) = try Self.fetchedFault(in: stack) { $0.count = 3 }
+        let meter = try #require(fetched as? AwakeCountingMeter)
+        #expect(meter.awakenings == 0)
+        #expect(meter.count == 3 && meter.level == 0)
+        meter.level = 0.5
+        #expect(meter.awakenings == 1)
+        context.refresh(meter, mergeChanges: false)
+        meter.count = 4
+        #expect(meter.awakenings == 2)
+        #expect(meter.count == 4 && meter.level == 0)
     }
 
     @Test("the first @Managed write to a fetched fault fires it and records the change against the row's value")
@@ -207,6 +255,39 @@ struct ManagedAccessorNotificationTests {
         #expect(!context.hasChanges)
         context.redo()
         #expect(meter.count == 9)
+    }
+
+    @Test("a @Managed read of a fault whose awakeFromFetch lets go of its context's last owner reads the row")
+    func readAfterAwakeReleasesContext() throws {
+        let stack = try Self.stack(class: ContextReleasingMeter.self)
+        let writer = stack.context()
+        let written = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? Meter)
+        written.count = 3
+        written.level = 1.5
+        try writer.save()
+        var fault: Meter?
+        do {
+            let reader = stack.context()
+            ContextReleasingMeter.holder = reader
+            fault = try reader.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first
+        }
+        let meter = try #require(fault)
+        #expect(meter.isFault)
+        #expect(meter.count == 3)
+        #expect(ContextReleasingMeter.holder == nil && meter.managedObjectContext == nil)
+        #expect(!meter.isFault && meter.level == 1.5)
+    }
+
+    @Test("a first write whose fault's awakeFromFetch gives the context an undo manager is recorded for undo")
+    func firstWriteAfterAwakeSetsUndo() throws {
+        let stack = try Self.stack(class: UndoingMeter.self)
+        let (context, meter) = try Self.fetchedFault(in: stack) { $0.count = 3 }
+        #expect(context.undoManager == nil)
+        meter.count = 9
+        #expect(context.undoManager != nil)
+        context.undo()
+        #expect(meter.count == 3)
+        #expect(!context.hasChanges)
     }
 
     @Test("a property whose name is longer than fifteen bytes reads and writes through @Managed, Key-Value Coding and the store")

@@ -14,10 +14,10 @@ extension NSManagedObject {
 
     /// The body of ``managedValue(forKey:)``, specialized for each type a typed overload returns.
     ///
-    /// An attribute of an object whose class keeps `NSManagedObject`'s access notifications (which only
-    /// fire a fault) and whose context neither checks its queue nor records undo, is read straight from
-    /// its slot: a fault fires first, as `willAccessValue(forKey:)` would fire it, and the notifications
-    /// would do nothing more.
+    /// An attribute of an object whose class keeps `NSManagedObject`'s access notifications (which at
+    /// most fire a fault) and whose context neither checks its queue nor records undo, is read straight
+    /// from its slot: a fault fires first, as `willAccessValue(forKey:)` would fire it, and the
+    /// notifications would do nothing more.
     @inline(__always)
     func _managedValue<Value>(forKey key: String) -> Value {
         if keyPathRecorder == nil, !_overrides.contains(.accessNotifications), !_contextWatchesAccess,
@@ -35,7 +35,7 @@ extension NSManagedObject {
 
     /// Fires the object's fault as `NSManagedObject`'s `willAccessValue(forKey:)` and
     /// `willChangeValue(forKey:)` fire it, returning whether the object then has its values. Out of
-    /// line: only an object's first access after a fetch or refresh comes here.
+    /// line: only a fault's first access comes here.
     @inline(never)
     func _firedFaultForAccess() -> Bool {
         _fireFaultIfNeeded()
