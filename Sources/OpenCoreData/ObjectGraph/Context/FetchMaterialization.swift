@@ -9,15 +9,14 @@ extension NSManagedObjectContext {
     ///
     /// `rowsNameEachObjectOnce` tells that no two rows have the same ID (the rows of one store): a first
     /// fetch of faults may then register its objects without indexing them (see
-    /// `DeferredRegistration.swift`). `classes` records the class of each object returned, or forgets
-    /// them when registering put other objects in the place of some.
+    /// `DeferredRegistration.swift`). Returns, with the objects, the class every one of them is an
+    /// instance of, when the registration knows it (`nil` otherwise; see ``UniformObjectClass``).
     func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil,
-                            rowsNameEachObjectOnce: Bool = false,
-                            classes: inout UniformObjectClass) -> [NSManagedObject] {
+                            rowsNameEachObjectOnce: Bool = false) -> RegisteredObjects {
         // No rows, no array made: an array made with no capacity is the standard library's one shared
         // empty storage, and its initializer writes that storage's count, a data race with any other
         // thread doing the same (ThreadSanitizer reports it).
-        if rows.isEmpty { return [] }
+        if rows.isEmpty { return ([], nil) }
         var registration = FetchRegistration(self, count: rows.count, asFault: asFault, rowGeneration: rowGeneration,
                                              rowsNameEachObjectOnce: rowsNameEachObjectOnce)
         // Each row is read where it lies (iterating would copy it out first, retaining its ID and
@@ -28,26 +27,24 @@ extension NSManagedObjectContext {
                 if index &+ FetchRegistration.prefetchDistance < count {
                     FetchRegistration.prefetch(row + FetchRegistration.prefetchDistance)
                 }
-                let object = registration.object(at: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration)
-                classes.record(object)
-                (objects.baseAddress.unsafelyUnwrapped + index).initialize(to: object)
+                (objects.baseAddress.unsafelyUnwrapped + index).initialize(
+                    to: registration.object(at: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration))
                 initialized = index + 1
             }
         }
-        registration.finish(&objects, refresh: refresh, classes: &classes)
-        return objects
+        let commonClass = registration.finish(&objects, refresh: refresh)
+        return (objects, commonClass)
     }
 
-    /// `_registeredObjects(for:asFault:refresh:rowGeneration:rowsNameEachObjectOnce:classes:)` for rows the
-    /// caller no longer needs: each row is let go right after its object is made, while it is still in the
+    /// `_registeredObjects(for:asFault:refresh:rowGeneration:rowsNameEachObjectOnce:)` for rows the caller
+    /// no longer needs: each row is let go right after its object is made, while it is still in the
     /// processor's cache, instead of all of them in a pass of their own afterwards.
     func _registeredObjects(consuming rows: consuming [StoreRow], asFault: Bool, refresh: Bool,
-                            rowGeneration: UInt64? = nil, rowsNameEachObjectOnce: Bool = false,
-                            classes: inout UniformObjectClass) -> [NSManagedObject] {
+                            rowGeneration: UInt64? = nil, rowsNameEachObjectOnce: Bool = false) -> RegisteredObjects {
         var remaining = consume rows
         let count = remaining.count
-        // No rows, no array made (see `_registeredObjects(for:asFault:refresh:rowGeneration:rowsNameEachObjectOnce:classes:)`).
-        if count == 0 { return [] }
+        // No rows, no array made (see `_registeredObjects(for:asFault:refresh:rowGeneration:rowsNameEachObjectOnce:)`).
+        if count == 0 { return ([], nil) }
         var registration = FetchRegistration(self, count: count, asFault: asFault, rowGeneration: rowGeneration,
                                              rowsNameEachObjectOnce: rowsNameEachObjectOnce)
         guard asFault, registration.contextWasEmpty else {
@@ -58,11 +55,9 @@ extension NSManagedObjectContext {
             var objects: [NSManagedObject] = []
             objects.reserveCapacity(count)
             while let row = remaining.popLast() {
-                let object = registration.object(for: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration)
-                classes.record(object)
-                objects.append(object)
+                objects.append(registration.object(for: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration))
             }
-            return objects
+            return (objects, registration.commonClass)
         }
         // Only new faults (the context had no objects): they run no code of the object's own but its
         // initializer, and nothing is refreshed. The rows are taken from the last, each object put at
@@ -76,15 +71,17 @@ extension NSManagedObjectContext {
                         FetchRegistration.prefetch(rows.baseAddress.unsafelyUnwrapped + (index &- FetchRegistration.prefetchDistance))
                     }
                 }
-                let object = registration.object(for: row, asFault: true, refresh: refresh, rowGeneration: rowGeneration)
-                classes.record(object)
-                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: object)
+                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
+                    to: registration.object(for: row, asFault: true, refresh: refresh, rowGeneration: rowGeneration))
             }
             initialized = count
         }
-        registration.finish(&objects, refresh: refresh, classes: &classes)
-        return objects
+        let commonClass = registration.finish(&objects, refresh: refresh)
+        return (objects, commonClass)
     }
+
+    /// A fetch's registered objects, and the class every one of them is an instance of when known.
+    typealias RegisteredObjects = (objects: [NSManagedObject], commonClass: NSManagedObject.Type?)
 }
 
 /// The objects of one fetch's rows, registered one row at a time.
@@ -101,6 +98,8 @@ private struct FetchRegistration {
     private let registersWithoutIndex: Bool
     /// The registry's count of changes before the first object was made.
     private let registryChangesBefore: UInt64
+    /// The class of each object returned so far, recorded as it is made.
+    private var returnedClasses = UniformObjectClass()
 
     init(_ context: NSManagedObjectContext, count: Int, asFault: Bool, rowGeneration: UInt64?, rowsNameEachObjectOnce: Bool) {
         self.context = context
@@ -127,14 +126,18 @@ private struct FetchRegistration {
         row.pointee.values.slots.prefetchForCopy()
     }
 
-    /// Registers the objects made, when they were made without registering them. Registering may put
-    /// objects registered meanwhile in the place of some of them, which `classes` did not record.
-    func finish(_ objects: inout [NSManagedObject], refresh: Bool, classes: inout UniformObjectClass) {
-        if registersWithoutIndex {
-            if !context._registerWithoutIndex(&objects, registryChangesBefore: registryChangesBefore, refresh: refresh) {
-                classes.forget()
-            }
+    /// The class every object returned so far is an instance of; `nil` when they have several.
+    var commonClass: NSManagedObject.Type? { returnedClasses.commonClass }
+
+    /// Registers the objects made, when they were made without registering them, and returns the class
+    /// every one of them is an instance of. Registering may put objects registered meanwhile in the place
+    /// of some of them, whose classes were not recorded: the class is then unknown (`nil`).
+    mutating func finish(_ objects: inout [NSManagedObject], refresh: Bool) -> NSManagedObject.Type? {
+        if registersWithoutIndex,
+           !context._registerWithoutIndex(&objects, registryChangesBefore: registryChangesBefore, refresh: refresh) {
+            returnedClasses.forget()
         }
+        return commonClass
     }
 
     /// The registered object of one row.
@@ -143,9 +146,17 @@ private struct FetchRegistration {
         withUnsafePointer(to: row) { object(at: $0, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration) }
     }
 
-    /// The registered object of the row at `row`, read in place.
+    /// The registered object of the row at `row`, read in place; its class is recorded.
     @inline(__always)
     mutating func object(at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool, rowGeneration: UInt64?) -> NSManagedObject {
+        let object = madeObject(at: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration)
+        returnedClasses.record(object)
+        return object
+    }
+
+    @inline(__always)
+    private mutating func madeObject(at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool,
+                                     rowGeneration: UInt64?) -> NSManagedObject {
         let type = classes.value(for: row.pointee.objectID.entity, ManagedObjectClasses.objectClass(for:))
         if registersWithoutIndex {
             return context.unregisteredNewFault(at: row, type: type, rowGeneration: rowGeneration.unsafelyUnwrapped)

@@ -114,7 +114,7 @@ extension NSManagedObjectContext {
             return (batchedObjects(try coordinator.fetchObjectIDs(request), batchSize: request.fetchBatchSize,
                                    entity: entity, affectedStores: request._affectedStores), nil)
         }
-        var classes = UniformObjectClass()
+        var commonClass: NSManagedObject.Type?
         if request.includesPropertyValues {
             // Rows straight from the coordinator are its cached rows: new faults may fire from them.
             let rows: [StoreRow]
@@ -129,22 +129,22 @@ extension NSManagedObjectContext {
             let prefetches = request.relationshipKeyPathsForPrefetching?.isEmpty == false
             // Rows the cache keeps as an array are read in place: taking them out would copy the array.
             if prefetches || cacheKeepsArray {
-                objects = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
-                                             refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration,
-                                             rowsNameEachObjectOnce: distinct, classes: &classes)
+                (objects, commonClass) = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
+                                                            refresh: request.shouldRefreshRefetchedObjects,
+                                                            rowGeneration: rowGeneration, rowsNameEachObjectOnce: distinct)
                 if prefetches {
                     try _prefetchRelationships(of: objects, rows: rows, for: request)
                 }
             } else {
-                objects = _registeredObjects(consuming: consume rows, asFault: request.returnsObjectsAsFaults,
-                                             refresh: request.shouldRefreshRefetchedObjects, rowGeneration: rowGeneration,
-                                             rowsNameEachObjectOnce: distinct, classes: &classes)
+                (objects, commonClass) = _registeredObjects(consuming: consume rows, asFault: request.returnsObjectsAsFaults,
+                                                            refresh: request.shouldRefreshRefetchedObjects,
+                                                            rowGeneration: rowGeneration, rowsNameEachObjectOnce: distinct)
             }
         } else {
             // Not recorded: the class stays unknown.
             objects = try coordinator.fetchObjectIDs(storeRequest).map { object(with: $0) }
         }
-        if pending.isEmpty { return (objects, classes.commonClass) }
+        if pending.isEmpty { return (objects, commonClass) }
         return (merge(objects, with: pending, request: request), nil)
     }
 
