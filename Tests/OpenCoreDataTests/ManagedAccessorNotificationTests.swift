@@ -98,11 +98,16 @@ struct ManagedAccessorNotificationTests {
         return try GraphStack(model: model)
     }
 
-    /// Saves one meter set up by `setUp` and fetches it into a new context, as a fault.
-    static func fetchedFault(in stack: GraphStack, _ setUp: (Meter) -> Void) throws -> (NSManagedObjectContext, Meter) {
+    /// Saves one meter set up by `setUp`, through a context of its own.
+    static func saveMeter(in stack: GraphStack, _ setUp: (Meter) -> Void) throws {
         let writer = stack.context()
         setUp(try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? Meter))
         try writer.save()
+    }
+
+    /// Saves one meter set up by `setUp` and fetches it into a new context, as a fault.
+    static func fetchedFault(in stack: GraphStack, _ setUp: (Meter) -> Void) throws -> (NSManagedObjectContext, Meter) {
+        try saveMeter(in: stack, setUp)
         let context = stack.context()
         let meter = try #require(try context.fetch(NSFetchRequest<Meter>(entityName: "Meter")).first)
         return (context, meter)
@@ -260,11 +265,10 @@ struct ManagedAccessorNotificationTests {
     @Test("a @Managed read of a fault whose awakeFromFetch lets go of its context's last owner reads the row")
     func readAfterAwakeReleasesContext() throws {
         let stack = try Self.stack(class: ContextReleasingMeter.self)
-        let writer = stack.context()
-        let written = try #require(NSEntityDescription.insertNewObject(forEntityName: "Meter", into: writer) as? Meter)
-        written.count = 3
-        written.level = 1.5
-        try writer.save()
+        try Self.saveMeter(in: stack) { written in
+            written.count = 3
+            written.level = 1.5
+        }
         var fault: Meter?
         do {
             let reader = stack.context()
