@@ -96,6 +96,27 @@ enum SampleModel {
     }
 }
 
+/// Subclasses nested in another type, as apps that group their model classes declare them.
+enum SampleShelving {
+    final class Shelf: NSManagedObject {
+        var label: String? { get { managedValue(forKey: "label") } set { setManagedValue(newValue, forKey: "label") } }
+    }
+}
+
+/// A generic subclass: its name carries its arguments (`SampleBox<Swift.Int>`).
+final class SampleBox<Content>: NSManagedObject {
+    var label: String? { get { managedValue(forKey: "label") } set { setManagedValue(newValue, forKey: "label") } }
+}
+
+/// A model of one entity with one string attribute, `label`, whose objects are of the class `className`.
+private func labelModel(_ entityName: String, className: String) -> NSManagedObjectModel {
+    let entity = ModelKit.entity(entityName, [ModelKit.attribute("label", .stringAttributeType)])
+    entity.managedObjectClassName = className
+    let model = NSManagedObjectModel()
+    model.entities = [entity]
+    return model
+}
+
 @Suite("NSManagedObject subclasses")
 struct ManagedSubclassTests {
     @Test("every scalar type round-trips through a SQLite store", arguments: TestStoreKind.allCases)
@@ -205,5 +226,48 @@ struct ManagedSubclassTests {
         let reader = stack.context()
         #expect(try reader.fetch(generic).first is SampleItem)
         #expect(try reader.fetch(NSFetchRequest<SampleOwner>(entityName: "SampleOwner")).count == 1)
+    }
+
+    @Test("a subclass nested in another type is found by its qualified, bare and nested names",
+          arguments: [String(reflecting: SampleShelving.Shelf.self), "Shelf", "SampleShelving.Shelf"])
+    func nestedClass(className: String) throws {
+        let stack = try GraphStack(model: labelModel("Shelf", className: className))
+        let context = stack.context()
+        let shelf = SampleShelving.Shelf(context: context)
+        #expect(shelf.entity.name == "Shelf")
+        shelf.label = "oak"
+        try context.save()
+        let reader = stack.context()
+        let fetched = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Shelf"))
+        let only = try #require(fetched.first as? SampleShelving.Shelf)
+        #expect(fetched.count == 1)
+        #expect(only.label == "oak")
+    }
+
+    @Test("a subclass declared in a function creates, saves and fetches its objects")
+    func localClass() throws {
+        final class Crate: NSManagedObject {
+            var label: String? { get { managedValue(forKey: "label") } set { setManagedValue(newValue, forKey: "label") } }
+        }
+        let stack = try GraphStack(model: labelModel("Crate", className: String(reflecting: Crate.self)))
+        let context = stack.context()
+        Crate(context: context).label = "pine"
+        try context.save()
+        let reader = stack.context()
+        let fetched = try reader.fetch(NSFetchRequest<Crate>(entityName: "Crate"))
+        #expect(fetched.map(\.label) == ["pine"])
+    }
+
+    @Test("a generic subclass is found by its name with its arguments")
+    func genericClass() throws {
+        let stack = try GraphStack(model: labelModel("Box", className: "SampleBox<Swift.Int>"))
+        let context = stack.context()
+        let box = SampleBox<Int>(context: context)
+        #expect(box.entity.name == "Box")
+        box.label = "ash"
+        try context.save()
+        let reader = stack.context()
+        let fetched = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Box"))
+        #expect((fetched.first as? SampleBox<Int>)?.label == "ash")
     }
 }

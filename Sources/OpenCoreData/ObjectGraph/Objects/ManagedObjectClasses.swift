@@ -1,8 +1,9 @@
 /// Finds the class of an entity's objects and the entity of a managed object class.
 ///
 /// An entity names its class with `managedObjectClassName`: `"Module.Note"` (as `NSStringFromClass`
-/// writes it) or `"Note"` (as model files often do). Module-qualified names are found with
-/// `NSClassFromString`; bare names match classes the program has used (a class is remembered when it
+/// writes it) or `"Note"` (as model files often do); a class nested in another type also answers to
+/// `"Module.Notes.Note"` and `"Notes.Note"`. Module-qualified names of top-level classes are found with
+/// `NSClassFromString`; other names match classes the program has used (a class is remembered when it
 /// creates or fetches objects, or asks for its entity).
 // @unchecked Sendable: the dictionaries and the model list are only touched with `lock` held; models are
 // immutable once a coordinator uses them.
@@ -92,6 +93,9 @@ final class ManagedObjectClasses: @unchecked Sendable {
     private static func namedClass(_ name: String?) -> NSManagedObject.Type? {
         guard let name, !name.isEmpty, name != "NSManagedObject" else { return nil }
         if let type = shared.lock.withLock({ shared.classesByName[name] }) { return type }
+        // Foundation finds top-level classes by name only (`Module.Class`); for a nested class's name it
+        // logs a complaint and finds nothing, so it is not asked.
+        guard name.utf8.count(where: { $0 == UInt8(ascii: ".") }) <= 1 else { return nil }
         if let type = NSClassFromString(name) as? NSManagedObject.Type {
             remember(type)
             return type
@@ -99,11 +103,24 @@ final class ManagedObjectClasses: @unchecked Sendable {
         return nil
     }
 
+    /// The names an entity may give `type` as its `managedObjectClassName`: module-qualified
+    /// (`Module.Note`, `Module.Notes.Note` for a class nested in another type), bare (`Note`), and, for a
+    /// nested class, its path without the module (`Notes.Note`).
+    ///
+    /// Not `NSStringFromClass`, which on this platform gives the module-qualified name of a top-level
+    /// class, stops the program for a class nested in another type or declared in a function, and on its
+    /// first call builds a table of the program's classes (tens of milliseconds in a large program).
     private static func names(of type: NSManagedObject.Type) -> [String] {
         let qualified = String(reflecting: type)
-        var names = [qualified, NSStringFromClass(type)]
-        if let dot = qualified.lastIndex(of: ".") {
-            names.append(String(qualified[qualified.index(after: dot)...]))
+        // A generic class's arguments (`Module.Box<Swift.Int>`) stay with its own name.
+        let arguments = qualified[(qualified.firstIndex(of: "<") ?? qualified.endIndex)...]
+        let components = qualified[..<arguments.startIndex].split(separator: ".", omittingEmptySubsequences: false)
+        guard components.count > 1, let last = components.last else { return [qualified] }
+        var names = [qualified, String(last + arguments)]
+        // A class declared in a function has no path to name it by (its enclosing contexts read
+        // "(unknown context at $…)").
+        if components.count > 2, !components.contains(where: { $0.hasPrefix("(") }) {
+            names.append(components.dropFirst().joined(separator: ".") + String(arguments))
         }
         return names
     }
