@@ -12,6 +12,8 @@ final class ManagedObjectClasses: @unchecked Sendable {
     private let lock = NSLock()
     /// Classes the program has used, by bare and by module-qualified name.
     private var classesByName: [String: NSManagedObject.Type] = [:]
+    /// The class `remember(_:)` remembered last.
+    private var lastRemembered: ObjectIdentifier?
     /// Models of the coordinators that contexts use, newest last (held without a reference count).
     private var models: [WeakModel] = []
 
@@ -32,9 +34,13 @@ final class ManagedObjectClasses: @unchecked Sendable {
     /// Remembers a managed object class under its bare and qualified names.
     static func remember(_ type: NSManagedObject.Type) {
         guard type != NSManagedObject.self else { return }
+        let key = ObjectIdentifier(type)
+        // Every typed fetch remembers its class: the class remembered last is still what its names name.
+        if shared.lock.withLock({ shared.lastRemembered == key }) { return }
         let names = names(of: type)
         shared.lock.withLock {
             for name in names { shared.classesByName[name] = type }
+            shared.lastRemembered = key
         }
     }
 

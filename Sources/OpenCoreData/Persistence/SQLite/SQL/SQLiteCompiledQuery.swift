@@ -13,4 +13,6 @@ struct SQLiteCompiledQuery: @unchecked Sendable {
     /// to-one key (and entity) columns of the fetched entity and, when subentities are included,
     /// of its subentities; for `.objectIDs`, `Z_PK` and `Z_ENT`; for `.count`, the count.
     let columns: [SQLiteResultColumn]
+    /// For `.rows`, the plans rows of these columns are decoded with, shared by every fetch of them.
+    var decodingPlans: SQLiteDecodingPlans? = nil
 }

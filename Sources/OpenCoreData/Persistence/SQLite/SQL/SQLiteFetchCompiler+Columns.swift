@@ -1,7 +1,7 @@
 /// The columns a `.rows` fetch selects.
 extension SQLiteFetchCompiler {
     /// A selected column of the fetched table.
-    struct SelectedColumn {
+    struct SelectedColumn: Sendable {
         /// The column's name in the table, or the literal selected in its place.
         let name: String
         /// What it holds.
@@ -21,8 +21,21 @@ extension SQLiteFetchCompiler {
     ///
     /// When every row the fetch can return is of one entity, its rows' `Z_ENT` is known: `0` is selected
     /// in its place, as Core Data does, and no row's entity number is read.
-    func resultColumns(of entity: NSEntityDescription, layout: SQLiteEntityLayout,
-                       includesSubentities: Bool) throws -> [SelectedColumn] {
+    ///
+    /// Worked out once per entity and `includesSubentities` for this compiler's layout (see
+    /// ``SQLiteRowSelections``).
+    func rowSelection(of entity: NSEntityDescription, layout: SQLiteEntityLayout, includesSubentities: Bool,
+                      alias: String) throws -> SQLiteRowSelection {
+        let key = SQLiteRowSelections.Key(entityNumber: layout.number, includesSubentities: includesSubentities)
+        return try rowSelections.selection(for: key) {
+            SQLiteRowSelection(columns: try resultColumns(of: entity, layout: layout, includesSubentities: includesSubentities),
+                               alias: alias)
+        }
+    }
+
+    /// The columns of ``rowSelection(of:layout:includesSubentities:alias:)``, worked out.
+    private func resultColumns(of entity: NSEntityDescription, layout: SQLiteEntityLayout,
+                                 includesSubentities: Bool) throws -> [SelectedColumn] {
         guard let table = schema.table(named: layout.table) else {
             throw Self.unsupported("the store has no table \(layout.table) for entity \"\(layout.name)\"")
         }

@@ -24,6 +24,8 @@ struct SQLiteFetchCompiler: Sendable {
     /// paths): in its `HAVING` clause and sort descriptors, a key path or `$variable` with one of these
     /// names stands for the column's expression.
     var resultExpressions: [String: (sql: SQLFragment, category: SQLiteValueCategory?)] = [:]
+    /// The columns of `.rows` fetches, by fetched entity, worked out once for this layout.
+    let rowSelections = SQLiteRowSelections()
 
     /// Creates a compiler for a store laid out as `schema` for `model`; pass the store's identifier so
     /// that objects of other stores never match.
@@ -64,12 +66,12 @@ extension SQLiteFetchCompiler {
             }
             order.append(SQLFragment("\(scope.alias).Z_PK"))
         }
-        let columns = selection == .rows
-            ? try resultColumns(of: entity, layout: layout, includesSubentities: request.includesSubentities)
-            : []
+        let rows = selection == .rows
+            ? try rowSelection(of: entity, layout: layout, includesSubentities: request.includesSubentities, alias: scope.alias)
+            : nil
         let selected: String
         switch selection {
-        case .rows: selected = columns.map { $0.selected(from: scope.alias) }.joined(separator: ", ")
+        case .rows: selected = rows.unsafelyUnwrapped.selectList(alias: scope.alias)
         case .objectIDs: selected = "\(scope.alias).Z_PK, \(scope.alias).Z_ENT"
         case .count: selected = "\(scope.alias).Z_PK"
         }
@@ -87,10 +89,9 @@ extension SQLiteFetchCompiler {
         }
         switch selection {
         case .rows:
+            let rows = rows.unsafelyUnwrapped
             return SQLiteCompiledQuery(sql: statement.sql, arguments: StatementArguments(statement.arguments),
-                                       columns: columns.enumerated().map { index, column in
-                                           SQLiteResultColumn(index: index, role: column.role, entities: column.entities)
-                                       })
+                                       columns: rows.resultColumns, decodingPlans: rows.decodingPlans)
         case .objectIDs:
             return SQLiteCompiledQuery(sql: statement.sql, arguments: StatementArguments(statement.arguments), columns: [
                 SQLiteResultColumn(index: 0, role: .primaryKey, entities: []),

@@ -12,7 +12,7 @@ final class SQLiteFetchRowDecoder {
     ///
     /// A plain struct, not an enum with payloads: the loop over a row's columns reads three fields where
     /// it took each case's payload apart.
-    private struct SlotStep {
+    fileprivate struct SlotStep {
         /// The attribute types whose columns are read straight into slots. Switched on for every column
         /// of every row: four cases, where a switch over `NSAttributeType`'s eighteen took three more
         /// instructions a column.
@@ -49,7 +49,7 @@ final class SQLiteFetchRowDecoder {
     }
 
     /// How one other column becomes part of a row's values, for rows of one entity.
-    private enum Step {
+    fileprivate enum Step {
         /// A plain attribute, read with `readValue`'s rules (`external`: through the external-data
         /// reference rules of `allowsExternalBinaryDataStorage`).
         case attribute(index: Int, name: String, attribute: NSAttributeDescription, external: Bool)
@@ -62,7 +62,9 @@ final class SQLiteFetchRowDecoder {
     }
 
     /// The steps for rows of one entity (a class: each row takes it with one reference).
-    private final class Plan {
+    // @unchecked Sendable: every property is a `let`, and the model objects it holds are immutable once a
+    // store uses their model; plans are shared by the fetches of one selection (`SQLiteDecodingPlans`).
+    fileprivate final class Plan: @unchecked Sendable {
         let entity: NSEntityDescription
         let slotLayout: PropertySlotLayout
         /// The entity's part of its object IDs' hash in this store.
@@ -101,9 +103,14 @@ final class SQLiteFetchRowDecoder {
     private var plans: [Int64: Plan] = [:]
     /// The plan of the previous row (rows of one entity usually come together), held by `plans`.
     private var lastPlan: (number: Int64, plan: Unmanaged<Plan>)?
+    /// The plans earlier fetches of the same columns made, taken before making one.
+    private let sharedPlans: SQLiteDecodingPlans?
 
-    init(store: SQLiteStore, statement: Statement, columns: [SQLiteResultColumn]) {
+    /// A decoder for the rows of `statement`, which selects `columns`; `sharedPlans`, when given, are
+    /// the plans of every fetch of exactly these columns from this store.
+    init(store: SQLiteStore, statement: Statement, columns: [SQLiteResultColumn], sharedPlans: SQLiteDecodingPlans? = nil) {
         self.store = store
+        self.sharedPlans = sharedPlans
         handle = statement.sqliteStatement
         self.columns = columns
         storeReference = store._objectIDReference
@@ -242,10 +249,20 @@ final class SQLiteFetchRowDecoder {
     }
 
     private func storedPlan(for number: Int64) throws -> Unmanaged<Plan> {
-        if let plan = plans[number] {
+        if let plan = plans[number] ?? sharedPlans?.plan(for: number, storeReference: storeReference) {
+            plans[number] = plan
             lastPlan = (number, .passUnretained(plan))
             return .passUnretained(plan)
         }
+        let plan = try makePlan(for: number)
+        sharedPlans?.keep(plan, for: number, storeReference: storeReference)
+        plans[number] = plan
+        lastPlan = (number, .passUnretained(plan))
+        return .passUnretained(plan)
+    }
+
+    /// Works out how rows of the entity with the given number are read from the columns.
+    private func makePlan(for number: Int64) throws -> Plan {
         let entity = try store.entity(number: number)
         let entityName = entity.name ?? ""
         let attributes = store.attributes(of: entity)
@@ -278,11 +295,32 @@ final class SQLiteFetchRowDecoder {
                 break
             }
         }
-        let plan = Plan(entity: entity, slotLayout: slotLayout,
-                        idHashBase: NSManagedObjectID.hashBase(storeIdentifier: storeReference.identifier, entity: entity),
-                        slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
-        plans[number] = plan
-        lastPlan = (number, .passUnretained(plan))
-        return .passUnretained(plan)
+        return Plan(entity: entity, slotLayout: slotLayout,
+                    idHashBase: NSManagedObjectID.hashBase(storeIdentifier: storeReference.identifier, entity: entity),
+                    slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
+    }
+}
+
+/// The decoding plans of one selection of columns from one store, by entity number, kept across fetches.
+///
+/// A plan depends on the columns, the entity and the store's layout, which stay as they are for as long
+/// as the selection does (``SQLiteRowSelection``), and on what the store's object IDs share, which
+/// changes with the store's identifier: a plan made for another ``ObjectIDStoreReference`` is made again.
+// @unchecked Sendable: `plans` is read and changed only through its lock (`LockedValue`); the plans are
+// immutable.
+final class SQLiteDecodingPlans: @unchecked Sendable {
+    private let plans = LockedValue<[Int64: (reference: ObjectIdentifier, plan: SQLiteFetchRowDecoder.Plan)]>([:])
+
+    /// The plan kept for the entity with the given number, when it was made for `storeReference`.
+    fileprivate func plan(for number: Int64, storeReference: ObjectIDStoreReference) -> SQLiteFetchRowDecoder.Plan? {
+        plans.withLock { plans in
+            guard let kept = plans[number], kept.reference == ObjectIdentifier(storeReference) else { return nil }
+            return kept.plan
+        }
+    }
+
+    /// Keeps a plan for the entity with the given number, made for `storeReference`.
+    fileprivate func keep(_ plan: SQLiteFetchRowDecoder.Plan, for number: Int64, storeReference: ObjectIDStoreReference) {
+        plans.withLock { $0[number] = (ObjectIdentifier(storeReference), plan) }
     }
 }

@@ -4,12 +4,17 @@ import GRDB
 /// to-many relationships through the layout.
 extension SQLiteStore {
     /// Runs a read, turning SQLite errors into errors naming the file.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    ///
+    /// A read of several statements sees the file as it was when the read began, whatever other
+    /// connections write meanwhile: they run in one transaction. A read of one statement (`isolated:
+    /// false`) needs none, since SQLite reads a statement's rows from one state of the file; it runs
+    /// without the transaction's `BEGIN` and `COMMIT`, a large part of a small fetch.
+    func read<T>(isolated: Bool = true, _ body: (Database) throws -> T) throws -> T {
         if let snapshot = QueryGenerationScope.snapshot(for: self) {
             return try SQLiteStoreFileAccess.run(fileURL) { try snapshot.read(body) }
         }
         let database = try database()
-        return try SQLiteStoreFileAccess.run(fileURL) { try SQLiteUnlinkedStoreReads.read(database, body) }
+        return try SQLiteStoreFileAccess.run(fileURL) { try SQLiteUnlinkedStoreReads.read(database, isolated: isolated, body) }
     }
 
     /// The compiler for this store's layout.
@@ -29,9 +34,10 @@ extension SQLiteStore {
 
     func fetchStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [StoreRow] {
         let query = try compiler().compile(resolved(request, entity: entity), selection: .rows)
-        return try read { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: \.count) {
+        return try read(isolated: false) { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: { $0.count }) {
             let statement = try db.cachedStatement(sql: query.sql)
-            let decoder = SQLiteFetchRowDecoder(store: self, statement: statement, columns: query.columns)
+            let decoder = SQLiteFetchRowDecoder(store: self, statement: statement, columns: query.columns,
+                                                sharedPlans: query.decodingPlans)
             let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
             var rows: [StoreRow] = []
             try cursor.forEach { row in rows.append(try decoder.decode(row)) }
@@ -41,7 +47,7 @@ extension SQLiteStore {
 
     func fetchStoreObjectIDs<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [NSManagedObjectID] {
         let query = try compiler().compile(resolved(request, entity: entity), selection: .objectIDs)
-        return try read { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: \.count) {
+        return try read(isolated: false) { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: { $0.count }) {
             let statement = try db.cachedStatement(sql: query.sql)
             let primaryKeyIndex = query.columns.first { $0.role == .primaryKey }?.index
             let entityNumberIndex = query.columns.first { $0.role == .entityNumber }?.index
@@ -67,7 +73,7 @@ extension SQLiteStore {
 
     func countStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> Int {
         let query = try compiler().compile(resolved(request, entity: entity), selection: .count)
-        return try read { db in try loggedCount(query.sql, arguments: query.arguments, in: db) {
+        return try read(isolated: false) { db in try loggedCount(query.sql, arguments: query.arguments, in: db) {
             let statement = try db.cachedStatement(sql: query.sql)
             return try Int.fetchOne(statement, arguments: query.arguments) ?? 0
         } }
@@ -78,7 +84,7 @@ extension SQLiteStore {
         guard let pk = objectID.primaryKey else { return nil }
         let layout = try layout(of: objectID.entity)
         let numbers = layout.numbersIncludingSubentities.map(String.init).joined(separator: ", ")
-        let row = try read { db in
+        let row = try read(isolated: false) { db in
             let statement = try db.cachedStatement(sql: "SELECT * FROM \(layout.table) WHERE Z_PK = ? AND Z_ENT IN (\(numbers))")
             guard let row = try Row.fetchOne(statement, arguments: [pk]) else { return nil as StoreRow? }
             return try decodeTableRow(row)
@@ -141,7 +147,7 @@ extension SQLiteStore {
             sql = "SELECT D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D ON D.Z_PK = J.\(destinationColumn) "
                 + "WHERE J.\(sourceColumn) = ? ORDER BY \(order)"
         }
-        let destinations = try read { db in
+        let destinations = try read(isolated: false) { db in
             let statement = try db.cachedStatement(sql: sql)
             return try Row.fetchAll(statement, arguments: [pk]).map { row in
                 let key: Int64 = try row.requiredStoredInteger(atIndex: 0)

@@ -10,11 +10,12 @@ import GRDB
 /// which stays open — so the store answers as a store with a single connection does, instead of failing
 /// only the reads that happened to need a new connection.
 enum SQLiteUnlinkedStoreReads {
-    /// Runs `body` on one of the pool's reading connections; when a new one cannot be opened, on the
-    /// writing connection.
-    static func read<T>(_ database: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` on one of the pool's reading connections, in a transaction unless it reads one
+    /// statement only (`isolated: false`); when a new connection cannot be opened, on the writing
+    /// connection.
+    static func read<T>(_ database: any DatabaseWriter, isolated: Bool = true, _ body: (Database) throws -> T) throws -> T {
         do {
-            return try database.read(body)
+            return isolated ? try database.read(body) : try database.unsafeRead(body)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN && database is DatabasePool {
             // Reentrant: a read may be asked for while the store writes on this thread.
             return try database.unsafeReentrantWrite { db in try body(db) }
