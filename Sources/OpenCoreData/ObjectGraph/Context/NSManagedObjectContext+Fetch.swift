@@ -87,16 +87,24 @@ extension NSManagedObjectContext {
 
     /// A copy of the request with its entity set to the coordinator's entity.
     private func resolvedCopy<T>(of request: NSFetchRequest<T>, entity: NSEntityDescription) -> NSFetchRequest<T> {
-        guard let copy = request.copy() as? NSFetchRequest<T> else { return request }
+        guard let copy = Self.copy(of: request) else { return request }
         copy._isImmutableTemplate = false
         copy._entity = entity
         copy._entityName = entity.name
         return copy
     }
 
+    /// A copy of the request, made directly when it is an `NSFetchRequest` itself (Foundation's `copy()`
+    /// first casts the request to `NSCopying`, which on this platform looks the conformance up through
+    /// the generic class's superclasses on every call), through `copy()` for a subclass.
+    private static func copy<T>(of request: NSFetchRequest<T>) -> NSFetchRequest<T>? {
+        if type(of: request) == NSFetchRequest<T>.self { return request._retyped(as: T.self) }
+        return request.copy() as? NSFetchRequest<T>
+    }
+
     /// A copy of the request without limit and offset.
     private func unlimitedCopy<T>(of request: NSFetchRequest<T>) -> NSFetchRequest<T> {
-        guard let copy = request.copy() as? NSFetchRequest<T> else { return request }
+        guard let copy = Self.copy(of: request) else { return request }
         copy._fetchLimit = 0
         copy._fetchOffset = 0
         return copy

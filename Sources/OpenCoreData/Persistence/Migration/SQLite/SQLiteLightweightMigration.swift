@@ -147,7 +147,7 @@ struct SQLiteLightweightMigration {
         let indexNames = try String.fetchAll(db, sql: """
             SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
             AND tbl_name IN (\(oldTables.map { _ in "?" }.joined(separator: ", ")))
-            """, arguments: StatementArguments(oldTables))
+            """, arguments: StatementArguments(databaseValues: oldTables))
         for name in indexNames { try db.execute(sql: "DROP INDEX \(quoted(name))") }
         for table in oldTables { try db.execute(sql: "ALTER TABLE \(table) RENAME TO \(Self.oldPrefix)\(table)") }
         let offsets = try primaryKeyOffsets(db, oldMax: oldMax)
@@ -284,7 +284,7 @@ struct SQLiteLightweightMigration {
         try db.execute(sql: """
             INSERT INTO \(destination.table) (\(columns.joined(separator: ", ")))
             SELECT \(values.joined(separator: ", ")) FROM \(Self.oldPrefix)\(source.table) AS o WHERE o.Z_ENT = \(source.number)
-            """, arguments: StatementArguments(arguments))
+            """, arguments: StatementArguments(databaseValues: arguments))
         for (attribute, column) in mandatory {
             let missing = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(destination.table) WHERE Z_ENT = ? AND \(column) IS NULL",
                                            arguments: [destination.number]) ?? 0

@@ -111,7 +111,7 @@ extension SQLiteFetchCompiler {
                 + SQLFragment("", [Int64(limit > 0 ? limit : -1).databaseValue, Int64(offset).databaseValue])
         }
         // The FROM clause is read after every term compiled: joins added by key paths are in it.
-        return SQLiteDictionaryQuery(sql: statement.sql, arguments: StatementArguments(statement.arguments),
+        return SQLiteDictionaryQuery(sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments),
                                      columns: columns)
     }
 

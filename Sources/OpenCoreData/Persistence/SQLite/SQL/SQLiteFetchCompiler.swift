@@ -37,14 +37,16 @@ struct SQLiteFetchCompiler: Sendable {
 }
 
 extension SQLiteFetchCompiler {
-    /// Compiles a fetch request into one statement selecting `selection`.
+    /// Compiles a fetch request into one statement selecting `selection`. `entity`, when given, is the
+    /// model's entity the request fetches, in place of the request's own.
     ///
     /// - Throws: an `NSError` in `NSCocoaErrorDomain` with code ``NSPersistentStoreUnsupportedRequestTypeError``
     ///   naming the request's entity, predicate or sort descriptor when the store cannot run it in SQL
     ///   (a block predicate, a custom selector, a function without an SQL form, a key path that names no
     ///   stored property…). The store never answers such a request with results evaluated differently.
-    func compile<Result>(_ request: NSFetchRequest<Result>, selection: Selection) throws -> SQLiteCompiledQuery {
-        let entity = try fetchedEntity(of: request)
+    func compile<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription? = nil,
+                         selection: Selection) throws -> SQLiteCompiledQuery {
+        let entity = try entity ?? fetchedEntity(of: request)
         let layout = try self.layout(of: entity)
         let scope = SQLiteQueryScope(entity: entity, layout: layout, parent: nil, binding: nil,
                                      counter: SQLiteQueryScope.AliasCounter())
@@ -90,10 +92,10 @@ extension SQLiteFetchCompiler {
         switch selection {
         case .rows:
             let rows = rows.unsafelyUnwrapped
-            return SQLiteCompiledQuery(sql: statement.sql, arguments: StatementArguments(statement.arguments),
+            return SQLiteCompiledQuery(sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments),
                                        columns: rows.resultColumns, decodingPlans: rows.decodingPlans)
         case .objectIDs:
-            return SQLiteCompiledQuery(sql: statement.sql, arguments: StatementArguments(statement.arguments), columns: [
+            return SQLiteCompiledQuery(sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments), columns: [
                 SQLiteResultColumn(index: 0, role: .primaryKey, entities: []),
                 SQLiteResultColumn(index: 1, role: .entityNumber, entities: []),
             ])
@@ -103,7 +105,7 @@ extension SQLiteFetchCompiler {
                 : SQLFragment(statement.sql.replacingOccurrences(of: "SELECT \(selected) FROM", with: "SELECT COUNT(*) FROM",
                                                                  options: .anchored),
                               statement.arguments)
-            return SQLiteCompiledQuery(sql: counted.sql, arguments: StatementArguments(counted.arguments),
+            return SQLiteCompiledQuery(sql: counted.sql, arguments: StatementArguments(databaseValues: counted.arguments),
                                        columns: [SQLiteResultColumn(index: 0, role: .count, entities: [])])
         }
     }

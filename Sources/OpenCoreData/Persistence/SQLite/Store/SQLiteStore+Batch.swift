@@ -125,7 +125,7 @@ extension SQLiteStore: BatchOperationStore {
         }
         let sets = SQLFragment.joined(assignments + [SQLFragment("Z_OPT = Z_OPT + 1")], separator: ", ")
         let sql = "UPDATE \(layout.table) AS \(scope.alias) SET \(sets.sql) WHERE \(scope.alias).Z_PK IN (SELECT Z_PK FROM (\(idQuery.sql)))"
-        let arguments = StatementArguments(sets.arguments) + idQuery.arguments
+        let arguments = StatementArguments(databaseValues: sets.arguments) + idQuery.arguments
         let reportsIDs = operation.reportsObjectIDs
         return try writeTransaction { db in
             let ids = reportsIDs ? try self.objectIDs(idQuery, in: db) : nil

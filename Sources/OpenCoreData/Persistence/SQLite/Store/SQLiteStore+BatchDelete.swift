@@ -129,7 +129,7 @@ private struct BatchDeletePlan {
             case let .joinTable(table, sourceColumn, destinationColumn, _):
                 sql = "SELECT D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D ON D.Z_PK = J.\(destinationColumn) WHERE J.\(sourceColumn) IN (\(marks))"
             }
-            for row in try Row.fetchAll(db.makeStatement(sql: sql), arguments: StatementArguments(chunk)) {
+            for row in try Row.fetchAll(db.makeStatement(sql: sql), arguments: StatementArguments(databaseValues: chunk)) {
                 let key: Int64 = try row.requiredStoredInteger(atIndex: 0)
                 let number: Int64 = try row.requiredStoredInteger(atIndex: 1)
                 result.append(NSManagedObjectID(entity: try store.entity(number: number), store: store, primaryKey: key))
@@ -172,7 +172,7 @@ private struct BatchDeletePlan {
                 for chunk in keys.chunked(SQLiteStore.batchChunkSize) {
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                     let sql = "SELECT \(column) FROM \(layout.table) WHERE Z_PK IN (\(marks)) AND \(column) IS NOT NULL"
-                    for data in try Data.fetchAll(db.makeStatement(sql: sql), arguments: StatementArguments(chunk)) {
+                    for data in try Data.fetchAll(db.makeStatement(sql: sql), arguments: StatementArguments(databaseValues: chunk)) {
                         // Tag byte 0x02, then the ASCII UUID naming the file.
                         guard data.first == 0x02 else { continue }
                         let name = String(decoding: data.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
@@ -206,7 +206,7 @@ private struct BatchDeletePlan {
                 for chunk in keys.chunked(SQLiteStore.batchChunkSize) {
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                     let rows = try Row.fetchAll(db.makeStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks))"),
-                                                arguments: StatementArguments(chunk))
+                                                arguments: StatementArguments(databaseValues: chunk))
                     let survivors = try rows.compactMap { row -> NSManagedObjectID? in
                         let key: Int64 = try row.requiredStoredInteger(atIndex: 0)
                         guard !deletedThere.contains(key) else { return nil }
@@ -217,7 +217,7 @@ private struct BatchDeletePlan {
                     let survivorKeys = survivors.compactMap(\.primaryKey)
                     let survivorMarks = Array(repeating: "?", count: survivorKeys.count).joined(separator: ", ")
                     try db.execute(sql: "UPDATE \(table) SET \(clears.joined(separator: ", ")) WHERE Z_PK IN (\(survivorMarks))",
-                                   arguments: StatementArguments(survivorKeys))
+                                   arguments: StatementArguments(databaseValues: survivorKeys))
                     changed += survivors
                 }
             }
@@ -232,7 +232,7 @@ private struct BatchDeletePlan {
         for (table, keys) in keysByTable.sorted(by: { $0.key < $1.key }) {
             for chunk in keys.sorted().chunked(SQLiteStore.batchChunkSize) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK IN (\(marks))", arguments: StatementArguments(chunk))
+                try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK IN (\(marks))", arguments: StatementArguments(databaseValues: chunk))
             }
         }
         // Join tables: rows whose source or destination was deleted.
@@ -247,7 +247,7 @@ private struct BatchDeletePlan {
                     guard let keys = keysByTable[ownerTable], !keys.isEmpty else { continue }
                     for chunk in keys.sorted().chunked(SQLiteStore.batchChunkSize) {
                         let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                        try db.execute(sql: "DELETE FROM \(table) WHERE \(column) IN (\(marks))", arguments: StatementArguments(chunk))
+                        try db.execute(sql: "DELETE FROM \(table) WHERE \(column) IN (\(marks))", arguments: StatementArguments(databaseValues: chunk))
                     }
                 }
             }

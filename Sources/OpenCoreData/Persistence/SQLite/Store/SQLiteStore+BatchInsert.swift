@@ -53,10 +53,10 @@ extension SQLiteStore {
             ids.reserveCapacity(encoded.count)
             for (values, key) in zip(encoded, keys) {
                 if let existing = try self.matchingRow(values, constraints: constraints, table: layout.table, in: db) {
-                    try update.execute(arguments: StatementArguments(values + [existing.databaseValue]))
+                    try update.execute(arguments: StatementArguments(databaseValues: values + [existing.databaseValue]))
                     ids.append(NSManagedObjectID(entity: entity, store: self, primaryKey: existing))
                 } else {
-                    try insert.execute(arguments: StatementArguments([key.databaseValue, layout.number.databaseValue, 1.databaseValue] + values))
+                    try insert.execute(arguments: StatementArguments(databaseValues: [key.databaseValue, layout.number.databaseValue, 1.databaseValue] + values))
                     ids.append(NSManagedObjectID(entity: entity, store: self, primaryKey: key))
                 }
             }
@@ -100,7 +100,7 @@ extension SQLiteStore {
             let conditions = constraint.map { "\($0.0) = ?" }.joined(separator: " AND ")
             let entities = family.map(String.init).joined(separator: ", ")
             let sql = "SELECT Z_PK FROM \(table) WHERE Z_ENT IN (\(entities)) AND \(conditions) LIMIT 1"
-            if let key = try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(constraint.map { values[$0.1] })) {
+            if let key = try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(databaseValues: constraint.map { values[$0.1] })) {
                 return key
             }
         }

@@ -68,6 +68,6 @@ extension SQLiteStore {
         let numbers = layout.numbersIncludingSubentities.map(String.init).joined(separator: ", ")
         conditions.append("Z_ENT IN (\(numbers))")
         let sql = "SELECT * FROM \(layout.table) WHERE \(conditions.joined(separator: " AND "))"
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).map(decodeTableRow)
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(databaseValues: arguments)).map(decodeTableRow)
     }
 }

@@ -23,17 +23,8 @@ extension SQLiteStore {
         return compiler
     }
 
-    /// A request whose entity is the model's entity object (the compiler reads the entity from it).
-    private func resolved<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) -> NSFetchRequest<Result> {
-        if request.entity === entity { return request }
-        guard let copy = request.copy() as? NSFetchRequest<Result> else { return request }
-        copy._entity = entity
-        copy._entityName = entity.name
-        return copy
-    }
-
     func fetchStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [StoreRow] {
-        let query = try compiler().compile(resolved(request, entity: entity), selection: .rows)
+        let query = try compiler().compile(request, entity: entity, selection: .rows)
         return try read(isolated: false) { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: { $0.count }) {
             let statement = try db.cachedStatement(sql: query.sql)
             let decoder = SQLiteFetchRowDecoder(store: self, statement: statement, columns: query.columns,
@@ -46,7 +37,7 @@ extension SQLiteStore {
     }
 
     func fetchStoreObjectIDs<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [NSManagedObjectID] {
-        let query = try compiler().compile(resolved(request, entity: entity), selection: .objectIDs)
+        let query = try compiler().compile(request, entity: entity, selection: .objectIDs)
         return try read(isolated: false) { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: { $0.count }) {
             let statement = try db.cachedStatement(sql: query.sql)
             let primaryKeyIndex = query.columns.first { $0.role == .primaryKey }?.index
@@ -72,7 +63,7 @@ extension SQLiteStore {
     }
 
     func countStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> Int {
-        let query = try compiler().compile(resolved(request, entity: entity), selection: .count)
+        let query = try compiler().compile(request, entity: entity, selection: .count)
         return try read(isolated: false) { db in try loggedCount(query.sql, arguments: query.arguments, in: db) {
             let statement = try db.cachedStatement(sql: query.sql)
             return try Int.fetchOne(statement, arguments: query.arguments) ?? 0

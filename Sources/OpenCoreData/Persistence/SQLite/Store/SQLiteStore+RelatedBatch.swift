@@ -31,7 +31,7 @@ extension SQLiteStore {
                     + "ON D.Z_PK = J.\(destinationColumn) WHERE J.\(sourceColumn) IN (\(marks)) ORDER BY J.\(sourceColumn), \(order)"
             }
             let rows = try read { db in
-                try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk.map(\.databaseValue)))
+                try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(databaseValues: chunk.map(\.databaseValue)))
             }
             try SQLiteStoreFileAccess.run(fileURL) {
                 for row in rows {

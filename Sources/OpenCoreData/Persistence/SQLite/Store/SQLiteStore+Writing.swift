@@ -276,7 +276,7 @@ struct RowWriter {
         let columns = try assignments(for: id.entity, layout: layout, values: changedValues)
         let sets = columns.map { "\($0.0) = ?" } + ["Z_OPT = Z_OPT + 1"]
         let sql = "UPDATE \(layout.table) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(columns.map(\.1) + [pk.databaseValue]))
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(databaseValues: columns.map(\.1) + [pk.databaseValue]))
     }
 
     /// Deletes an object's row from its entity table (its join-table rows stay until `delete(_:)`).
@@ -349,7 +349,7 @@ struct RowWriter {
                 if entityColumn != nil { arguments.append(layout.number.databaseValue) }
                 if orderColumn != nil { arguments.append((Int64(index + 1) * SQLiteStore.orderSpacing).databaseValue) }
                 arguments.append(key.databaseValue)
-                try statement.execute(arguments: StatementArguments(arguments))
+                try statement.execute(arguments: StatementArguments(databaseValues: arguments))
             }
         case let .joinTable(table, sourceColumn, destinationColumn, orderColumn):
             let existing = try Int64.fetchAll(
