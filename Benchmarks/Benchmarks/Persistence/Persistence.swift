@@ -4,6 +4,7 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     InsertBenchmarks.register()
     FetchBenchmarks.register()
+    SmallFetchBenchmarks.register()
     FileWorkloadBenchmarks.register()
 }
 

@@ -75,17 +75,23 @@ public final class RawSQLiteInsert: InsertContender {
 }
 
 /// Raw SQLite: step through the rows and read ten columns each.
+/// The statement is prepared once and reused by every run, as GRDB and OpenCoreData reuse theirs.
 public final class RawSQLiteFetch: FetchContender {
     public static let name = "raw SQLite"
     let connection: RawConnection
+    let statement: OpaquePointer
 
     public init(url: URL) throws {
         connection = try RawConnection(url: url)
+        statement = try connection.prepare(FixtureTable.select)
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
     }
 
     public func run() throws -> Int64 {
-        let statement = try connection.prepare(FixtureTable.select)
-        defer { sqlite3_finalize(statement) }
+        defer { sqlite3_reset(statement) }
         var sum: Int64 = 0
         while true {
             let code = sqlite3_step(statement)

@@ -7,6 +7,10 @@ public enum Shape {
     public static let insertCount = 50_000
     /// Rows read by the fetch workload.
     public static let fetchCount = 200_000
+    /// Rows read by each fetch of the small-fetch workload.
+    public static let smallFetchCount = 100
+    /// Fetches the small-fetch workload runs over one connection or context.
+    public static let smallFetchRepeats = 1_000
     /// Integer columns per row.
     public static let columnCount = 10
 

@@ -2,13 +2,13 @@ import Foundation
 import Workloads
 
 // Runs one workload once, one contender or all of them, for profiling and quick timings:
-//   workload-driver insert|fetch|aggregate|batch-update|batch-delete|batched-scan|frc|migration [contender|all]
+//   workload-driver insert|fetch|small-fetch|aggregate|batch-update|batch-delete|batched-scan|frc|migration [contender|all]
 // e.g. `valgrind --tool=callgrind .build/release/workload-driver fetch OpenCoreData`.
 // Without a contender it lists them; with `all` it runs each and prints wall times.
-// OCD_BENCH_ROWS=N overrides the row count of the insert and fetch workloads (e.g. smaller under valgrind);
-// OCD_BENCH_REPEAT=N runs the insert and fetch workloads N times in the process and prints their minimum and median.
+// OCD_BENCH_ROWS=N overrides the row count of the insert, fetch and small-fetch workloads (e.g. smaller under valgrind);
+// OCD_BENCH_REPEAT=N runs the insert, fetch and small-fetch workloads N times in the process and prints their minimum and median.
 
-let workloads = ["insert", "fetch"] + Workload.allCases.map(\.rawValue)
+let workloads = ["insert", "fetch", "small-fetch"] + Workload.allCases.map(\.rawValue)
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let workload = arguments.first, workloads.contains(workload) else {
     print("usage: workload-driver \(workloads.joined(separator: "|")) [contender|all]")
@@ -17,7 +17,7 @@ guard let workload = arguments.first, workloads.contains(workload) else {
 let fileWorkload = Workload(rawValue: workload)
 let names: [String] = switch workload {
 case "insert": Contenders.insert.map { $0.name }
-case "fetch": Contenders.fetch.map { $0.name }
+case "fetch", "small-fetch": Contenders.fetch.map { $0.name }
 default: fileWorkload?.contenders.map { $0.name } ?? []
 }
 guard arguments.count > 1 else {
@@ -64,6 +64,24 @@ do {
                 times.append(try time { try instance.run(count: rows ?? Shape.insertCount) })
             }
             print("insert \(contender.name): \(summary(times)), peak RSS so far \(peakResidentMiB())")
+        }
+    case "small-fetch":
+        // Shape.smallFetchRepeats fetches of the rows over one instance, after one outside the timing.
+        let count = rows ?? Shape.smallFetchCount
+        let fixture = try FetchFixture(rows: count)
+        let expected = Shape.checksum(rows: count)
+        for contender in Contenders.fetch where chosen.contains(contender.name) {
+            var times: [Double] = []
+            for _ in 0..<repeats {
+                let instance = try contender.init(url: fixture.url)
+                guard try instance.run() == expected else { throw WorkloadError("\(contender.name) read a wrong sum") }
+                var sum: Int64 = 0
+                times.append(try time { for _ in 0..<Shape.smallFetchRepeats { sum &+= try instance.run() } })
+                guard sum == expected &* Int64(Shape.smallFetchRepeats) else {
+                    throw WorkloadError("\(contender.name) read \(sum), not \(expected) times \(Shape.smallFetchRepeats)")
+                }
+            }
+            print("small-fetch \(contender.name): \(summary(times)) for \(Shape.smallFetchRepeats), peak RSS so far \(peakResidentMiB())")
         }
     case "fetch":
         let count = rows ?? Shape.fetchCount
