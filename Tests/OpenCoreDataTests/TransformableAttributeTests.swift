@@ -34,6 +34,24 @@ final class OneWayTransformer: ValueTransformer {
     override func transformedValue(_ value: Any?) -> Any? { (value as? String).map { Data($0.utf8.reversed()) } }
 }
 
+/// An `NSCoding` class another program archived: the archives the tests make with it are renamed to name
+/// a class this program does not have.
+final class ArchivedMarker: NSObject, NSCoding {
+    let number: Int
+    init(number: Int) { self.number = number }
+    func encode(with coder: NSCoder) { coder.encode(number, forKey: "number") }
+    required init?(coder: NSCoder) { number = coder.decodeInteger(forKey: "number") }
+}
+
+/// `NSCoding` classes nested in another type, which Foundation's keyed archiver cannot name on Linux.
+enum NestedCoding {
+    final class Marker: NSObject, NSCoding {
+        func encode(with coder: NSCoder) {}
+        override init() {}
+        required init?(coder: NSCoder) {}
+    }
+}
+
 @Suite("Transformable attributes")
 struct TransformableAttributeTests {
     static func model() -> NSManagedObjectModel {
@@ -168,5 +186,48 @@ struct TransformableAttributeTests {
             let error = error as NSError
             return error.domain == NSCocoaErrorDomain && error.localizedDescription.contains("Swatch.oneWay")
         }
+    }
+
+    @Test("a keyed archive naming a class this program does not have reads as its bytes, and a save keeps them")
+    func archiveOfAnotherProgram() throws {
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: ArchivedMarker(number: 7), requiringSecureCoding: false)
+        // The same archive, its class renamed wherever it is named (same length: the archive's offsets stay
+        // right; the archiver may name it twice, as the class and in its list of classes).
+        var bytes = [UInt8](archive)
+        let name = Array("ArchivedMarker".utf8)
+        let places = bytes.indices.filter { bytes[$0...].starts(with: name) }
+        #expect(!places.isEmpty)
+        for at in places { bytes[at + name.count - 1] = UInt8(ascii: "z") }
+        let foreign = Data(bytes)
+        #expect(foreign != archive)
+
+        let stack = try GraphStack(model: Self.model())
+        let writer = stack.context()
+        writer.make("Swatch", ["name": "foreign", "settings": foreign])
+        try writer.save()
+        #expect(try Self.reread(stack, "settings") as? Data == foreign)
+
+        // Edited and saved where the value reads as bytes, the row keeps them.
+        let editor = stack.context(try stack.secondCoordinator())
+        let swatch = try #require(try editor.fetch(NSFetchRequest<NSManagedObject>(entityName: "Swatch")).first)
+        swatch.setValue("renamed", forKey: "name")
+        try editor.save()
+        #expect(try Self.reread(stack, "settings") as? Data == foreign)
+    }
+
+    @Test("an NSCoding value of a class nested in another type fails the save with an error naming the class")
+    func nestedCodingClass() throws {
+        let stack = try GraphStack(model: Self.model())
+        let context = stack.context()
+        context.make("Swatch", ["settings": NestedCoding.Marker()])
+        #expect {
+            try context.save()
+        } throws: { error in
+            let error = error as NSError
+            let message = error.localizedDescription
+            return error.code == NSPersistentStoreSaveError && message.contains("Swatch.settings")
+                && message.contains("NestedCoding.Marker") && message.contains("top level")
+        }
+        #expect(context.hasChanges)
     }
 }

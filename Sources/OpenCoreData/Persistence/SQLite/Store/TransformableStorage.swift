@@ -9,7 +9,8 @@ import Foundation
 /// they archive with the reverse transformation and restore with the forward one. Without a name, `Data` is
 /// kept as it is, other values (strings, numbers, dates, URLs, UUIDs, arrays, sets and dictionaries of those,
 /// and other `NSCoding` objects) as a keyed archive, and Swift `Codable` values as JSON in an envelope that
-/// names their type (see ``CodableArchiving``).
+/// names their type (see ``CodableArchiving``). A keyed archive that names a class the program does not have
+/// (another program wrote it) reads as its bytes, so that saving the object keeps them.
 enum TransformableStorage {
     /// Why a transformable (or composite, see ``SQLiteCompositeValues``) value could not be stored or restored.
     struct Failure: Error {
@@ -25,6 +26,12 @@ enum TransformableStorage {
                 if let data = try CodableArchiving.archive(value) { return data }
             } catch let failure as CodableArchiving.Failure {
                 throw Failure(message: "The transformable attribute \(describe(attribute)) cannot store its value: \(failure.message).")
+            }
+            if value is NSCoding, !KeyedArchiving.archiverNames(value as AnyObject) {
+                throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(String(reflecting: type(of: value))), "
+                    + "an NSCoding class that Foundation's keyed archiver cannot name on this platform (it names only classes "
+                    + "declared at the top level of their module, not nested in another type, declared in a function or "
+                    + "generic); declare the class at the top level, or name a value transformer in its valueTransformerName.")
             }
             throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(type(of: value)), "
                 + "which is neither Data, an NSCoding object that can be archived, nor Codable; name a value transformer "
