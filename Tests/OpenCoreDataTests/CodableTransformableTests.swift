@@ -1,3 +1,5 @@
+import Foundation
+import GRDB
 import Testing
 import OpenCoreData
 
@@ -57,5 +59,22 @@ struct CodableTransformableTests {
         let error = try #require(throws: NSError.self) { try reader.context().all("Hike") }
         #expect(error.localizedDescription.contains("OtherPoint"))
         #expect(error.localizedDescription.contains("TrailPoint"))
+    }
+
+    @Test("a stored envelope whose type name the runtime cannot look up safely fails the read with an error", arguments: ["$", "$0", "$1"])
+    func unsafeTypeName(typeName: String) throws {
+        let stack = try GraphStack(model: Self.model())
+        let context = stack.context()
+        context.make("Hike", ["name": "h", "point": TrailPoint(latitude: 1, longitude: 2, label: "x")])
+        try context.save()
+        let stored = try #require(try StoreKit.rows(stack.storeURL, "SELECT ZPOINT FROM ZHIKE").first?["ZPOINT"] as Data?)
+        let text = String(decoding: stored, as: UTF8.self)
+        let type = try #require(text.range(of: #""type":"[^"]*""#, options: .regularExpression))
+        let damaged = text.replacingCharacters(in: type, with: "\"type\":\"\(typeName)\"")
+        try StoreKit.execute(stack.storeURL, "UPDATE ZHIKE SET ZPOINT = ?", [Data(damaged.utf8)])
+
+        let error = try #require(throws: NSError.self) { try Self.reread(stack, "point") }
+        #expect(error.code == NSPersistentStoreOperationError)
+        #expect(error.localizedDescription.contains("Hike.point"))
     }
 }

@@ -305,6 +305,15 @@ struct MigrationManagerTests {
         }
         #expect(unknown?.code == NSEntityMigrationPolicyError)
         #expect(unknown?.localizedDescription.contains("MyApp.NoSuchPolicy") == true)
+
+        // Names the runtime's type lookup would read memory for (a mapping file holds any text).
+        for name in ["$", "$0"] {
+            let unsafe = #expect(throws: NSError.self) {
+                try manager.migrateStore(from: source, type: .sqlite, mapping: ManagerKit.mapping(bookPolicy: name), to: out, type: .sqlite)
+            }
+            #expect(unsafe?.code == NSEntityMigrationPolicyError)
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
     @Test("a value that does not fit its attribute, or a mapping naming an unknown entity, fails with 134110")

@@ -230,4 +230,25 @@ struct TransformableAttributeTests {
         }
         #expect(context.hasChanges)
     }
+
+    @Test("a decimal number inside an archived value fails the save with an error naming it; a Decimal alone is stored")
+    func decimalInArchive() throws {
+        let stack = try GraphStack(model: Self.model())
+        let context = stack.context()
+        context.make("Swatch", ["settings": ["price": Decimal(string: "9.99")!] as [String: Any]])
+        #expect {
+            try context.save()
+        } throws: { error in
+            let error = error as NSError
+            let message = error.localizedDescription
+            return error.code == NSPersistentStoreSaveError && message.contains("Swatch.settings")
+                && message.contains("NSDecimalNumber") && message.contains("cannot hash")
+        }
+        #expect(context.hasChanges)
+
+        let writer = stack.context()
+        writer.make("Swatch", ["settings": Decimal(string: "9.99")!])
+        try writer.save()
+        #expect(try Self.reread(stack, "settings") as? Decimal == Decimal(string: "9.99"))
+    }
 }

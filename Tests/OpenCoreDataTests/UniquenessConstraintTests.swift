@@ -99,6 +99,28 @@ struct UniquenessConstraintTests {
         #expect(try storedTags(stack).isEmpty)
     }
 
+    @Test("a constraint on a decimal attribute groups equal decimals, given as Decimal or NSDecimalNumber", arguments: TestStoreKind.allCases)
+    func decimalConstraint(kind: TestStoreKind) throws {
+        let price = ModelKit.entity("Price", [ModelKit.attribute("amount", .decimalAttributeType)])
+        price.uniquenessConstraints = [["amount"]]
+        let model = NSManagedObjectModel()
+        model.entities = [price]
+        let stack = try GraphStack(kind, model: model)
+        let writer = stack.context()
+        writer.make("Price", ["amount": Decimal(string: "9.99")!])
+        writer.make("Price", ["amount": NSDecimalNumber(string: "19.99")])
+        try writer.save()
+        #expect(try stack.storedValues("Price").count == 2)
+
+        let context = stack.context()
+        let duplicate = context.make("Price", ["amount": NSDecimalNumber(string: "9.99")])
+        let error = try #require(throws: NSError.self) { try context.save() }
+        #expect(error.code == NSManagedObjectConstraintMergeError)
+        let conflict = try #require((error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSConstraintConflict])?.first)
+        #expect(conflict.conflictingObjects.first === duplicate)
+        #expect(try stack.storedValues("Price").count == 2)
+    }
+
     @Test("object-trump upserts: the inserted object becomes the stored row, its set values win, the others stay", arguments: TestStoreKind.allCases)
     func objectTrumpUpserts(kind: TestStoreKind) throws {
         let (stack, storedID) = try stackWithStoredTag(kind)

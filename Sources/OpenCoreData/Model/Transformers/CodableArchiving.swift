@@ -66,7 +66,7 @@ enum CodableArchiving {
            header.name != expectedName, !header.name.hasSuffix("." + expectedName) {
             throw Failure(message: "the stored value is a \(header.name), not the attribute's value class \(expectedName)")
         }
-        guard let type = _typeByName(header.type) as? any Codable.Type else {
+        guard let type = TypeNameLookup.type(named: header.type) as? any Codable.Type else {
             throw Failure(message: "the stored value's type \(header.name) is not a Codable type of this program")
         }
         return try decode(type, json, decoder, name: header.name)

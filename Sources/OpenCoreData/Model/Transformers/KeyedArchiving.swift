@@ -3,22 +3,51 @@ import Foundation
 /// Keyed archiving of transformable values, with the checks that keep Foundation's archiver from trapping on
 /// values it cannot encode.
 enum KeyedArchiving {
+    /// Why a value cannot be archived.
+    enum Refusal: Equatable {
+        /// An object in it is no `NSCoding` object (`NSSecureCoding` when archiving securely).
+        case notCoding
+        /// The archiver cannot name an object's class (see ``archiverNames(_:)``): the class, as Swift
+        /// names it.
+        case unnameable(String)
+        /// The archiver cannot hash an object (see ``archiverHashes(_:)``): the object's class.
+        case unhashable(String)
+    }
+
     /// Whether `value` and everything an array, set or dictionary in it holds is an `NSCoding` object
-    /// (`NSSecureCoding` when `secure`).
+    /// (`NSSecureCoding` when `secure`) that Foundation's archiver can name and hash.
     static func canArchive(_ value: Any, secure: Bool) -> Bool {
+        refusal(value, secure: secure) == nil
+    }
+
+    /// Why `value` cannot be archived: the first object in it (itself, or an element of an array, set or
+    /// dictionary in it) that ``canArchive(_:secure:)`` refuses; `nil` when it can be archived.
+    ///
+    /// Objects that an object's own `encode(with:)` encodes are not seen: the archiver may still stop
+    /// the program on one of those.
+    static func refusal(_ value: Any, secure: Bool) -> Refusal? {
         let object = value as AnyObject
-        guard secure ? object is NSSecureCoding : object is NSCoding, archiverNames(object) else { return false }
+        guard secure ? object is NSSecureCoding : object is NSCoding else { return .notCoding }
+        guard archiverHashes(object) else { return .unhashable(String(reflecting: type(of: object))) }
+        guard archiverNames(object) else { return .unnameable(String(reflecting: type(of: object))) }
+        let elements: [Any]
         switch object {
-        case let array as NSArray:
-            return array.allObjects(secure: secure)
-        case let set as NSSet:
-            return set.allObjects.allSatisfy { canArchive($0, secure: secure) }
-        case let dictionary as NSDictionary:
-            return dictionary.allKeys.allSatisfy { canArchive($0, secure: secure) }
-                && dictionary.allValues.allSatisfy { canArchive($0, secure: secure) }
-        default:
-            return true
+        case let array as NSArray: elements = array.map { $0 }
+        case let set as NSSet: elements = set.allObjects
+        case let dictionary as NSDictionary: elements = dictionary.allKeys + dictionary.allValues
+        default: return nil
         }
+        for element in elements {
+            if let refusal = refusal(element, secure: secure) { return refusal }
+        }
+        return nil
+    }
+
+    /// Whether Foundation's keyed archiver can hash `object`, as it hashes every object it writes: on
+    /// this platform `NSDecimalNumber.hash` (a `Decimal` becomes one) calls itself until the stack
+    /// overflows, and `NSError.hash` stops the program (see ``FoundationHashing``).
+    static func archiverHashes(_ object: AnyObject) -> Bool {
+        !(object is NSDecimalNumber) && !(object is NSError)
     }
 
     /// Whether Foundation's keyed archiver can name the class it would record for `object` and that
@@ -69,12 +98,5 @@ enum KeyedArchiving {
         defer { unarchiver.finishDecoding() }
         let object = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
         return unarchiver.error == nil ? object : nil
-    }
-}
-
-private extension NSArray {
-    func allObjects(secure: Bool) -> Bool {
-        for element in self where !KeyedArchiving.canArchive(element, secure: secure) { return false }
-        return true
     }
 }

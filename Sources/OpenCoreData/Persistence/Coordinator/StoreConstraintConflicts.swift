@@ -133,9 +133,10 @@ enum UniquenessConstraintCheck {
         let values: [AnyHashable]
     }
 
-    /// A value as a dictionary key: object IDs by themselves, other values as they hash.
+    /// A value as a dictionary key: object IDs by themselves, other values as they hash (decimal numbers
+    /// as their `Decimal`, see ``FoundationHashing``).
     static func hashableForm(_ value: Any) -> AnyHashable? {
         if let representable = value as? ObjectIDRepresentable { return representable.objectIDForStore }
-        return value as? AnyHashable
+        return FoundationHashing.hashable(value)
     }
 }

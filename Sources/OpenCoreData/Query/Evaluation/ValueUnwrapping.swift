@@ -95,8 +95,9 @@ enum EvaluationValues {
             return nil
         }
         // `NSNull` and numbers are handled above: Foundation's `NSNull` instances on Linux are equal to
-        // each other but hash by address, so they must never reach `AnyHashable`.
-        return (value as? AnyHashable).map(DistinctKey.other)
+        // each other but hash by address, so they must never reach `AnyHashable`; nor may the values
+        // Foundation cannot hash (see `FoundationHashing`).
+        return FoundationHashing.hashable(value).map(DistinctKey.other)
     }
 }
 

@@ -27,7 +27,7 @@ final class MigrationPolicyRegistry: @unchecked Sendable {
         let bare = trimmed.split(separator: ".").last.map(String.init) ?? trimmed
         let registered = lock.withLock { classes[trimmed] ?? classes[bare] }
         if let registered { return registered }
-        if let type = _typeByName(trimmed) as? NSEntityMigrationPolicy.Type { return type }
+        if let type = TypeNameLookup.type(named: trimmed) as? NSEntityMigrationPolicy.Type { return type }
         return nil
     }
 }

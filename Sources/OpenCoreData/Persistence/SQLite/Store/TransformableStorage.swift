@@ -27,11 +27,18 @@ enum TransformableStorage {
             } catch let failure as CodableArchiving.Failure {
                 throw Failure(message: "The transformable attribute \(describe(attribute)) cannot store its value: \(failure.message).")
             }
-            if value is NSCoding, !KeyedArchiving.archiverNames(value as AnyObject) {
-                throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(String(reflecting: type(of: value))), "
+            switch KeyedArchiving.refusal(value, secure: false) {
+            case .unnameable(let name):
+                throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(name), "
                     + "an NSCoding class that Foundation's keyed archiver cannot name on this platform (it names only classes "
                     + "declared at the top level of their module, not nested in another type, declared in a function or "
                     + "generic); declare the class at the top level, or name a value transformer in its valueTransformerName.")
+            case .unhashable(let name):
+                throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(name), "
+                    + "which Foundation's keyed archiver cannot archive on this platform (it cannot hash decimal numbers "
+                    + "or errors); store such values as strings or through a value transformer named in its valueTransformerName.")
+            case .notCoding, nil:
+                break
             }
             throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(type(of: value)), "
                 + "which is neither Data, an NSCoding object that can be archived, nor Codable; name a value transformer "
