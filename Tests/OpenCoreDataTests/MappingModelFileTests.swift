@@ -237,6 +237,26 @@ struct MappingModelFileTests {
         #expect(NSMappingModel(contentsOf: nil) == nil)
     }
 
+    @Test("a mapping file with a processing instruction, or bytes that are not UTF-8, is refused with 134140")
+    func hostileText() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let instruction = directory.appendingPathComponent("Instruction.xcmappingmodel")
+        try MappingFileKit.write("<?xml version=\"1.0\"?>\n<?pi?>\n<database></database>", to: instruction)
+        let refused = #expect(throws: NSError.self) { try NSMappingModel.load(contentsOf: instruction) }
+        #expect(refused?.code == NSMigrationMissingMappingModelError)
+        #expect(refused?.localizedDescription.contains("processing instruction") == true)
+        #expect(refused?.localizedDescription.contains("line 2") == true)
+
+        let bytes = directory.appendingPathComponent("Bytes.xcmappingmodel")
+        try FileManager.default.createDirectory(at: bytes, withIntermediateDirectories: true)
+        try Data([UInt8]("<?xml version=\"1.0\"?><database><x".utf8) + [0xE2] + [UInt8]("y/></database>".utf8))
+            .write(to: bytes.appendingPathComponent("xcmapping.xml"))
+        let notText = #expect(throws: NSError.self) { try NSMappingModel.load(contentsOf: bytes) }
+        #expect(notText?.code == NSMigrationMissingMappingModelError)
+        #expect(notText?.localizedDescription.contains("UTF-8") == true)
+    }
+
     /// `Tests/Fixtures/mappings/CoreDataNotes`: a real Xcode project's mapping model and its two model versions.
     static let notes = Fixtures.root.appendingPathComponent("mappings/CoreDataNotes", isDirectory: true)
 

@@ -355,6 +355,22 @@ struct ModelFileErrorTests {
         expectContentError(try errorLoading(bytes: utf16), mentions: ["<!ENTITY"])
     }
 
+    @Test("a processing instruction besides the XML declaration is refused, naming its line; one in a comment is not",
+          arguments: ["<?pi?>", "<?pi data?>", "<?xml-stylesheet href=\"a.css\"?>"])
+    func processingInstruction(instruction: String) throws {
+        let model = #"<model type="com.apple.IDECoreDataModeler.DataModel"><entity name="A"><attribute name="x" optional="YES" attributeType="String"/></entity></model>"#
+        let text = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n<!-- <?pi?> -->\n" + instruction + "\n" + model
+        let error = try errorLoading(bytes: Data(text.utf8))
+        expectContentError(error, mentions: ["processing instruction", "Hostile.xcdatamodel/contents:3:"])
+        let commentOnly = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n<!-- <?pi?> -->\n" + model
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("Commented.xcdatamodel", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(commentOnly.utf8).write(to: folder.appendingPathComponent("contents"))
+        #expect(try NSManagedObjectModel.load(from: folder).entitiesByName["A"] != nil)
+    }
+
     @Test("an external entity is never fetched")
     func externalEntity() throws {
         let text = #"<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE model [<!ENTITY secret SYSTEM "file:///etc/passwd">]>"#

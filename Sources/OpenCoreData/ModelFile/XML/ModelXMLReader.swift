@@ -13,6 +13,9 @@ enum ModelXMLReader {
         if let line = entityDeclarationLine(in: data) {
             throw ModelFileError.invalid("the file declares XML entities (<!ENTITY …>), which Xcode model files never contain; refused so that no entity is expanded or fetched", at: .init(file: file, line: line))
         }
+        if let line = XMLProcessingInstructions.firstLine(in: data) {
+            throw ModelFileError.invalid("the file holds an XML processing instruction (<?…?>) besides the XML declaration, which Xcode model files never do", at: .init(file: file, line: line))
+        }
         let builder = TreeBuilder()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = false

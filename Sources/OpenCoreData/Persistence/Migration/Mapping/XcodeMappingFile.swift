@@ -193,8 +193,16 @@ enum XcodeMappingFile {
 
     /// Parses the objects of the file, by id.
     private static func parse(_ data: Data, file: URL) throws -> [String: Object] {
+        // Foundation's XML parser stops the program on some bytes that are not UTF-8 (in a tag's name, a
+        // comment): the text is checked first, as model files are.
+        guard String(validating: [UInt8](data), as: UTF8.self) != nil else {
+            throw failure("is not UTF-8 text", file: file)
+        }
         if let text = String(data: data.prefix(4096), encoding: .utf8), text.contains("<!ENTITY") {
             throw failure("declares XML entities (<!ENTITY …>), which Xcode mapping models never contain", file: file)
+        }
+        if let line = XMLProcessingInstructions.firstLine(in: data) {
+            throw failure("holds an XML processing instruction (<?…?>) besides the XML declaration, on line \(line), which Xcode mapping models never do", file: file)
         }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
