@@ -78,6 +78,17 @@ struct TransformableAttributeTests {
         ValueTransformer.setValueTransformer(OneWayTransformer(), forName: OneWayTransformer.name)
     }
 
+    /// Expects the context's save to fail with `NSPersistentStoreSaveError`, its message mentioning every
+    /// part, and the context to keep its changes.
+    static func expectSaveFails(_ context: NSManagedObjectContext, mentioning parts: [String],
+                                sourceLocation: SourceLocation = #_sourceLocation) {
+        let error = #expect(throws: NSError.self, sourceLocation: sourceLocation) { try context.save() }
+        #expect(error?.code == NSPersistentStoreSaveError, sourceLocation: sourceLocation)
+        let message = error?.localizedDescription ?? ""
+        for part in parts { #expect(message.contains(part), "\(message)", sourceLocation: sourceLocation) }
+        #expect(context.hasChanges, sourceLocation: sourceLocation)
+    }
+
     /// Fetches the only swatch's values through a new coordinator on the same file.
     static func reread(_ stack: GraphStack, _ key: String) throws -> Any? {
         let context = stack.context(try stack.secondCoordinator())
@@ -220,15 +231,7 @@ struct TransformableAttributeTests {
         let stack = try GraphStack(model: Self.model())
         let context = stack.context()
         context.make("Swatch", ["settings": NestedCoding.Marker()])
-        #expect {
-            try context.save()
-        } throws: { error in
-            let error = error as NSError
-            let message = error.localizedDescription
-            return error.code == NSPersistentStoreSaveError && message.contains("Swatch.settings")
-                && message.contains("NestedCoding.Marker") && message.contains("top level")
-        }
-        #expect(context.hasChanges)
+        Self.expectSaveFails(context, mentioning: ["Swatch.settings", "NestedCoding.Marker", "top level"])
     }
 
     @Test("a decimal number inside an archived value fails the save with an error naming it; a Decimal alone is stored")
@@ -236,15 +239,7 @@ struct TransformableAttributeTests {
         let stack = try GraphStack(model: Self.model())
         let context = stack.context()
         context.make("Swatch", ["settings": ["price": Decimal(string: "9.99")!] as [String: Any]])
-        #expect {
-            try context.save()
-        } throws: { error in
-            let error = error as NSError
-            let message = error.localizedDescription
-            return error.code == NSPersistentStoreSaveError && message.contains("Swatch.settings")
-                && message.contains("NSDecimalNumber") && message.contains("cannot hash")
-        }
-        #expect(context.hasChanges)
+        Self.expectSaveFails(context, mentioning: ["Swatch.settings", "NSDecimalNumber", "cannot hash"])
 
         let writer = stack.context()
         writer.make("Swatch", ["settings": Decimal(string: "9.99")!])
