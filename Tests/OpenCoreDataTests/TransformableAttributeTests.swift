@@ -211,6 +211,12 @@ struct TransformableAttributeTests {
         for at in places { bytes[at + name.count - 1] = UInt8(ascii: "z") }
         let foreign = Data(bytes)
         #expect(foreign != archive)
+        // The archive as written reads back as its object: only the unknown class makes it bytes.
+        let knownStack = try GraphStack(model: Self.model())
+        let knownWriter = knownStack.context()
+        knownWriter.make("Swatch", ["name": "known", "settings": archive])
+        try knownWriter.save()
+        #expect((try Self.reread(knownStack, "settings") as? ArchivedMarker)?.number == 7)
 
         let stack = try GraphStack(model: Self.model())
         let writer = stack.context()
@@ -232,6 +238,10 @@ struct TransformableAttributeTests {
         let context = stack.context()
         context.make("Swatch", ["settings": NestedCoding.Marker()])
         Self.expectSaveFails(context, mentioning: ["Swatch.settings", "NestedCoding.Marker", "top level"])
+        // Inside an ordered set (no NSSet), as inside an array, a set or a dictionary.
+        let ordered = stack.context()
+        ordered.make("Swatch", ["settings": NSOrderedSet(array: ["a", NestedCoding.Marker()])])
+        Self.expectSaveFails(ordered, mentioning: ["Swatch.settings", "NestedCoding.Marker", "top level"])
     }
 
     @Test("a decimal number inside an archived value fails the save with an error naming it; a Decimal alone is stored")
@@ -240,6 +250,10 @@ struct TransformableAttributeTests {
         let context = stack.context()
         context.make("Swatch", ["settings": ["price": Decimal(string: "9.99")!] as [String: Any]])
         Self.expectSaveFails(context, mentioning: ["Swatch.settings", "NSDecimalNumber", "cannot hash"])
+        // Through NSSecureUnarchiveFromData, as Xcode names it for new transformable attributes.
+        let secure = stack.context()
+        secure.make("Swatch", ["tags": [NSDecimalNumber(string: "2")]])
+        Self.expectSaveFails(secure, mentioning: ["Swatch.tags", "NSDecimalNumber", "cannot hash"])
 
         let writer = stack.context()
         writer.make("Swatch", ["settings": Decimal(string: "9.99")!])

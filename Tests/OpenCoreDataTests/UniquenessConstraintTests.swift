@@ -119,6 +119,15 @@ struct UniquenessConstraintTests {
         let conflict = try #require((error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSConstraintConflict])?.first)
         #expect(conflict.conflictingObjects.first === duplicate)
         #expect(try stack.storedValues("Price").count == 2)
+
+        // An equal Decimal and NSDecimalNumber in one save are one group.
+        let pair = stack.context()
+        let first = pair.make("Price", ["amount": Decimal(string: "4.50")!])
+        let second = pair.make("Price", ["amount": NSDecimalNumber(string: "4.5")])
+        let pairError = try #require(throws: NSError.self) { try pair.save() }
+        #expect(pairError.code == NSManagedObjectConstraintMergeError)
+        let pairConflict = try #require((pairError.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSConstraintConflict])?.first)
+        #expect(Set(pairConflict.conflictingObjects.map(ObjectIdentifier.init)) == Set([first, second].map(ObjectIdentifier.init)))
     }
 
     @Test("object-trump upserts: the inserted object becomes the stored row, its set values win, the others stay", arguments: TestStoreKind.allCases)

@@ -14,14 +14,14 @@ enum KeyedArchiving {
         case unhashable(String)
     }
 
-    /// Whether `value` and everything an array, set or dictionary in it holds is an `NSCoding` object
-    /// (`NSSecureCoding` when `secure`) that Foundation's archiver can name and hash.
+    /// Whether `value` and everything an array, set, ordered set or dictionary in it holds is an `NSCoding`
+    /// object (`NSSecureCoding` when `secure`) that Foundation's archiver can name and hash.
     static func canArchive(_ value: Any, secure: Bool) -> Bool {
         refusal(value, secure: secure) == nil
     }
 
-    /// Why `value` cannot be archived: the first object in it (itself, or an element of an array, set or
-    /// dictionary in it) that ``canArchive(_:secure:)`` refuses; `nil` when it can be archived.
+    /// Why `value` cannot be archived: the first object in it (itself, or an element of an array, set,
+    /// ordered set or dictionary in it) that ``canArchive(_:secure:)`` refuses; `nil` when it can be archived.
     ///
     /// Objects that an object's own `encode(with:)` encodes are not seen: the archiver may still stop
     /// the program on one of those.
@@ -34,6 +34,7 @@ enum KeyedArchiving {
         switch object {
         case let array as NSArray: elements = array.map { $0 }
         case let set as NSSet: elements = set.allObjects
+        case let orderedSet as NSOrderedSet: elements = orderedSet.array
         case let dictionary as NSDictionary: elements = dictionary.allKeys + dictionary.allValues
         default: return nil
         }

@@ -194,7 +194,8 @@ enum XcodeMappingFile {
     /// Parses the objects of the file, by id.
     private static func parse(_ data: Data, file: URL) throws -> [String: Object] {
         // Foundation's XML parser stops the program on some bytes that are not UTF-8 (in a tag's name, a
-        // comment): the text is checked first, as model files are.
+        // comment): a mapping file must be UTF-8, as Xcode writes it (model files in other encodings are
+        // converted; mapping files in them are refused).
         guard String(validating: [UInt8](data), as: UTF8.self) != nil else {
             throw failure("is not UTF-8 text", file: file)
         }

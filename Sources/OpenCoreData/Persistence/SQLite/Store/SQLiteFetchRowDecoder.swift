@@ -309,18 +309,20 @@ final class SQLiteFetchRowDecoder {
 // @unchecked Sendable: `plans` is read and changed only through its lock (`LockedValue`); the plans are
 // immutable.
 final class SQLiteDecodingPlans: @unchecked Sendable {
-    private let plans = LockedValue<[Int64: (reference: ObjectIdentifier, plan: SQLiteFetchRowDecoder.Plan)]>([:])
+    /// Each plan with the reference it was made for, held so that a later reference cannot take its
+    /// address and pass for it.
+    private let plans = LockedValue<[Int64: (reference: ObjectIDStoreReference, plan: SQLiteFetchRowDecoder.Plan)]>([:])
 
     /// The plan kept for the entity with the given number, when it was made for `storeReference`.
     fileprivate func plan(for number: Int64, storeReference: ObjectIDStoreReference) -> SQLiteFetchRowDecoder.Plan? {
         plans.withLock { plans in
-            guard let kept = plans[number], kept.reference == ObjectIdentifier(storeReference) else { return nil }
+            guard let kept = plans[number], kept.reference === storeReference else { return nil }
             return kept.plan
         }
     }
 
     /// Keeps a plan for the entity with the given number, made for `storeReference`.
     fileprivate func keep(_ plan: SQLiteFetchRowDecoder.Plan, for number: Int64, storeReference: ObjectIDStoreReference) {
-        plans.withLock { $0[number] = (ObjectIdentifier(storeReference), plan) }
+        plans.withLock { $0[number] = (storeReference, plan) }
     }
 }

@@ -27,19 +27,7 @@ enum TransformableStorage {
             } catch let failure as CodableArchiving.Failure {
                 throw Failure(message: "The transformable attribute \(describe(attribute)) cannot store its value: \(failure.message).")
             }
-            switch KeyedArchiving.refusal(value, secure: false) {
-            case .unnameable(let name):
-                throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(name), "
-                    + "an NSCoding class that Foundation's keyed archiver cannot name on this platform (it names only classes "
-                    + "declared at the top level of their module, not nested in another type, declared in a function or "
-                    + "generic); declare the class at the top level, or name a value transformer in its valueTransformerName.")
-            case .unhashable(let name):
-                throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(name), "
-                    + "which Foundation's keyed archiver cannot archive on this platform (it cannot hash decimal numbers "
-                    + "or errors); store such values as strings or through a value transformer named in its valueTransformerName.")
-            case .notCoding, nil:
-                break
-            }
+            if let failure = archiverFailure(value, secure: false, attribute: attribute) { throw failure }
             throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(type(of: value)), "
                 + "which is neither Data, an NSCoding object that can be archived, nor Codable; name a value transformer "
                 + "in its valueTransformerName.")
@@ -47,6 +35,10 @@ enum TransformableStorage {
         let output = transformer is UnarchivingValueTransformer
             ? transformer.reverseTransformedValue(value) : transformer.transformedValue(value)
         guard let output, !(output is NSNull) else {
+            if transformer is UnarchivingValueTransformer,
+               let failure = archiverFailure(value, secure: transformer is NSSecureUnarchiveFromDataTransformer, attribute: attribute) {
+                throw failure
+            }
             throw Failure(message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
                 + "attribute \(describe(attribute)) could not transform a \(type(of: value)) into Data.")
         }
@@ -55,6 +47,25 @@ enum TransformableStorage {
                 + "attribute \(describe(attribute)) returned a \(type(of: output)), not Data.")
         }
         return data
+    }
+
+    /// The error for a value Foundation's keyed archiver cannot archive on this platform (see
+    /// ``KeyedArchiving/refusal(_:secure:)``), naming the class; `nil` for a value it can, or that is no
+    /// `NSCoding` object.
+    private static func archiverFailure(_ value: Any, secure: Bool, attribute: NSAttributeDescription) -> Failure? {
+        switch KeyedArchiving.refusal(value, secure: secure) {
+        case .unnameable(let name):
+            Failure(message: "The transformable attribute \(describe(attribute)) holds a \(name), "
+                + "an NSCoding class that Foundation's keyed archiver cannot name on this platform (it names only classes "
+                + "declared at the top level of their module, not nested in another type, declared in a function or "
+                + "generic); declare the class at the top level, or name a value transformer in its valueTransformerName.")
+        case .unhashable(let name):
+            Failure(message: "The transformable attribute \(describe(attribute)) holds a \(name), "
+                + "which Foundation's keyed archiver cannot archive on this platform (it cannot hash decimal numbers "
+                + "or errors); store such values as strings or through a value transformer named in its valueTransformerName.")
+        case .notCoding, nil:
+            nil
+        }
     }
 
     /// The value restored from stored bytes.
