@@ -10,7 +10,7 @@ enum KeyedArchiving {
         /// The archiver cannot name an object's class (see ``archiverNames(_:)``): the class, as Swift
         /// names it.
         case unnameable(String)
-        /// The archiver cannot hash an object (see ``archiverHashes(_:)``): the object's class.
+        /// The archiver cannot hash an object (see ``FoundationHashing/hashesSafely(_:)``): the object's class.
         case unhashable(String)
     }
 
@@ -28,7 +28,8 @@ enum KeyedArchiving {
     static func refusal(_ value: Any, secure: Bool) -> Refusal? {
         let object = value as AnyObject
         guard secure ? object is NSSecureCoding : object is NSCoding else { return .notCoding }
-        guard archiverHashes(object) else { return .unhashable(String(reflecting: type(of: object))) }
+        // The archiver hashes every object it writes.
+        guard FoundationHashing.hashesSafely(object) else { return .unhashable(String(reflecting: type(of: object))) }
         guard archiverNames(object) else { return .unnameable(String(reflecting: type(of: object))) }
         let elements: [Any]
         switch object {
@@ -42,13 +43,6 @@ enum KeyedArchiving {
             if let refusal = refusal(element, secure: secure) { return refusal }
         }
         return nil
-    }
-
-    /// Whether Foundation's keyed archiver can hash `object`, as it hashes every object it writes: on
-    /// this platform `NSDecimalNumber.hash` (a `Decimal` becomes one) calls itself until the stack
-    /// overflows, and `NSError.hash` stops the program (see ``FoundationHashing``).
-    static func archiverHashes(_ object: AnyObject) -> Bool {
-        !(object is NSDecimalNumber) && !(object is NSError)
     }
 
     /// Whether Foundation's keyed archiver can name the class it would record for `object` and that

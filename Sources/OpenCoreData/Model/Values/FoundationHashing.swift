@@ -9,7 +9,13 @@ enum FoundationHashing {
     /// The value as a dictionary or set key; `nil` when it is not hashable or cannot be hashed safely.
     static func hashable(_ value: Any) -> AnyHashable? {
         if let decimal = value as? NSDecimalNumber { return AnyHashable(decimal.decimalValue) }
-        if value is NSError { return nil }
+        guard hashesSafely(value) else { return nil }
         return value as? AnyHashable
+    }
+
+    /// Whether Foundation's own `hash` of `value` returns: `false` for a decimal number (a `Decimal`
+    /// becomes one when it is bridged) and an error.
+    static func hashesSafely(_ value: Any) -> Bool {
+        !(value is NSDecimalNumber) && !(value is NSError)
     }
 }
