@@ -14,10 +14,33 @@ enum Fixtures {
     /// `Tests/Fixtures/stores`: SQLite stores written by Apple's Core Data, each with its model.
     static let stores = root.appendingPathComponent("stores", isDirectory: true)
 
-    /// A fresh temporary directory, removed by the caller with `FileManager.removeItem`.
+    /// A fresh temporary directory inside ``TestScratch/root``, removed by the caller with
+    /// `FileManager.removeItem` (or with the root when the test process exits).
     static func temporaryDirectory() throws -> URL {
+        try TestScratch.directory("store")
+    }
+}
+
+/// The one folder every temporary file of a test process goes in, removed when the process exits.
+///
+/// Tests remove their own directories as they finish, but some cannot: a suite that is a structure has
+/// no `deinit`, objects a context's queue still holds when the run ends are never released, and a test
+/// that fails stops before its cleanup. Without a common folder each run would leave hundreds of
+/// directories in the system's temporary folder. (An exit test's child process stops without running
+/// exit handlers; what it makes is left.)
+enum TestScratch {
+    /// `OpenCoreDataTests-<UUID>` in the system's temporary folder, made on first use.
+    static let root: URL = {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("OpenCoreDataTests-\(UUID().uuidString)", isDirectory: true)
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestScratch.root) }
+        return url
+    }()
+
+    /// A fresh directory in `root`, its name starting with `prefix`.
+    static func directory(_ prefix: String) throws -> URL {
+        let url = root.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

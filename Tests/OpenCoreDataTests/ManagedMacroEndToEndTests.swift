@@ -128,9 +128,7 @@ private struct MacroStore {
     let model = macroModel()
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ManagedMacroEndToEnd-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestScratch.directory("ManagedMacroEndToEnd")
     }
 
     /// A background context of a new container on the store file.

@@ -81,9 +81,7 @@ enum ManagerKit {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-manager-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.directory("manager")
     }
 
     static func code(of error: any Error) -> Int { (error as NSError).code }

@@ -56,7 +56,7 @@ final class TemporaryDirectory {
     let url: URL
 
     init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-graph-\(UUID().uuidString)")
+        url = TestScratch.root.appendingPathComponent("graph-\(UUID().uuidString)", isDirectory: true)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

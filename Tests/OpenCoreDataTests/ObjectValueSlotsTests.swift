@@ -17,13 +17,17 @@ final class SlotGauge: NSManagedObject {
 }
 
 @Suite("Object values in slots")
-struct ObjectValueSlotsTests {
+final class ObjectValueSlotsTests {
     let directory: URL
     let url: URL
 
     init() throws {
         directory = try Fixtures.temporaryDirectory()
         url = directory.appendingPathComponent("Gauges.sqlite")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     static func model() -> NSManagedObjectModel {
@@ -49,7 +53,6 @@ struct ObjectValueSlotsTests {
 
     @Test("a key made at run time, short or longer than a literal's inline form, finds the property a @Managed literal names")
     func keysFoundWhateverTheirForm() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
         let context = context(coordinator)
         try context.performAndWait {
@@ -72,7 +75,6 @@ struct ObjectValueSlotsTests {
 
     @Test("numbers set through @Managed read back as NSNumber through value(forKey:), and KVC sets read back through @Managed")
     func keyValueCodingSeesTypedValues() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
         let context = context(coordinator)
         try context.performAndWait {
@@ -107,7 +109,6 @@ struct ObjectValueSlotsTests {
 
     @Test("changedValues, changedValuesForCurrentEvent and undo see @Managed number changes")
     func changeTrackingOfTypedSets() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
         let context = context(coordinator)
         try context.performAndWait {
@@ -136,7 +137,6 @@ struct ObjectValueSlotsTests {
 
     @Test("integer and double columns written by other programs as NULL, REAL or TEXT read through the store's general conversion (3.75 → 3, 'twelve' → nil)")
     func foreignStorageClassesConvert() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
             let context = context(coordinator)
@@ -172,7 +172,6 @@ struct ObjectValueSlotsTests {
 
     @Test("a NaN set through @Managed still fails the save with the unstorable-value error, writing nothing")
     func notANumberIsRefused() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
         let context = context(coordinator)
         try context.performAndWait {

@@ -4,7 +4,7 @@ import Testing
 /// The coordinator's public API: adding and removing stores, locating them, metadata on open stores
 /// and on files, destroying, replacing and migrating stores; and its row cache.
 @Suite("Persistent store coordinator")
-struct PersistentStoreCoordinatorTests {
+final class PersistentStoreCoordinatorTests {
     let directory: URL
     let url: URL
 
@@ -13,9 +13,12 @@ struct PersistentStoreCoordinatorTests {
         url = directory.appendingPathComponent("Blog.sqlite")
     }
 
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     @Test("a coordinator makes its model immutable and reports an inconsistent model when adding a store")
     func modelInUse() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         #expect(coordinator.managedObjectModel === model)
@@ -30,7 +33,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("stores are added with both spellings, found by URL, and removed")
     func addAndRemove() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: StoreKit.blogModel())
         coordinator.name = "main"
         #expect(coordinator.name == "main")
@@ -60,7 +62,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("metadata: the keys Core Data records, user keys kept across launches, on files without opening")
     func metadata() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         let (coordinator, store) = try StoreKit.sqliteCoordinator(model, at: url)
         let metadata = coordinator.metadata(for: store)
@@ -95,7 +96,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("metadata changes are written with the next save")
     func metadataWithSave() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         let (coordinator, store) = try StoreKit.sqliteCoordinator(model, at: url)
         var metadata = store.metadata ?? [:]
@@ -107,7 +107,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("destroyPersistentStore removes the file and its companions, and refuses files that are not stores")
     func destroy() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         try StoreKit.insert(coordinator, "Tag", [["label": "a"]])
         try coordinator.destroyPersistentStore(at: url, type: .sqlite)
@@ -124,7 +123,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("replacePersistentStore copies a store's rows and metadata to another location")
     func replace() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         let (coordinator, store) = try StoreKit.sqliteCoordinator(model, at: url)
         try StoreKit.insert(coordinator, "Tag", [["label": "a"], ["label": "b"]])
@@ -144,7 +142,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("migratePersistentStore copies objects and relationships to another location and type")
     func migrate() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, store) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         let author = try #require(StoreKit.insert(coordinator, "Author", [["name": "Ann"]]).first)
         let tags = try StoreKit.insert(coordinator, "Tag", [["label": "a"], ["label": "b"]])
@@ -172,7 +169,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("addPersistentStore(with:) adds a description's store and reports errors through the handler")
     func addWithDescription() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: StoreKit.blogModel())
         let description = NSPersistentStoreDescription(url: url)
         description.setValue("OFF" as NSString, forPragmaNamed: "synchronous")
@@ -190,7 +186,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("the row cache answers row(for:) and is refreshed by saves")
     func rowCache() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         let (coordinator, _) = try StoreKit.sqliteCoordinator(model, at: url)
         let id = try #require(StoreKit.insert(coordinator, "Tag", [["label": "a"]]).first)
@@ -213,7 +208,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("a save's new rows are cached with permanent IDs for new destinations, and another context's faults read them")
     func savedRowsInCache() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         // A to-one relationship without an inverse: saving it changes no other row (an inverse's change
         // would make the cache forget the destinations' rows).
         let author = ModelKit.entity("Author", [ModelKit.attribute("name", .stringAttributeType)])
@@ -255,7 +249,6 @@ struct PersistentStoreCoordinatorTests {
 
     @Test("a store whose identifier changes leaves no rows cached under the old one")
     func rowCacheFollowsIdentifier() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         let (coordinator, store) = try StoreKit.sqliteCoordinator(model, at: url)
         let oldIdentifier = try #require(store.identifier)

@@ -6,13 +6,17 @@ import GRDB
 /// installed in the file, by a locking conflict, by a bad reference) change nothing, not even the
 /// primary-key counters.
 @Suite("SQLite store atomicity")
-struct SQLiteStoreAtomicityTests {
+final class SQLiteStoreAtomicityTests {
     let directory: URL
     let url: URL
 
     init() throws {
         directory = try Fixtures.temporaryDirectory()
         url = directory.appendingPathComponent("Blog.sqlite")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Every row of every table, as text, for comparing the file's contents.
@@ -29,7 +33,6 @@ struct SQLiteStoreAtomicityTests {
 
     @Test("a trigger failing on the third insert leaves the file byte for byte as it was")
     func triggerFailsMidway() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, store) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         let author = try #require(StoreKit.insert(coordinator, "Author", [["name": "Ann"]]).first)
         let sqliteStore = try #require(store as? SQLiteStore)
@@ -63,7 +66,6 @@ struct SQLiteStoreAtomicityTests {
 
     @Test("a locking conflict on one object writes none of the save's inserts, updates or keys")
     func conflictWritesNothing() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         let authors = try StoreKit.insert(coordinator, "Author", [["name": "Ann"], ["name": "Bob"]])
         let contentsBefore = try contents()
@@ -81,7 +83,6 @@ struct SQLiteStoreAtomicityTests {
 
     @Test("a reference to an object outside the save fails it before anything is written")
     func badReference() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         try StoreKit.insert(coordinator, "Tag", [["label": "a"]])
         let contentsBefore = try contents()

@@ -6,13 +6,17 @@ import GRDB
 /// (checked with SQLite-level queries), reading rows back as canonical values, relationships, versions
 /// and optimistic locking, pragmas.
 @Suite("SQLite store")
-struct SQLiteStoreTests {
+final class SQLiteStoreTests {
     let directory: URL
     let url: URL
 
     init() throws {
         directory = try Fixtures.temporaryDirectory()
         url = directory.appendingPathComponent("Blog.sqlite")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     static let born = Date(timeIntervalSinceReferenceDate: 123_456.5)
@@ -26,7 +30,6 @@ struct SQLiteStoreTests {
 
     @Test("an insert writes Z_PK, Z_ENT, Z_OPT 1 and Core Data's column encodings")
     func insertLayout() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         let ids = try StoreKit.insert(coordinator, "Author", [authorValues(), ["name": "Bob"]])
         #expect(ids.map { $0.primaryKey } == [1, 2])
@@ -57,7 +60,6 @@ struct SQLiteStoreTests {
 
     @Test("rows read back as the canonical values of value(forKey:)")
     func canonicalValues() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         let id: NSManagedObjectID
         do {
@@ -84,7 +86,6 @@ struct SQLiteStoreTests {
 
     @Test("to-one keys, to-many through the inverse key, many-to-many join rows, ordered Z_FOK_ positions")
     func relationshipsStored() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         let author = try #require(StoreKit.insert(coordinator, "Author", [["name": "Ann"]]).first)
         let tags = try StoreKit.insert(coordinator, "Tag", [["label": "a"], ["label": "b"]])
@@ -139,7 +140,6 @@ struct SQLiteStoreTests {
 
     @Test("updates add one to Z_OPT; a stale version is a conflict carrying the store's row")
     func optimisticLocking() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         let (first, _) = try StoreKit.sqliteCoordinator(model, at: url)
         let (second, _) = try StoreKit.sqliteCoordinator(model, at: url)
@@ -182,7 +182,6 @@ struct SQLiteStoreTests {
 
     @Test("deleting an object deletes its join-table rows")
     func deleteClearsJoinRows() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         let tags = try StoreKit.insert(coordinator, "Tag", [["label": "a"], ["label": "b"]])
         let post = try #require(StoreKit.insert(coordinator, "Post", [["title": "p"]]).first)
@@ -204,7 +203,6 @@ struct SQLiteStoreTests {
 
     @Test("new stores use WAL; NSSQLitePragmasOption pragmas are applied; bad pragmas are refused")
     func pragmas() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         let (coordinator, store) = try StoreKit.sqliteCoordinator(model, at: url)
         #expect(try StoreKit.rows(url, "PRAGMA journal_mode").first?[0] as String? == "wal")
@@ -228,7 +226,6 @@ struct SQLiteStoreTests {
 
     @Test("a read-only store opens an existing file and refuses saves")
     func readOnly() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let model = StoreKit.blogModel()
         do {
             let (coordinator, _) = try StoreKit.sqliteCoordinator(model, at: url)
@@ -247,7 +244,6 @@ struct SQLiteStoreTests {
 
     @Test("a to-one set in a save wins over an inverse to-many list of the same save that does not mention it")
     func explicitToOneKept() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         for kind in [NSSQLiteStoreType, NSInMemoryStoreType] {
             let coordinator = NSPersistentStoreCoordinator(managedObjectModel: StoreKit.blogModel())
             try coordinator.addPersistentStore(ofType: kind, configurationName: nil, at: directory.appendingPathComponent("\(kind).sqlite"))

@@ -7,13 +7,17 @@ import GRDBSQLite
 /// row with its values, primary keys are allocated in one run, and every saved object ends with a
 /// permanent ID — checked on the file with SQLite-level queries.
 @Suite("Save throughput")
-struct SaveThroughputTests {
+final class SaveThroughputTests {
     let directory: URL
     let url: URL
 
     init() throws {
         directory = try Fixtures.temporaryDirectory()
         url = directory.appendingPathComponent("Throughput.sqlite")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Bulk: ten Integer 64 attributes (`i0`…`i9`, default 0); Jot: optional attributes without defaults
@@ -55,7 +59,6 @@ struct SaveThroughputTests {
 
     @Test("one save of 5,000 new objects writes exactly those rows, with their values")
     func manyObjectsOneSave() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context()
         let count = 5_000
         try context.performAndWait {
@@ -94,7 +97,6 @@ struct SaveThroughputTests {
 
     @Test("objects inserted and deleted before a save leave no rows; the others are saved with their values, keys given in insertion order")
     func insertsDeletedBeforeSave() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context()
         try context.performAndWait {
             let items = insertItems(1_000, into: context)
@@ -120,7 +122,6 @@ struct SaveThroughputTests {
 
     @Test("a later save continues the primary keys where the last one stopped")
     func primaryKeysContinue() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context()
         try context.performAndWait {
             _ = insertItems(300, into: context)
@@ -137,7 +138,6 @@ struct SaveThroughputTests {
 
     @Test("values never set are stored as NULL, next to the values that were set")
     func unsetValuesAreNull() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context()
         let stamp = Date(timeIntervalSinceReferenceDate: 1_000)
         try context.performAndWait {
@@ -166,7 +166,6 @@ struct SaveThroughputTests {
 
     @Test("objects of an entity and of its subentity saved together share the table, each with its entity number")
     func subentityRowsInOneSave() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context()
         try context.performAndWait {
             for index in 0..<40 {
@@ -191,7 +190,6 @@ struct SaveThroughputTests {
 
     @Test("objects saved in one save are read back by a second coordinator with every value")
     func readBackElsewhere() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context()
         try context.performAndWait {
             _ = insertItems(1_000, into: context)
@@ -233,7 +231,6 @@ struct SaveThroughputTests {
     @Test("saves of every size write each new row once, with its own key and values",
           arguments: [1, 3, 4, 17, 63, 64, 65, 150, 1_000])
     func everyRunLength(count: Int) throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context()
         try context.performAndWait {
             // Two saves: the second continues where the first stopped.
@@ -252,7 +249,6 @@ struct SaveThroughputTests {
 
     @Test("new objects of several entities inserted in turns are saved each to its table, in order")
     func entitiesInTurns() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context()
         // Runs of Bulk objects of 70, 1, 130 and 5 rows between Jots and Scribbles, and single objects in
         // alternation at the end.
@@ -297,7 +293,6 @@ struct SaveThroughputTests {
 
     @Test("an entity whose rows fill the connection's limit of bound values saves every row and value")
     func boundValueLimit() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let columns = 40
         let wide = ModelKit.entity("Wide", (0..<columns).map { ModelKit.attribute("v\($0)", .integer32AttributeType) })
         let model = NSManagedObjectModel()
@@ -335,7 +330,6 @@ struct SaveThroughputTests {
 
     @Test("a row the store refuses in the middle of a save's inserts leaves the store as it was and the objects unsaved")
     func refusedRowRollsBack() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         // Another program's trigger refuses one value: the 100th new row of the next save.
         let context = try contextAfterTenSaved(thenRunning: """
             CREATE TRIGGER refuse BEFORE INSERT ON ZBULK WHEN NEW.ZI0 = 1090
@@ -362,7 +356,6 @@ struct SaveThroughputTests {
 
     @Test("new rows after deleted last rows keep the keys their objects were given")
     func keysAfterDeletedLastRows() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context()
         var saved: [NSManagedObject] = []
         try context.performAndWait {
@@ -389,7 +382,6 @@ struct SaveThroughputTests {
 
     @Test("a table whose Z_PK is not its rowid gets every new row with its own key")
     func keyThatIsNotTheRowID() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         // Another program rebuilt the table with `Z_PK INT PRIMARY KEY`: a key SQLite does not assign.
         let columns = (0..<10).map { "ZI\($0) INTEGER" }.joined(separator: ", ")
         _ = try contextAfterTenSaved(thenRunning: """
@@ -413,7 +405,6 @@ struct SaveThroughputTests {
 
     @Test("a trigger that inserts into the table while a save inserts fails the save and leaves the store as it was")
     func triggerInsertingIntoTheTable() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         // The trigger's row would take the key of the next new row.
         let context = try contextAfterTenSaved(thenRunning: """
             CREATE TRIGGER echo AFTER INSERT ON ZBULK WHEN NEW.ZI0 = 1090

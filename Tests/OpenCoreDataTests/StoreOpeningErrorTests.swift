@@ -5,11 +5,15 @@ import GRDB
 /// Opening files that are not stores for the model: each fails with an error naming the file and leaves
 /// the file (and its -wal and -shm companions) byte for byte as it was.
 @Suite("Store opening errors")
-struct StoreOpeningErrorTests {
+final class StoreOpeningErrorTests {
     let directory: URL
 
     init() throws {
         directory = try Fixtures.temporaryDirectory()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// A model whose Tag entity differs from the blog model's (an extra attribute).
@@ -35,7 +39,6 @@ struct StoreOpeningErrorTests {
 
     @Test("a store written for another model fails with 134100 and stays untouched, -wal and -shm included")
     func incompatibleModel() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("Blog.sqlite")
         // Leave the store with a live -wal and -shm: a second connection keeps them from being removed.
         let (coordinator, store) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
@@ -56,7 +59,6 @@ struct StoreOpeningErrorTests {
 
     @Test("different hashes but the same layout is compatible (decided structurally)")
     func structurallyCompatible() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("Blog.sqlite")
         _ = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         let model = StoreKit.blogModel()
@@ -68,7 +70,6 @@ struct StoreOpeningErrorTests {
 
     @Test("a text file is not a store")
     func textFile() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("notes.sqlite")
         try Data("these are not the droids you are looking for\n".utf8).write(to: url)
         let error = try expectFailure(at: url)
@@ -77,7 +78,6 @@ struct StoreOpeningErrorTests {
 
     @Test("a truncated store fails and is not repaired")
     func truncated() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("Full.sqlite")
         do {
             let (coordinator, store) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: source)
@@ -93,7 +93,6 @@ struct StoreOpeningErrorTests {
 
     @Test("a SQLite database that is not a Core Data store")
     func plainDatabase() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("plain.sqlite")
         let queue = try DatabaseQueue(path: url.path)
         try queue.write { try $0.execute(sql: "CREATE TABLE t (x INTEGER)") }
@@ -105,7 +104,6 @@ struct StoreOpeningErrorTests {
 
     @Test("a directory is not a store")
     func directoryPath() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("Folder.sqlite", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let error = try expectFailure(at: url)
@@ -114,7 +112,6 @@ struct StoreOpeningErrorTests {
 
     @Test("an unreadable file fails with a permission error", .enabled(if: getuid() != 0, "root reads every file"))
     func unreadable() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("Locked.sqlite")
         do {
             let (coordinator, store) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
@@ -128,7 +125,6 @@ struct StoreOpeningErrorTests {
 
     @Test("an unknown store type fails with 134000")
     func unknownType() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: StoreKit.blogModel())
         let url = directory.appendingPathComponent("x.store")
         let error = try #require(throws: NSError.self) {
