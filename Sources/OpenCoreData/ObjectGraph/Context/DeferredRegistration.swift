@@ -86,12 +86,20 @@ extension NSManagedObjectContext {
     /// for every 4 KiB of its objects (about 11,000 for 200,000 objects). Last-made first, the memory
     /// stays with the process for the next fetch, as it did when the registry's index let go of them.
     /// (A fetch's array the app still holds is copied to be emptied; its objects outlive the context.)
-    func _disconnectUnindexedObjects() {
+    /// Appends the objects' permanent IDs to `objectIDs`.
+    func _disconnectUnindexedObjects(collectingIDsInto objectIDs: inout [NSManagedObjectID]) {
         var batches = _unindexedObjects
         _unindexedObjects = []
         while var batch = batches.popLast() {
-            while let object = batch.popLast() {
+            // Letting go of an object releases its ID and its values, which a large fetch has long
+            // since moved out of the processor's caches: they are asked for some objects ahead.
+            while !batch.isEmpty {
+                batch.withUnsafeBufferPointer { objects in
+                    ObjectPassPrefetch.prefetch(objects, before: objects.count &- 1, parts: [.objectID, .values, .snapshot])
+                }
+                let object = batch.removeLast()
                 if object._belongs(to: self) { object._context = nil }
+                if !object._objectID.isTemporaryID { objectIDs.append(object._objectID) }
             }
         }
     }

@@ -122,8 +122,7 @@ private struct FetchRegistration {
     /// large part of registering the objects.
     @inline(__always)
     static func prefetch(_ row: UnsafePointer<StoreRow>) {
-        ocd_prefetchForWriting(Unmanaged.passUnretained(row.pointee.objectID).toOpaque())
-        row.pointee.values.slots.prefetchForCopy()
+        StoreRow.prefetch(row)
     }
 
     /// The class every object returned so far is an instance of; `nil` when they have several.

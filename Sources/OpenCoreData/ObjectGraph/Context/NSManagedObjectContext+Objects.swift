@@ -35,14 +35,26 @@ extension NSManagedObjectContext {
         return object
     }
 
-    /// Clears the context reference of every object the context holds, as it goes away: those objects
-    /// outlive it with no context. (Objects hold their context without a reference count.)
-    func _disconnectObjects() {
-        _disconnectUnindexedObjects()
-        for object in _indexedRegistry.values where object._belongs(to: self) { object._context = nil }
-        for objects in [_inserted, _updated, _deleted, _conflictDetectionObjects] {
-            for object in objects.values where object._belongs(to: self) { object._context = nil }
+    /// Clears the context reference of every object the context holds and lets go of the objects, as
+    /// the context goes away: objects the app still refers to outlive it with no context. (Objects hold
+    /// their context without a reference count.) Returns the permanent IDs of the objects let go of.
+    func _disconnectObjects() -> [NSManagedObjectID] {
+        var objectIDs: [NSManagedObjectID] = []
+        _disconnectUnindexedObjects(collectingIDsInto: &objectIDs)
+        func disconnect(_ object: NSManagedObject) {
+            if object._belongs(to: self) { object._context = nil }
+            if !object._objectID.isTemporaryID { objectIDs.append(object._objectID) }
         }
+        _indexedRegistry.forEach { _, object in disconnect(object) }
+        _indexedRegistry.removeAll()
+        for objects in [_inserted, _updated, _deleted, _conflictDetectionObjects] {
+            for object in objects.values { disconnect(object) }
+        }
+        _inserted = ObjectsInChangeOrder()
+        _updated = ObjectsInChangeOrder()
+        _deleted = ObjectsInChangeOrder()
+        _conflictDetectionObjects = ObjectsInChangeOrder()
+        return objectIDs
     }
 
     /// Creates and registers an object of the entity's class (`type` when the caller already looked it

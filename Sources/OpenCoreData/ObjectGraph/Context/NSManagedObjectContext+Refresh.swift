@@ -69,11 +69,20 @@ extension NSManagedObjectContext {
     /// Forgets every registered object: they no longer belong to the context, and unsaved changes are lost.
     /// A context pinned to a query generation moves to the newest one.
     public func reset() {
+        // Once the objects are let go of (after the notification), the coordinator's cached rows of those
+        // nothing else holds go too.
+        _forgetUnheldRows(of: _resetObjects())
+    }
+
+    /// `reset()`'s work, but for the rows: returns the permanent IDs of the objects let go of.
+    private func _resetObjects() -> [NSManagedObjectID] {
         _advanceQueryGeneration()
         let invalidated = registeredObjects.union(_inserted.values)
         defer { _postInvalidatedAll(invalidated) }
+        var objectIDs: [NSManagedObjectID] = []
         for object in registry.values {
             object._context = nil
+            if !object._objectID.isTemporaryID { objectIDs.append(object._objectID) }
         }
         for object in _inserted.values {
             object._context = nil
@@ -83,6 +92,7 @@ extension NSManagedObjectContext {
         _updated = [:]
         _deleted = [:]
         _undoManager?.removeAllActions()
+        return objectIDs
     }
 
     /// Gives the objects permanent IDs now, before they are saved.

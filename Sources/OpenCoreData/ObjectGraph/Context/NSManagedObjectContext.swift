@@ -109,7 +109,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     deinit {
-        _disconnectObjects()
+        // The coordinator's cached rows of the objects let go of go too, unless something still holds
+        // them (an object the app kept, or one of another context).
+        _forgetUnheldRows(of: _disconnectObjects())
     }
 
     /// The persistent store coordinator the context fetches through and saves to.

@@ -45,11 +45,17 @@ extension NSManagedObjectContext {
         var released: [NSManagedObject] = []
         registry.removeValues(where: { isKnownUniquelyReferenced(&$0) }, into: &released)
         _registryReleaseThreshold = max(Self.minimumRegistryReleaseThreshold, 2 * (registry.count - pending))
-        // The coordinator's cached rows of those objects go too: a context that still holds an object of
-        // the same row keeps its own snapshot, and a fault of it reads the store again.
-        if let coordinator = _coordinator, !released.isEmpty {
-            coordinator._rowCache.remove(released.lazy.map(\.objectID).filter { !$0.isTemporaryID })
-        }
-        // `released` goes here, after the registry is consistent: the objects are freed now.
+        guard !released.isEmpty else { return }
+        let releasedIDs = released.compactMap { $0._objectID.isTemporaryID ? nil : $0._objectID }
+        // The objects are freed here, after the registry is consistent; then the coordinator's cached rows
+        // of those objects go too, unless an object of another context holds one.
+        released = []
+        _forgetUnheldRows(of: releasedIDs)
+    }
+
+    /// Asks the coordinator's row cache to forget the rows of `objectIDs` that no object holds any more
+    /// (see `StoreRowCache.forgetUnheldRows(of:)`). Called once the context has let go of those objects.
+    func _forgetUnheldRows(of objectIDs: [NSManagedObjectID]) {
+        _coordinator?._rowCache.forgetUnheldRows(of: objectIDs)
     }
 }

@@ -19,6 +19,8 @@ enum ObjectPassPrefetch {
         static let objectID = Parts(rawValue: 1 << 0)
         /// The buffer of the object's current values.
         static let values = Parts(rawValue: 1 << 1)
+        /// The buffer of the object's snapshot (for a fired fault, the same as its current values').
+        static let snapshot = Parts(rawValue: 1 << 2)
     }
 
     /// Calls `body` with each of `objects` and its position, in order, unretained (`objects` keeps
@@ -67,7 +69,20 @@ enum ObjectPassPrefetch {
         object._withUnsafeGuaranteedRef { object in
             if parts.contains(.objectID) { prefetch(object._objectID) }
             if parts.contains(.values) { object.storage.slots.prefetchForCopy() }
+            if parts.contains(.snapshot) { object.snapshot.slots.prefetchForCopy() }
         }
+    }
+
+    /// Asks, for a pass over `objects` from the last to the first that is at `index`, for the object
+    /// `2 × distance` before it and for the `parts` of the object `distance` before it. (The pass may let
+    /// go of each object once done with it: only objects before `index` are read.)
+    @inline(__always)
+    static func prefetch(_ objects: UnsafeBufferPointer<NSManagedObject>, before index: Int, parts: Parts) {
+        guard let base = objects.baseAddress.map(UnsafeRawPointer.init) else { return }
+        let far = index &- 2 &* distance
+        if far >= 0, let object = object(at: far, in: base) { ocd_prefetchForWriting(object.toOpaque()) }
+        let near = index &- distance
+        if near >= 0, !parts.isEmpty, let object = object(at: near, in: base) { prefetch(parts, of: object) }
     }
 
     /// Asks for the object `distance` ahead of `index` in `references` (objects a pass reaches in step

@@ -1,3 +1,4 @@
+import COpenCoreDataRuntime
 import Synchronization
 
 /// The coordinator's row cache: the last row seen for each object ID, with its version (`Z_OPT`).
@@ -8,8 +9,16 @@ import Synchronization
 /// handed over and indexed by ID only when the cache is next used for anything else: a save whose new
 /// rows nobody reads back (the objects that saved them keep their own snapshots), or a first fetch whose
 /// faults fire from the rows they were made with, never indexes them.
+///
+/// A row stays while an object holds it (as its snapshot, or its current values): when a context goes
+/// away, is reset, or lets go of objects nothing else refers to, the rows of its objects that no other
+/// object holds are forgotten (`forgetUnheldRows(of:)`), as Core Data's row cache lets go of a row once
+/// no context refers to it. Without that, a coordinator that outlives its contexts would keep every row
+/// any of them ever fetched.
 // @unchecked Sendable: `rows` and `unindexed` are only touched while holding `lock`; `generation` is
-// atomic, and changed only while holding `lock` too. The rows' values are never changed in place.
+// atomic, and changed only while holding `lock` too. The rows' values are never changed in place. A
+// fetch's unindexed rows that `forgetUnheldRows(of:)` takes out (under `lock`) belong to that call alone
+// until it puts the kept ones back (under `lock`).
 final class StoreRowCache: @unchecked Sendable {
     private let lock = NSLock()
     // Unchecked exclusivity: every access is one lookup or update under `lock`.
@@ -22,7 +31,41 @@ final class StoreRowCache: @unchecked Sendable {
         /// The new rows of one save.
         case inserted(InsertedRows)
         /// The rows of one fetch.
-        case fetched([StoreRow])
+        case fetched(FetchedRows)
+    }
+
+    /// The rows of one fetch, not yet indexed: a class, so that the array is changed in place, never
+    /// copied (a copy would hold every row's values a second time).
+    private final class FetchedRows {
+        var rows: [StoreRow]
+
+        init(_ rows: [StoreRow]) {
+            self.rows = rows
+        }
+
+        /// Lets go of the rows no object holds, keeping the others in order.
+        ///
+        /// Called on rows taken out of the cache, so that no new reference to their values can be made
+        /// meanwhile. A large fetch's rows have long left the processor's caches: each row's ID and
+        /// values are asked for some rows ahead, and the rows are let go last first, as the context lets
+        /// go of its objects.
+        func forgetUnheldRows() {
+            // Taken out, so that the array is a local one held once: each row is moved out of it, not
+            // copied, and asked about in place.
+            var all = rows
+            rows = []
+            var kept: [StoreRow] = []
+            while !all.isEmpty {
+                all.withUnsafeBufferPointer { rows in
+                    let ahead = rows.count &- 1 &- ObjectPassPrefetch.distance
+                    if ahead >= 0 { StoreRow.prefetch(rows.baseAddress.unsafelyUnwrapped + ahead) }
+                }
+                var row = all.removeLast()
+                if !row.holdsValuesAlone() { kept.append(row) }
+            }
+            kept.reverse()
+            rows = kept
+        }
     }
 
     /// The new rows of one save: its inserts and, position by position, their permanent IDs.
@@ -32,6 +75,7 @@ final class StoreRowCache: @unchecked Sendable {
         /// The version of every new row.
         let version: Int64
     }
+
     /// Changes whenever a cached row is replaced or forgotten. Read without the lock: a fault that
     /// fires asks for it alone.
     private let generation = Atomic<UInt64>(1)
@@ -75,7 +119,7 @@ final class StoreRowCache: @unchecked Sendable {
         guard !QueryGenerationScope.isPinned else { return (nil, false) }
         return lock.withLock {
             if keepingArray, newRows.count > 1, rows.isEmpty, unindexed.isEmpty {
-                unindexed.append(.fetched(newRows))
+                unindexed.append(.fetched(FetchedRows(newRows)))
                 return (generation.load(ordering: .relaxed), true)
             }
             if !newRows.isEmpty { indexUnindexedRows() }
@@ -119,8 +163,8 @@ final class StoreRowCache: @unchecked Sendable {
                     if rows.updateValue(row, forKey: id) != nil { replaced = true }
                 }
             case .fetched(let fetched):
-                if rows.isEmpty { rows.reserveCapacity(fetched.count) }
-                for row in fetched where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
+                if rows.isEmpty { rows.reserveCapacity(fetched.rows.count) }
+                for row in fetched.rows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
             }
         }
         if replaced { advanceGeneration() }
@@ -139,6 +183,70 @@ final class StoreRowCache: @unchecked Sendable {
                 if rows.removeValue(forKey: id) != nil { removed = true }
             }
             if removed { advanceGeneration() }
+        }
+    }
+
+    /// Forgets the cached rows of `objectIDs` that no object holds, and every row of a fetch not yet
+    /// indexed that no object holds, whatever its ID. Called once the objects a context lets go of are
+    /// gone: the rows of objects still alive (in other contexts, or kept by the app) stay.
+    ///
+    /// A fault fires from the row it was made with only while that row is still the cached one, and it
+    /// holds that row's values; so no fault's row is among those forgotten, and the generation stays
+    /// as it is (advancing it would send every other context's faults to the store).
+    ///
+    /// The rows are let go of outside the lock: for a large fetch that is most of the work.
+    func forgetUnheldRows(of objectIDs: consuming [NSManagedObjectID]) {
+        var objectIDs = objectIDs
+        var forgotten: [StoreRow] = []
+        let taken: [FetchedRows] = lock.withLock {
+            // A save's new rows are made when indexed; a fetch's are looked at where they are, below.
+            if unindexed.contains(where: { if case .inserted = $0 { true } else { false } }) { indexUnindexedRows() }
+            if !rows.isEmpty {
+                for id in objectIDs {
+                    if let row = rows.removeValue(forKey: id, where: { $0.holdsValuesAlone() }) { forgotten.append(row) }
+                }
+            }
+            // Taken out of the cache: while they are out, no one can take a new reference to their values.
+            let taken = unindexed.compactMap { batch -> FetchedRows? in
+                if case .fetched(let fetched) = batch { fetched } else { nil }
+            }
+            unindexed.removeAll()
+            return taken
+        }
+        forgotten = []
+        Self.release(&objectIDs)
+        for batch in taken { batch.forgetUnheldRows() }
+        let kept = taken.filter { !$0.rows.isEmpty }
+        guard !kept.isEmpty else { return }
+        lock.withLock {
+            if kept.count == 1, rows.isEmpty, unindexed.isEmpty {
+                unindexed.append(.fetched(kept[0]))
+                return
+            }
+            // Rows stored meanwhile are in `rows`: the kept ones go back through the index.
+            indexUnindexedRows()
+            var replaced = false
+            for batch in kept {
+                for row in batch.rows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
+            }
+            if replaced { advanceGeneration() }
+        }
+    }
+
+    /// Lets go of `objectIDs`, last first, asking for each ID's reference count some IDs ahead: after a
+    /// large context's objects, the IDs have left the processor's caches.
+    private static func release(_ objectIDs: inout [NSManagedObjectID]) {
+        while !objectIDs.isEmpty {
+            objectIDs.withUnsafeBufferPointer { ids in
+                let ahead = ids.count &- 1 &- ObjectPassPrefetch.distance
+                guard ahead >= 0 else { return }
+                // Read as an address: reading the reference would retain the ID, waiting for the very
+                // memory asked for.
+                let address = UnsafeRawPointer(ids.baseAddress.unsafelyUnwrapped)
+                    .load(fromByteOffset: ahead &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer.self)
+                ocd_prefetchForWriting(address)
+            }
+            objectIDs.removeLast()
         }
     }
 

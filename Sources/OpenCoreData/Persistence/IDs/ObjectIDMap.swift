@@ -206,6 +206,21 @@ struct ObjectIDMap<Value> {
         return old
     }
 
+    /// Removes the value of a permanent ID when `isUnreferenced`, given the value in place (so that it
+    /// may ask whether the map holds the only reference to it), returns `true`; returns the value
+    /// removed. The value of a temporary ID stays.
+    @discardableResult
+    mutating func removeValue(forKey id: NSManagedObjectID, where isUnreferenced: (inout Value) -> Bool) -> Value? {
+        guard let primaryKey = id.primaryKey,
+              let index = pages.index(forKey: PageKey(id, primaryKey: primaryKey)) else { return nil }
+        let slot = Self.slot(of: primaryKey)
+        guard pages.values[index].entries[slot] != nil, isUnreferenced(&pages.values[index].entries[slot]!.value),
+              let old = pages.values[index].remove(at: slot) else { return nil }
+        permanentCount -= 1
+        if pages.values[index].count == 0 { pages.remove(at: index) }
+        return old
+    }
+
     /// Adds the entries of `other`, replacing the values of IDs both have.
     mutating func merge(_ other: ObjectIDMap<Value>) {
         other.forEach { id, value in updateValue(value, forKey: id) }

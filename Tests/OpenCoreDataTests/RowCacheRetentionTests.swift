@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+
+/// How long the coordinator's row cache keeps the rows its contexts read: while an object holds one.
+/// A coordinator usually outlives its contexts (a container's background contexts, one context per
+/// request on a server); the rows of contexts that are gone must not pile up in it.
+@Suite("Row cache retention")
+struct RowCacheRetentionTests {
+    /// A coordinator (with nothing cached yet) on a blog store in `directory` holding `count` tags
+    /// labelled t1…tN.
+    private func coordinator(in directory: URL, tags count: Int) throws -> NSPersistentStoreCoordinator {
+        let url = directory.appendingPathComponent("Blog.sqlite")
+        let model = StoreKit.blogModel()
+        let (writer, _) = try StoreKit.sqliteCoordinator(model, at: url)
+        try StoreKit.insert(writer, "Tag", (1...count).map { ["label": "t\($0)"] })
+        for store in writer.persistentStores { try writer.remove(store) }
+        return try StoreKit.sqliteCoordinator(model, at: url).0
+    }
+
+    private func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    /// The tags with labels t`first`…t`last`, as faults.
+    private func tags(_ first: Int, _ last: Int, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+        let request = StoreKit.request("Tag", sort: [NSSortDescriptor(key: "label", ascending: true)])
+        request.predicate = NSPredicate(format: "label IN %@", (first...last).map { "t\($0)" })
+        return try context.performAndWait { try context.fetch(request) }
+    }
+
+    @Test("contexts that come and go on one coordinator leave none of their rows in its cache")
+    func shortLivedContexts() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coordinator = try coordinator(in: directory, tags: 300)
+        for round in 0..<3 {
+            do {
+                let context = context(coordinator)
+                let fetched = try tags(round * 100 + 1, round * 100 + 100, in: context)
+                try context.performAndWait {
+                    #expect(fetched.count == 100)
+                    #expect(fetched.allSatisfy { $0.value(forKey: "label") is String })
+                    #expect(coordinator._rowCache.count == 100)
+                }
+            }
+            #expect(coordinator._rowCache.count == 0, "round \(round)")
+        }
+    }
+
+    @Test("reset() lets go of the rows of the objects it forgets")
+    func resetForgetsRows() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coordinator = try coordinator(in: directory, tags: 40)
+        let context = context(coordinator)
+        #expect(try tags(1, 40, in: context).count == 40)
+        #expect(coordinator._rowCache.count == 40)
+        context.performAndWait { context.reset() }
+        #expect(coordinator._rowCache.count == 0)
+        // The context reads the rows again when it needs them.
+        let again = try tags(1, 40, in: context)
+        context.performAndWait { #expect(again.compactMap { $0.value(forKey: "label") as? String }.count == 40) }
+    }
+
+    @Test("a row an object still holds stays cached when its context goes away; the others go",
+          arguments: [1, 2])
+    func heldRowsStay(fetches: Int) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coordinator = try coordinator(in: directory, tags: 20)
+        var kept: [NSManagedObject] = []
+        do {
+            let context = context(coordinator)
+            // One fetch into the empty cache leaves its rows unindexed; a second indexes them all.
+            if fetches == 1 {
+                kept = [try tags(1, 20, in: context)[0]]
+            } else {
+                kept = [try tags(1, 10, in: context)[0], try tags(11, 20, in: context)[0]]
+            }
+        }
+        #expect(coordinator._rowCache.count == kept.count)
+        for object in kept {
+            let label = try #require(coordinator._rowCache.row(for: object.objectID)?.values["label"] as? String)
+            #expect(label == "t1" || label == "t11")
+        }
+    }
+
+    @Test("a context that goes away takes its rows with it, and leaves the rows of a context still using them")
+    func rowsOfLiveContextsStay() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coordinator = try coordinator(in: directory, tags: 100)
+        // The first fetch into an empty cache leaves its rows unindexed; the second fetch's are indexed.
+        let staying = context(coordinator)
+        let held = try tags(1, 50, in: staying)
+        do {
+            let leaving = context(coordinator)
+            #expect(try tags(51, 100, in: leaving).count == 50)
+            #expect(coordinator._rowCache.count == 100)
+        }
+        #expect(coordinator._rowCache.count == 50)
+        // The staying context's faults still fire from their rows.
+        staying.performAndWait {
+            #expect(held.compactMap { $0.value(forKey: "label") as? String }.sorted() == (1...50).map { "t\($0)" }.sorted())
+        }
+        withExtendedLifetime(staying) {}
+    }
+}
