@@ -229,3 +229,28 @@ extension RobustnessKit {
         return result
     }
 }
+
+/// Binary property lists that Foundation's reader cannot be given on Linux.
+enum PropertyListKit {
+    /// `{"k": {"a"}}`: a dictionary holding a set, the one object kind that crashes Foundation's reader.
+    static let setInDictionaryHex = "62706C6973743030D10102516BC1035161080B0D0F00000000000001010000000000000004"
+        + "00000000000000000000000000000011"
+
+    /// The same dictionary with an array where the set is (`{"k": ["a"]}`), which Foundation reads.
+    static let arrayInDictionaryHex = "62706C6973743030D10102516BA1035161080B0D0F00000000000001010000000000000004"
+        + "00000000000000000000000000000011"
+
+    static var setInDictionary: Data { data(hex: setInDictionaryHex) }
+    static var arrayInDictionary: Data { data(hex: arrayInDictionaryHex) }
+
+    private static func data(hex: String) -> Data {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return Data(bytes)
+    }
+}

@@ -105,6 +105,10 @@ struct BadInputRobustnessTests {
                     sql: "UPDATE Z_METADATA SET Z_PLIST = NULL", outcome: .failsToOpen(NSFileReadCorruptFileError)),
         StoreDamage(name: "Z_METADATA's Z_UUID is a blob that is not UTF-8", fixture: Kit.sampleModel,
                     sql: "UPDATE Z_METADATA SET Z_UUID = x'FF00FF'", outcome: .failsToOpen(NSFileReadCorruptFileError)),
+        // {"k": {"a"}} as a binary property list: Foundation's reader crashes on the set on Linux.
+        StoreDamage(name: "Z_METADATA's plist holds a set", fixture: Kit.sampleModel,
+                    sql: "UPDATE Z_METADATA SET Z_PLIST = x'\(PropertyListKit.setInDictionaryHex)'",
+                    outcome: .failsToOpen(NSFileReadCorruptFileError)),
         StoreDamage(name: "Z_METADATA's plist is cut short", fixture: Kit.bookmarks,
                     sql: "UPDATE Z_METADATA SET Z_PLIST = substr(Z_PLIST, 1, length(Z_PLIST) / 2)",
                     outcome: .failsToOpen(NSFileReadCorruptFileError)),

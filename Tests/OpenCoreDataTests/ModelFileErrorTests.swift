@@ -297,6 +297,18 @@ struct ModelFileErrorTests {
         #expect(throws: NSError.self) { try NSManagedObjectModel.versions(inBundleAt: url) }
     }
 
+    @Test("a binary .xccurrentversion holding a set is an error naming the file and the set, not a crash")
+    func currentVersionFileWithSet() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try bundle(marker: "", in: directory)
+        try PropertyListKit.setInDictionary.write(to: url.appendingPathComponent(".xccurrentversion"))
+        expectContentError(try ModelFileKit.loadError(at: url), mentions: [".xccurrentversion", "holds a set (the object at byte 13)"])
+        // The same file with an array in the set's place is read (and names no version).
+        try PropertyListKit.arrayInDictionary.write(to: url.appendingPathComponent(".xccurrentversion"))
+        #expect(throws: Never.self) { try NSManagedObjectModel.versions(inBundleAt: url) }
+    }
+
     @Test("a compiled .momd or .mom is refused with an explanation")
     func compiledModel() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -232,6 +232,20 @@ struct TransformableAttributeTests {
         #expect(try Self.reread(stack, "settings") as? Data == foreign)
     }
 
+    @Test("an archive holding a binary property list set reads as its bytes, or as nil through NSSecureUnarchiveFromData")
+    func archiveWithSet() throws {
+        let stack = try GraphStack(model: Self.model())
+        let writer = stack.context()
+        writer.make("Swatch", ["name": "set", "settings": PropertyListKit.setInDictionary, "tags": ["kept"]])
+        try writer.save()
+        #expect(try Self.reread(stack, "settings") as? Data == PropertyListKit.setInDictionary)
+        // The secure transformer's column, overwritten by another program: the value reads as nil, as for
+        // any data that is not an archive of allowed classes, and the row's other values read as they are.
+        try RobustnessKit.execute("UPDATE ZSWATCH SET ZTAGS = x'\(PropertyListKit.setInDictionaryHex)'", on: stack.storeURL)
+        #expect(try Self.reread(stack, "tags") == nil)
+        #expect(try Self.reread(stack, "name") as? String == "set")
+    }
+
     @Test("an NSCoding value of a class nested in another type fails the save with an error naming the class")
     func nestedCodingClass() throws {
         let stack = try GraphStack(model: Self.model())

@@ -86,7 +86,7 @@ enum KeyedArchiving {
     /// Foundation's unarchiver stops the program on such an archive unless told to report the failure;
     /// told to, it returns what it decoded before the failure, which is not the archive's value.
     static func unarchive(_ data: Data) -> Any? {
-        guard data.starts(with: Array("bplist".utf8)),
+        guard data.starts(with: Array("bplist".utf8)), PropertyListReading.refusal(of: data) == nil,
               let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
         unarchiver.requiresSecureCoding = false
         unarchiver.decodingFailurePolicy = .setErrorAndReturn

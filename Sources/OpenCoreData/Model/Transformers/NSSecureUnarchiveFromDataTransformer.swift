@@ -23,7 +23,7 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, UnarchivingVa
     /// are of allowed classes.
     open override func transformedValue(_ value: Any?) -> Any? {
         let allowed = type(of: self).allowedTopLevelClasses
-        guard let data = value as? Data,
+        guard let data = value as? Data, PropertyListReading.refusal(of: data) == nil,
               let object = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data),
               let instance = object as AnyObject as? NSObject,
               allowed.contains(where: { instance.isKind(of: $0) }) else { return nil }

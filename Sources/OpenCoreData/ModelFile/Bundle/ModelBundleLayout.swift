@@ -91,9 +91,10 @@ enum ModelBundleLayout {
         }
         let plist: Any
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            plist = try PropertyListReading.propertyList(from: data)
         } catch {
-            throw ModelFileError.invalid("not a property list; expected a dictionary with \(currentVersionKey)", file: marker)
+            throw ModelFileError.invalid("not a property list\(PropertyListReading.reason(error)); expected a dictionary with \(currentVersionKey)",
+                                         file: marker)
         }
         guard let dictionary = plist as? [String: Any] else {
             throw ModelFileError.invalid("the property list is not a dictionary; expected \(currentVersionKey)", file: marker)

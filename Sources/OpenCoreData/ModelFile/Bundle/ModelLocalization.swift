@@ -49,9 +49,10 @@ enum ModelLocalization {
         }
         let plist: Any
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            plist = try PropertyListReading.propertyList(from: data)
         } catch {
-            throw ModelFileError.invalid("not a strings file: expected lines such as \"Entity/Book\" = \"Book\";", file: file)
+            throw ModelFileError.invalid("not a strings file\(PropertyListReading.reason(error)): expected lines such as \"Entity/Book\" = \"Book\";",
+                                         file: file)
         }
         guard let entries = plist as? [String: Any] else {
             throw ModelFileError.invalid("not a strings file: expected lines such as \"Entity/Book\" = \"Book\";", file: file)

@@ -76,10 +76,11 @@ struct SQLiteStoreMetadata {
         }
         let decoded: Any
         do {
-            decoded = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            decoded = try PropertyListReading.propertyList(from: data)
         } catch {
             throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
-                "The metadata of the store file \(url.path) (Z_METADATA.Z_PLIST) is not a property list.")
+                "The metadata of the store file \(url.path) (Z_METADATA.Z_PLIST) is not a property list"
+                    + PropertyListReading.reason(error) + ".")
         }
         guard let plist = decoded as? [String: Any] else {
             throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
