@@ -21,9 +21,15 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, UnarchivingVa
 
     /// Returns the object unarchived from `value` (data), or `nil` when `value` is not an archive whose objects
     /// are of allowed classes.
+    ///
+    /// The archive's root object, and the elements of the arrays, sets, ordered sets and dictionaries it
+    /// holds, must be of the allowed classes (or their subclasses) and support secure coding.
     open override func transformedValue(_ value: Any?) -> Any? {
         let allowed = type(of: self).allowedTopLevelClasses
+        // Foundation's unarchiver on Linux stops the program on a class outside `allowed`, where Apple's
+        // fails the decode: such archives are refused first.
         guard let data = value as? Data, PropertyListReading.refusal(of: data) == nil,
+              SecureArchiveCheck.refusal(of: data, allowed: allowed) == nil,
               let object = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data),
               let instance = object as AnyObject as? NSObject,
               allowed.contains(where: { instance.isKind(of: $0) }) else { return nil }
