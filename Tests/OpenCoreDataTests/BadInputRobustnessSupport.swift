@@ -254,3 +254,75 @@ enum PropertyListKit {
         return Data(bytes)
     }
 }
+
+/// Keyed archives written byte by byte, as a damaged file or another program can hold them: one object of
+/// the class named `className` with the given fields, as its archive's root.
+enum KeyedArchiveKit {
+    /// A value of a field: an integer, an inline string, or a reference to an archived object by its
+    /// position in `$objects` (0 is `$null`, 1 the root, 2 its class).
+    enum Field {
+        case integer(Int64)
+        case string(String)
+        case reference(UInt8)
+    }
+
+    static func archive(className: String, fields: [(String, Field)]) -> Data {
+        var writer = Writer()
+        let null = writer.string("$null")
+        let classDescription = writer.dictionary([(writer.string("$classname"), writer.string(className)),
+                                                  (writer.string("$classes"), writer.array([writer.string(className), writer.string("NSObject")]))])
+        var rootFields = [(writer.string("$class"), writer.uid(2))]
+        for (key, value) in fields {
+            let encoded = switch value {
+            case .integer(let number): writer.integer(number)
+            case .string(let text): writer.string(text)
+            case .reference(let index): writer.uid(index)
+            }
+            rootFields.append((writer.string(key), encoded))
+        }
+        let root = writer.dictionary(rootFields)
+        let objects = writer.array([null, root, classDescription])
+        let top = writer.dictionary([(writer.string("$archiver"), writer.string("NSKeyedArchiver")),
+                                     (writer.string("$version"), writer.integer(100000)),
+                                     (writer.string("$top"), writer.dictionary([(writer.string("root"), writer.uid(1))])),
+                                     (writer.string("$objects"), objects)])
+        return writer.finish(top: top)
+    }
+
+    /// Writes objects one after another (arrays and dictionaries of at most 14 elements, strings of at most
+    /// 255 ASCII characters, under 256 objects).
+    private struct Writer {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+
+        private mutating func add(_ object: [UInt8]) -> UInt8 {
+            offsets.append(bytes.count)
+            bytes += object
+            return UInt8(offsets.count - 1)
+        }
+
+        mutating func string(_ text: String) -> UInt8 {
+            let count = text.utf8.count
+            // 15 characters or more: the count follows the marker as a one-byte integer object.
+            return add((count < 15 ? [0x50 | UInt8(count)] : [0x5F, 0x10, UInt8(count)]) + Array(text.utf8))
+        }
+        mutating func integer(_ value: Int64) -> UInt8 {
+            add([0x13] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> (8 * UInt64($0))) })
+        }
+        mutating func uid(_ index: UInt8) -> UInt8 { add([0x80, index]) }
+        mutating func array(_ elements: [UInt8]) -> UInt8 { add([0xA0 | UInt8(elements.count)] + elements) }
+        mutating func dictionary(_ pairs: [(UInt8, UInt8)]) -> UInt8 {
+            add([0xD0 | UInt8(pairs.count)] + pairs.map(\.0) + pairs.map(\.1))
+        }
+
+        mutating func finish(top: UInt8) -> Data {
+            let table = bytes.count
+            for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+            bytes += [0, 0, 0, 0, 0, 0, 2, 1]
+            for value in [offsets.count, Int(top), table] {
+                bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(value) >> (8 * UInt64($0))) }
+            }
+            return Data(bytes)
+        }
+    }
+}

@@ -81,12 +81,15 @@ enum KeyedArchiving {
     }
 
     /// The root object of a keyed archive decoded without class restrictions, or `nil` when `data` is not
-    /// one or names a class the program does not have (an archive another program wrote).
+    /// one, names a class the program does not have (an archive another program wrote), or is one that
+    /// Foundation's unarchiver cannot be given (see ``KeyedArchiveCheck``: objects that contain themselves,
+    /// damaged strings, …).
     ///
     /// Foundation's unarchiver stops the program on such an archive unless told to report the failure;
     /// told to, it returns what it decoded before the failure, which is not the archive's value.
     static func unarchive(_ data: Data) -> Any? {
         guard data.starts(with: Array("bplist".utf8)), PropertyListReading.refusal(of: data) == nil,
+              KeyedArchiveCheck.refusal(of: data, allowed: nil) == nil,
               let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
         unarchiver.requiresSecureCoding = false
         unarchiver.decodingFailurePolicy = .setErrorAndReturn

@@ -29,7 +29,7 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, UnarchivingVa
         // Foundation's unarchiver on Linux stops the program on a class outside `allowed`, where Apple's
         // fails the decode: such archives are refused first.
         guard let data = value as? Data, PropertyListReading.refusal(of: data) == nil,
-              SecureArchiveCheck.refusal(of: data, allowed: allowed) == nil,
+              KeyedArchiveCheck.refusal(of: data, allowed: allowed) == nil,
               let object = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data),
               let instance = object as AnyObject as? NSObject,
               allowed.contains(where: { instance.isKind(of: $0) }) else { return nil }

@@ -2,7 +2,7 @@
 /// out, before Foundation turns them into values.
 ///
 /// Used to look at bytes from files and stores that Foundation's reader or keyed unarchiver would stop
-/// the program on (see ``PropertyListReading`` and `SecureArchiveCheck`). Valid only inside the
+/// the program on (see ``PropertyListReading`` and `KeyedArchiveCheck`). Valid only inside the
 /// `withUnsafeBytes` call that gives it its bytes.
 struct BinaryPropertyList {
     /// One object, as far as the checks need to know it.

@@ -28,11 +28,27 @@ final class InsecurePaintTransformer: NSSecureUnarchiveFromDataTransformer {
     override class var allowedTopLevelClasses: [AnyClass] { [InsecurePaint.self] }
 }
 
-/// Which archives `NSSecureUnarchiveFromDataTransformer` decodes: those whose objects are of its allowed
-/// classes. Any other archive gives `nil`, as on Apple platforms, where Foundation's unarchiver on Linux
-/// stopped the program.
-@Suite("Secure unarchive transformer")
-struct SecureUnarchiveTransformerTests {
+/// An `NSCoding` class whose objects refer to each other.
+final class ArchivedNode: NSObject, NSCoding {
+    var next: ArchivedNode?
+    let label: String
+    init(_ label: String) { self.label = label }
+    func encode(with coder: NSCoder) {
+        coder.encode(next, forKey: "next")
+        coder.encode(label, forKey: "label")
+    }
+    required init?(coder: NSCoder) {
+        next = coder.decodeObject(forKey: "next") as? ArchivedNode
+        label = coder.decodeObject(forKey: "label") as? String ?? ""
+    }
+}
+
+/// Which keyed archives a transformable attribute reads: those Foundation's unarchiver can decode without
+/// stopping the program, which on Linux it does where Apple's fails the decode. Through
+/// `NSSecureUnarchiveFromDataTransformer`, those whose objects are of its allowed classes; any other
+/// archive gives `nil` there, and reads as its bytes without a transformer.
+@Suite("Keyed archive reading")
+struct KeyedArchiveReadingTests {
     static func archive(_ value: Any, secure: Bool = true) throws -> Data {
         try NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: secure)
     }
@@ -60,7 +76,7 @@ struct SecureUnarchiveTransformerTests {
         }
         let data = try Self.archive(value)
         #expect(NSSecureUnarchiveFromDataTransformer().transformedValue(data) == nil)
-        #expect(SecureArchiveCheck.refusal(of: data, allowed: NSSecureUnarchiveFromDataTransformer.allowedTopLevelClasses)?
+        #expect(KeyedArchiveCheck.refusal(of: data, allowed: NSSecureUnarchiveFromDataTransformer.allowedTopLevelClasses)?
             .contains("SecurePaint") == true)
     }
 
@@ -78,7 +94,7 @@ struct SecureUnarchiveTransformerTests {
     func insecureClass() throws {
         let data = try Self.archive(InsecurePaint(), secure: false)
         #expect(InsecurePaintTransformer().transformedValue(data) == nil)
-        #expect(SecureArchiveCheck.refusal(of: data, allowed: [InsecurePaint.self])?.contains("secure coding") == true)
+        #expect(KeyedArchiveCheck.refusal(of: data, allowed: [InsecurePaint.self])?.contains("secure coding") == true)
     }
 
     @Test("an archive that refers to itself, names a missing object, or is not an archive gives nil")
@@ -95,7 +111,7 @@ struct SecureUnarchiveTransformerTests {
             var bytes = archive
             bytes[element + 1] = reference
             #expect(transformer.transformedValue(Data(bytes)) == nil)
-            let refusal = SecureArchiveCheck.refusal(of: Data(bytes), allowed: NSSecureUnarchiveFromDataTransformer.allowedTopLevelClasses)
+            let refusal = KeyedArchiveCheck.refusal(of: Data(bytes), allowed: NSSecureUnarchiveFromDataTransformer.allowedTopLevelClasses)
             #expect(refusal?.contains(problem) == true, "\(refusal ?? "no refusal")")
         }
     }
@@ -111,5 +127,72 @@ struct SecureUnarchiveTransformerTests {
         try RobustnessKit.execute("UPDATE ZSWATCH SET ZTAGS = x'\(hex)'", on: stack.storeURL)
         #expect(try TransformableAttributeTests.reread(stack, "tags") == nil)
         #expect(try TransformableAttributeTests.reread(stack, "name") as? String == "painted")
+    }
+
+    @Test("archives of Foundation values, of the app's classes, and of objects shared by others decode without a transformer")
+    func plainArchivesDecode() throws {
+        let shared = ArchivedNode("shared")
+        let first = ArchivedNode("first"), second = ArchivedNode("second")
+        first.next = shared
+        second.next = shared
+        let values: [Any] = [NSMutableString(string: "m"), ["a", "b"] as NSArray, ["k": 1] as NSDictionary,
+                             ArchivedMarker(number: 3), [first, second] as NSArray]
+        for value in values {
+            let data = try Self.archive(value, secure: false)
+            #expect(KeyedArchiveCheck.refusal(of: data, allowed: nil) == nil)
+            #expect(KeyedArchiving.unarchive(data) != nil)
+        }
+        let nodes = try #require(KeyedArchiving.unarchive(try Self.archive([first, second] as NSArray, secure: false)) as? [ArchivedNode])
+        #expect(nodes.map { $0.next?.label } == ["shared", "shared"])
+    }
+
+    @Test("an archive whose objects contain themselves, or whose Foundation objects are damaged, is refused",
+          arguments: [("cycle", "contains itself"), ("string without characters", "without its characters"),
+                      ("string of a number", "without its characters"), ("string of $null", "without its characters"),
+                      ("error", "cannot decode"), ("array of a number", "not an array"), ("missing object", "does not hold")])
+    func damagedPlainArchives(_ damage: String, _ reason: String) throws {
+        let data: Data
+        switch damage {
+        case "cycle":
+            let one = ArchivedNode("one"), two = ArchivedNode("two")
+            one.next = two
+            two.next = one
+            data = try Self.archive(one, secure: false)
+        case "string without characters": data = KeyedArchiveKit.archive(className: "NSString", fields: [])
+        case "string of a number": data = KeyedArchiveKit.archive(className: "NSMutableString", fields: [("NS.string", .integer(7))])
+        case "string of $null": data = KeyedArchiveKit.archive(className: "NSString", fields: [("NS.string", .reference(0))])
+        case "error": data = KeyedArchiveKit.archive(className: "NSError", fields: [("NSCode", .integer(1)), ("NSDomain", .string("d"))])
+        case "array of a number": data = KeyedArchiveKit.archive(className: "NSArray", fields: [("NS.objects", .integer(7))])
+        default: data = KeyedArchiveKit.archive(className: "NSArray", fields: [("NS.objects", .reference(9))])
+        }
+        let refusal = KeyedArchiveCheck.refusal(of: data, allowed: nil)
+        #expect(refusal?.contains(reason) == true, "\(refusal ?? "no refusal")")
+        #expect(KeyedArchiving.unarchive(data) == nil)
+        #expect(NSSecureUnarchiveFromDataTransformer().transformedValue(data) == nil)
+    }
+
+    @Test("an archive written byte by byte as Foundation writes it decodes: the check reads it as the unarchiver does")
+    func handWrittenArchive() throws {
+        let data = KeyedArchiveKit.archive(className: "NSMutableString", fields: [("NS.string", .string("hand"))])
+        #expect(KeyedArchiveCheck.refusal(of: data, allowed: nil) == nil)
+        #expect(KeyedArchiving.unarchive(data) as? String == "hand")
+    }
+
+    @Test("a stored value whose archive contains itself reads as its bytes, and a save keeps them")
+    func storedCycle() throws {
+        let one = ArchivedNode("one"), two = ArchivedNode("two")
+        one.next = two
+        two.next = one
+        let stack = try GraphStack(model: TransformableAttributeTests.model())
+        let writer = stack.context()
+        writer.make("Swatch", ["name": "loop", "settings": one])
+        try writer.save()
+        let stored = try #require(try TransformableAttributeTests.reread(stack, "settings") as? Data)
+        #expect(KeyedArchiveCheck.refusal(of: stored, allowed: nil)?.contains("contains itself") == true)
+        let editor = stack.context(try stack.secondCoordinator())
+        let swatch = try #require(try editor.fetch(NSFetchRequest<NSManagedObject>(entityName: "Swatch")).first)
+        swatch.setValue("renamed", forKey: "name")
+        try editor.save()
+        #expect(try TransformableAttributeTests.reread(stack, "settings") as? Data == stored)
     }
 }
