@@ -149,7 +149,8 @@ struct KeyedArchiveReadingTests {
     @Test("an archive whose objects contain themselves, or whose Foundation objects are damaged, is refused",
           arguments: [("cycle", "contains itself"), ("string without characters", "without its characters"),
                       ("string of a number", "without its characters"), ("string of $null", "without its characters"),
-                      ("error", "cannot decode"), ("array of a number", "not an array"), ("missing object", "does not hold")])
+                      ("error", "cannot decode"), ("array of a number", "not an array"), ("missing object", "does not hold"),
+                      ("decimal number of numbers", "digits are damaged")])
     func damagedPlainArchives(_ damage: String, _ reason: String) throws {
         let data: Data
         switch damage {
@@ -162,6 +163,8 @@ struct KeyedArchiveReadingTests {
         case "string of a number": data = KeyedArchiveKit.archive(className: "NSMutableString", fields: [("NS.string", .integer(7))])
         case "string of $null": data = KeyedArchiveKit.archive(className: "NSString", fields: [("NS.string", .reference(0))])
         case "error": data = KeyedArchiveKit.archive(className: "NSError", fields: [("NSCode", .integer(1)), ("NSDomain", .string("d"))])
+        case "decimal number of numbers":
+            data = KeyedArchiveKit.archive(className: "NSDecimalNumber", fields: ["NS.mantissa", "NS.length", "NS.exponent"].map { ($0, .integer(-7)) })
         case "array of a number": data = KeyedArchiveKit.archive(className: "NSArray", fields: [("NS.objects", .integer(7))])
         default: data = KeyedArchiveKit.archive(className: "NSArray", fields: [("NS.objects", .reference(9))])
         }

@@ -7,8 +7,9 @@ import Foundation
 /// app, or damaged on disk can be any of them:
 /// - objects that contain themselves, directly or through others (the unarchiver recurses until the
 ///   stack overflows), or that refer to objects the archive does not hold;
-/// - strings without their characters, and a few Foundation classes (errors, text-checking results,
-///   orthographies, URL query items) whose fields are not exactly as Foundation writes them;
+/// - strings without their characters, decimal numbers with damaged digits, and a few Foundation classes
+///   (errors, text-checking results, orthographies, URL query items) whose fields are not exactly as
+///   Foundation writes them;
 /// - for secure decoding (`NSSecureUnarchiveFromDataTransformer`): a root object, or an element of the
 ///   arrays, sets, ordered sets and dictionaries it decodes with the same classes, of a class outside the
 ///   allowed ones or that does not support secure coding.
@@ -151,6 +152,15 @@ enum KeyedArchiveCheck {
         private func fieldRefusal(of object: BinaryPropertyList.Object, named name: String) -> String? {
             if KeyedArchiveCheck.refusedClassNames.contains(name) {
                 return "the archive holds a \(name), which Foundation cannot decode from an archive on this platform"
+            }
+            if name == "NSDecimalNumber" {
+                // Its digits are data, its length and exponent integers; other values trap the decode.
+                guard case .data? = plist.value(forKey: "NS.mantissa", in: object).flatMap(plist.object(at:)),
+                      case .integer? = plist.value(forKey: "NS.length", in: object).flatMap(plist.object(at:)),
+                      case .integer? = plist.value(forKey: "NS.exponent", in: object).flatMap(plist.object(at:)) else {
+                    return "the archive holds an NSDecimalNumber whose digits are damaged"
+                }
+                return nil
             }
             guard name == "NSString" || name == "NSMutableString" else { return nil }
             // Foundation writes a string's characters as `NS.string`, inline or as a reference to a string.
