@@ -240,19 +240,8 @@ enum PropertyListKit {
     static let arrayInDictionaryHex = "62706C6973743030D10102516BA1035161080B0D0F00000000000001010000000000000004"
         + "00000000000000000000000000000011"
 
-    static var setInDictionary: Data { data(hex: setInDictionaryHex) }
-    static var arrayInDictionary: Data { data(hex: arrayInDictionaryHex) }
-
-    private static func data(hex: String) -> Data {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return Data(bytes)
-    }
+    static var setInDictionary: Data { Data(hex: setInDictionaryHex) }
+    static var arrayInDictionary: Data { Data(hex: arrayInDictionaryHex) }
 }
 
 /// Keyed archives written byte by byte, as a damaged file or another program can hold them: one object of

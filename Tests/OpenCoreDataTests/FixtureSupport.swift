@@ -51,3 +51,16 @@ enum TestScratch {
 enum MainBundleFolder {
     static let lock = NSLock()
 }
+
+extension Data {
+    /// The bytes written as pairs of hexadecimal digits (`"0AFF"`); a pair that is not hexadecimal is 0.
+    init(hex: String) {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) {
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        self.init(bytes)
+    }
+}

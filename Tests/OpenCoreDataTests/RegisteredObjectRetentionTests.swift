@@ -14,12 +14,7 @@ struct RegisteredObjectRetentionTests {
     /// A context on a blog store in `directory` with `count` tags labelled t1…tN, through a coordinator
     /// of its own (nothing cached yet).
     private func context(in directory: URL, tags count: Int) throws -> NSManagedObjectContext {
-        let url = directory.appendingPathComponent("Blog.sqlite")
-        let model = StoreKit.blogModel()
-        let (writer, _) = try StoreKit.sqliteCoordinator(model, at: url)
-        try StoreKit.insert(writer, "Tag", (1...count).map { ["label": "t\($0)"] })
-        for store in writer.persistentStores { try writer.remove(store) }
-        let (coordinator, _) = try StoreKit.sqliteCoordinator(model, at: url)
+        let coordinator = try StoreKit.tagCoordinator(at: directory.appendingPathComponent("Blog.sqlite"), tags: count)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return context

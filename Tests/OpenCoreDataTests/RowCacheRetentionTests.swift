@@ -10,12 +10,7 @@ struct RowCacheRetentionTests {
     /// A coordinator (with nothing cached yet) on a blog store in `directory` holding `count` tags
     /// labelled t1…tN.
     private func coordinator(in directory: URL, tags count: Int) throws -> NSPersistentStoreCoordinator {
-        let url = directory.appendingPathComponent("Blog.sqlite")
-        let model = StoreKit.blogModel()
-        let (writer, _) = try StoreKit.sqliteCoordinator(model, at: url)
-        try StoreKit.insert(writer, "Tag", (1...count).map { ["label": "t\($0)"] })
-        for store in writer.persistentStores { try writer.remove(store) }
-        return try StoreKit.sqliteCoordinator(model, at: url).0
+        try StoreKit.tagCoordinator(at: directory.appendingPathComponent("Blog.sqlite"), tags: count)
     }
 
     private func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {

@@ -53,14 +53,7 @@ struct StoreModelVersionHashTests {
     static func metadata(_ testCase: Case) -> [String: Any] {
         var hashes: [String: Data] = [:]
         for (name, hex) in testCase.hashes {
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while index < hex.endIndex {
-                let next = hex.index(index, offsetBy: 2)
-                bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-                index = next
-            }
-            hashes[name] = Data(bytes)
+            hashes[name] = Data(hex: hex)
         }
         return [NSStoreModelVersionHashesKey: hashes]
     }

@@ -70,6 +70,16 @@ enum StoreKit {
         return try ids.map { try #require(result.permanentIDs[$0]) }
     }
 
+    /// A coordinator, with nothing cached yet, on a blog store at `url` holding `count` tags labelled
+    /// t1…tN (written through another coordinator).
+    static func tagCoordinator(at url: URL, tags count: Int) throws -> NSPersistentStoreCoordinator {
+        let model = blogModel()
+        let (writer, _) = try sqliteCoordinator(model, at: url)
+        try insert(writer, "Tag", (1...count).map { ["label": "t\($0)"] })
+        for store in writer.persistentStores { try writer.remove(store) }
+        return try sqliteCoordinator(model, at: url).0
+    }
+
     /// Runs one SQL query on a file through a separate read-only connection.
     static func rows(_ url: URL, _ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
         var configuration = Configuration()
