@@ -253,6 +253,8 @@ enum KeyedArchiveKit {
         case integer(Int64)
         case string(String)
         case reference(UInt8)
+        /// An array of references, as a collection's `NS.objects`.
+        case references([UInt8])
     }
 
     static func archive(className: String, fields: [(String, Field)]) -> Data {
@@ -266,6 +268,7 @@ enum KeyedArchiveKit {
             case .integer(let number): writer.integer(number)
             case .string(let text): writer.string(text)
             case .reference(let index): writer.uid(index)
+            case .references(let indexes): writer.array(indexes.map { writer.uid($0) })
             }
             rootFields.append((writer.string(key), encoded))
         }

@@ -63,21 +63,24 @@ struct KeyedArchiveReadingTests {
     }
 
     @Test("a class outside the allowed ones gives nil: at the top, in an array, a set or a dictionary, nested",
-          arguments: ["top", "array", "set", "dictionary key", "dictionary value", "nested"])
+          arguments: ["top", "array", "set", "ordered set", "counted set", "dictionary key", "dictionary value", "nested"])
     func classOutsideAllowed(_ place: String) throws {
         let paint = SecurePaint(level: 0.5)
         let value: Any = switch place {
         case "top": paint
         case "array": ["fine", paint] as NSArray
         case "set": NSSet(array: ["fine", paint])
+        case "ordered set": NSOrderedSet(array: ["fine", paint])
+        case "counted set": NSCountedSet(array: ["fine", paint])
         case "dictionary key": NSDictionary(dictionary: [paint: "fine"])
         case "dictionary value": ["fine": paint] as NSDictionary
         default: [["fine": [paint]] as NSDictionary] as NSArray
         }
         let data = try Self.archive(value)
         #expect(NSSecureUnarchiveFromDataTransformer().transformedValue(data) == nil)
-        #expect(KeyedArchiveCheck.refusal(of: data, allowed: NSSecureUnarchiveFromDataTransformer.allowedTopLevelClasses)?
-            .contains("SecurePaint") == true)
+        // With ordered sets allowed too (they are not by default), the refusal is the paint's.
+        let allowed = NSSecureUnarchiveFromDataTransformer.allowedTopLevelClasses + [NSOrderedSet.self]
+        #expect(KeyedArchiveCheck.refusal(of: data, allowed: allowed)?.contains("SecurePaint") == true)
     }
 
     @Test("a transformer that allows the app's class decodes it, alone and in an array")
@@ -136,7 +139,9 @@ struct KeyedArchiveReadingTests {
         first.next = shared
         second.next = shared
         let values: [Any] = [NSMutableString(string: "m"), ["a", "b"] as NSArray, ["k": 1] as NSDictionary,
-                             ArchivedMarker(number: 3), [first, second] as NSArray]
+                             ArchivedMarker(number: 3), [first, second] as NSArray,
+                             NSURL(string: "b/c", relativeTo: URL(string: "https://example.com/a/"))!, NSUUID(),
+                             NSDate(timeIntervalSince1970: 5), NSOrderedSet(array: ["x", "y"])]
         for value in values {
             let data = try Self.archive(value, secure: false)
             #expect(KeyedArchiveCheck.refusal(of: data, allowed: nil) == nil)
@@ -150,7 +155,8 @@ struct KeyedArchiveReadingTests {
           arguments: [("cycle", "contains itself"), ("string without characters", "without its characters"),
                       ("string of a number", "without its characters"), ("string of $null", "without its characters"),
                       ("error", "cannot decode"), ("array of a number", "not an array"), ("missing object", "does not hold"),
-                      ("decimal number of numbers", "digits are damaged")])
+                      ("decimal number of numbers", "digits are damaged"), ("url without its string", "without its string"),
+                      ("url based on a class description", "base is not a URL")])
     func damagedPlainArchives(_ damage: String, _ reason: String) throws {
         let data: Data
         switch damage {
@@ -166,7 +172,11 @@ struct KeyedArchiveReadingTests {
         case "decimal number of numbers":
             data = KeyedArchiveKit.archive(className: "NSDecimalNumber", fields: ["NS.mantissa", "NS.length", "NS.exponent"].map { ($0, .integer(-7)) })
         case "array of a number": data = KeyedArchiveKit.archive(className: "NSArray", fields: [("NS.objects", .integer(7))])
-        default: data = KeyedArchiveKit.archive(className: "NSArray", fields: [("NS.objects", .reference(9))])
+        case "url without its string": data = KeyedArchiveKit.archive(className: "NSURL", fields: [("NS.base", .reference(0))])
+        case "url based on a class description":
+            // Object 2 is the root's class description, which is no URL.
+            data = KeyedArchiveKit.archive(className: "NSURL", fields: [("NS.base", .reference(2)), ("NS.relative", .string("a"))])
+        default: data = KeyedArchiveKit.archive(className: "NSArray", fields: [("NS.objects", .references([9]))])
         }
         let refusal = KeyedArchiveCheck.refusal(of: data, allowed: nil)
         #expect(refusal?.contains(reason) == true, "\(refusal ?? "no refusal")")

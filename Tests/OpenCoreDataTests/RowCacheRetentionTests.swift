@@ -38,7 +38,8 @@ struct RowCacheRetentionTests {
                 try context.performAndWait {
                     #expect(fetched.count == 100)
                     #expect(fetched.allSatisfy { $0.value(forKey: "label") is String })
-                    #expect(coordinator._rowCache.count == 100)
+                    // The fetch into the empty cache left its rows unindexed (counting them all would index them).
+                    #expect(coordinator._rowCache.unindexedFetchedRowCount == 100)
                 }
             }
             #expect(coordinator._rowCache.count == 0, "round \(round)")
@@ -52,7 +53,7 @@ struct RowCacheRetentionTests {
         let coordinator = try coordinator(in: directory, tags: 40)
         let context = context(coordinator)
         #expect(try tags(1, 40, in: context).count == 40)
-        #expect(coordinator._rowCache.count == 40)
+        #expect(coordinator._rowCache.unindexedFetchedRowCount == 40)
         context.performAndWait { context.reset() }
         #expect(coordinator._rowCache.count == 0)
         // The context reads the rows again when it needs them.
@@ -102,5 +103,20 @@ struct RowCacheRetentionTests {
             #expect(held.compactMap { $0.value(forKey: "label") as? String }.sorted() == (1...50).map { "t\($0)" }.sorted())
         }
         withExtendedLifetime(staying) {}
+    }
+
+    @Test("a context that lets go of unreferenced objects lets go of their rows, and keeps the rows of objects the app keeps")
+    func releasedObjectsForgetRows() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coordinator = try coordinator(in: directory, tags: 30)
+        let context = context(coordinator)
+        context.performAndWait { context.retainsRegisteredObjects = true }
+        let kept = Array(try tags(1, 30, in: context).prefix(5))
+        #expect(coordinator._rowCache.count == 30)
+        // Switching retention off lets go at once of the objects nothing else refers to.
+        context.performAndWait { context.retainsRegisteredObjects = false }
+        #expect(coordinator._rowCache.count == 5)
+        context.performAndWait { #expect(kept.allSatisfy { $0.value(forKey: "label") is String }) }
     }
 }

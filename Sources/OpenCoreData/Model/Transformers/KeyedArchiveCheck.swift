@@ -7,7 +7,8 @@ import Foundation
 /// app, or damaged on disk can be any of them:
 /// - objects that contain themselves, directly or through others (the unarchiver recurses until the
 ///   stack overflows), or that refer to objects the archive does not hold;
-/// - strings without their characters, decimal numbers with damaged digits, and a few Foundation classes
+/// - strings without their characters, URLs whose base is not a URL or whose string is missing, decimal
+///   numbers with damaged digits, and a few Foundation classes
 ///   (errors, text-checking results, orthographies, URL query items) whose fields are not exactly as
 ///   Foundation writes them;
 /// - for secure decoding (`NSSecureUnarchiveFromDataTransformer`): a root object, or an element of the
@@ -36,8 +37,9 @@ enum KeyedArchiveCheck {
     /// Foundation writes it; no Core Data value holds them.
     private static let refusedClassNames: Set<String> = ["NSError", "NSOrthography", "NSTextCheckingResult", "NSURLQueryItem"]
 
-    /// The deepest nesting of objects looked into; deeper archives are refused.
-    private static let maximumDepth = 256
+    /// The deepest nesting of objects looked into; deeper archives are refused. (The check recurses once
+    /// a level, as the unarchiver does.)
+    private static let maximumDepth = 1_000
 
     /// One check of one archive.
     private struct Walk {
@@ -106,12 +108,13 @@ enum KeyedArchiveCheck {
             if checkingClass, let refusal = classRefusal(objectClass, named: name) { return refusal }
             guard case .dictionary = object, let objectClass else { return nil }
             if let refusal = fieldRefusal(of: object, named: name) { return refusal }
-            // Every object the fields refer to, with the allowed classes for a collection's elements.
+            // Every object the fields refer to; with the allowed classes for every field of a collection
+            // (`NS.objects`, `NS.keys`, an ordered set's `NS.object.<i>`, a counted set's `NS.object<i>`).
             let isCollection = KeyedArchiveCheck.collectionClasses.contains { isClass(objectClass, kindOf: $0) }
             guard case let .dictionary(keys, values) = object else { return nil }
             for (keyIndex, valueIndex) in zip(keys, values) {
                 guard case let .string(key)? = plist.object(at: keyIndex), key != "$class" else { continue }
-                let elementsChecked = checkingClass && isCollection && (key == "NS.objects" || key == "NS.keys")
+                let elementsChecked = checkingClass && isCollection
                 switch plist.object(at: valueIndex) {
                 case let .uid(archived)?:
                     if let refusal = refusal(ofArchived: archived, checkingClass: elementsChecked, depth: depth + 1) { return refusal }
@@ -153,9 +156,21 @@ enum KeyedArchiveCheck {
             if KeyedArchiveCheck.refusedClassNames.contains(name) {
                 return "the archive holds a \(name), which Foundation cannot decode from an archive on this platform"
             }
+            if name == "NSURL" {
+                // Decoded as a URL (or nil) and a string, whatever classes the decode allows; another class
+                // traps it.
+                if let base = plist.value(forKey: "NS.base", in: object), !isArchived(base, ofClass: NSURL.self, allowingNull: true) {
+                    return "the archive holds an NSURL whose base is not a URL"
+                }
+                guard let relative = plist.value(forKey: "NS.relative", in: object),
+                      isArchived(relative, ofClass: NSString.self, allowingNull: false) else {
+                    return "the archive holds an NSURL without its string"
+                }
+                return nil
+            }
             if name == "NSDecimalNumber" {
                 // Its digits are data, its length and exponent integers; other values trap the decode.
-                guard case .data? = plist.value(forKey: "NS.mantissa", in: object).flatMap(plist.object(at:)),
+                guard isArchived(plist.value(forKey: "NS.mantissa", in: object), ofClass: NSData.self, allowingNull: false),
                       case .integer? = plist.value(forKey: "NS.length", in: object).flatMap(plist.object(at:)),
                       case .integer? = plist.value(forKey: "NS.exponent", in: object).flatMap(plist.object(at:)) else {
                     return "the archive holds an NSDecimalNumber whose digits are damaged"
@@ -174,6 +189,27 @@ enum KeyedArchiveCheck {
                 }
             }
             return "the archive holds a \(name) without its characters"
+        }
+
+        /// Whether the field value at `index` (a position in the object table) is, inline or by reference,
+        /// an object of `expected` or a subclass (`$null` too when `allowingNull`).
+        private func isArchived(_ index: Int?, ofClass expected: AnyClass, allowingNull: Bool) -> Bool {
+            guard let index, var object = plist.object(at: index) else { return false }
+            if case let .uid(archived) = object {
+                if archived == 0 { return allowingNull }
+                guard archived < objects.count, let referenced = plist.object(at: objects[archived]) else { return false }
+                object = referenced
+            }
+            switch object {
+            case .string: return isClass(NSString.self, kindOf: expected)
+            case .data: return isClass(NSData.self, kindOf: expected)
+            case .integer, .real, .boolean: return isClass(NSNumber.self, kindOf: expected)
+            case .dictionary:
+                guard let reference = plist.value(forKey: "$class", in: object),
+                      case .success((let found?, _)) = archivedClass(reference) else { return false }
+                return isClass(found, kindOf: expected)
+            default: return false
+            }
         }
 
         /// The name of the class an archived object's `$class` reference names, and the class, as the

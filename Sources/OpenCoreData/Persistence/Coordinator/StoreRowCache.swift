@@ -16,9 +16,7 @@ import Synchronization
 /// no context refers to it. Without that, a coordinator that outlives its contexts would keep every row
 /// any of them ever fetched.
 // @unchecked Sendable: `rows` and `unindexed` are only touched while holding `lock`; `generation` is
-// atomic, and changed only while holding `lock` too. The rows' values are never changed in place. A
-// fetch's unindexed rows that `forgetUnheldRows(of:)` takes out (under `lock`) belong to that call alone
-// until it puts the kept ones back (under `lock`).
+// atomic, and changed only while holding `lock` too. The rows' values are never changed in place.
 final class StoreRowCache: @unchecked Sendable {
     private let lock = NSLock()
     // Unchecked exclusivity: every access is one lookup or update under `lock`.
@@ -43,15 +41,16 @@ final class StoreRowCache: @unchecked Sendable {
             self.rows = rows
         }
 
-        /// Lets go of the rows no object holds, keeping the others in order.
+        /// Moves the rows no object holds into `forgotten`, keeping the others in order. Called with the
+        /// cache's lock held, so that no one can take a new reference to the rows' values meanwhile; the
+        /// caller lets go of `forgotten` after unlocking.
         ///
-        /// Called on rows taken out of the cache, so that no new reference to their values can be made
-        /// meanwhile. A large fetch's rows have long left the processor's caches: each row's ID and
-        /// values are asked for some rows ahead, and the rows are let go last first, as the context lets
-        /// go of its objects.
-        func forgetUnheldRows() {
-            // Taken out, so that the array is a local one held once: each row is moved out of it, not
-            // copied, and asked about in place.
+        /// A large fetch's rows have long left the processor's caches: each row's ID and values are asked
+        /// for some rows ahead, and the rows are taken last first, as the context lets go of its objects.
+        func takeUnheldRows(into forgotten: inout [StoreRow]) {
+            // Taken out, so that the array is a local one held once (unless the fetch that made it still
+            // holds it: then every row is held, and kept): each row is moved out, not copied, and asked
+            // about in place.
             var all = rows
             rows = []
             var kept: [StoreRow] = []
@@ -61,7 +60,11 @@ final class StoreRowCache: @unchecked Sendable {
                     if ahead >= 0 { StoreRow.prefetch(rows.baseAddress.unsafelyUnwrapped + ahead) }
                 }
                 var row = all.removeLast()
-                if !row.holdsValuesAlone() { kept.append(row) }
+                if row.holdsValuesAlone() {
+                    forgotten.append(row)
+                } else {
+                    kept.append(row)
+                }
             }
             kept.reverse()
             rows = kept
@@ -194,42 +197,38 @@ final class StoreRowCache: @unchecked Sendable {
     /// holds that row's values; so no fault's row is among those forgotten, and the generation stays
     /// as it is (advancing it would send every other context's faults to the store).
     ///
-    /// The rows are let go of outside the lock: for a large fetch that is most of the work.
+    /// The rows are looked at under the lock and let go of after it: for a large fetch, freeing them is
+    /// most of the work.
     func forgetUnheldRows(of objectIDs: consuming [NSManagedObjectID]) {
         var objectIDs = objectIDs
         var forgotten: [StoreRow] = []
-        let taken: [FetchedRows] = lock.withLock {
-            // A save's new rows are made when indexed; a fetch's are looked at where they are, below.
+        lock.withLock {
+            // A save's new rows are made when indexed; a fetch's are looked at where they are.
             if unindexed.contains(where: { if case .inserted = $0 { true } else { false } }) { indexUnindexedRows() }
             if !rows.isEmpty {
                 for id in objectIDs {
                     if let row = rows.removeValue(forKey: id, where: { $0.holdsValuesAlone() }) { forgotten.append(row) }
                 }
             }
-            // Taken out of the cache: while they are out, no one can take a new reference to their values.
-            let taken = unindexed.compactMap { batch -> FetchedRows? in
-                if case .fetched(let fetched) = batch { fetched } else { nil }
+            unindexed.removeAll { batch in
+                guard case .fetched(let fetched) = batch else { return false }
+                fetched.takeUnheldRows(into: &forgotten)
+                return fetched.rows.isEmpty
             }
-            unindexed.removeAll()
-            return taken
         }
-        forgotten = []
+        // The IDs first: the forgotten rows hold them too, so this only counts them down.
         Self.release(&objectIDs)
-        for batch in taken { batch.forgetUnheldRows() }
-        let kept = taken.filter { !$0.rows.isEmpty }
-        guard !kept.isEmpty else { return }
-        lock.withLock {
-            if kept.count == 1, rows.isEmpty, unindexed.isEmpty {
-                unindexed.append(.fetched(kept[0]))
-                return
+        Self.release(&forgotten)
+    }
+
+    /// Lets go of `rows`, last first, asking for each row's ID and values some rows ahead.
+    private static func release(_ rows: inout [StoreRow]) {
+        while !rows.isEmpty {
+            rows.withUnsafeBufferPointer { rows in
+                let ahead = rows.count &- 1 &- ObjectPassPrefetch.distance
+                if ahead >= 0 { StoreRow.prefetch(rows.baseAddress.unsafelyUnwrapped + ahead) }
             }
-            // Rows stored meanwhile are in `rows`: the kept ones go back through the index.
-            indexUnindexedRows()
-            var replaced = false
-            for batch in kept {
-                for row in batch.rows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
-            }
-            if replaced { advanceGeneration() }
+            rows.removeLast()
         }
     }
 
@@ -274,6 +273,15 @@ final class StoreRowCache: @unchecked Sendable {
     }
 
     /// The number of cached rows.
+    /// The number of rows of fetches not yet indexed, counted without indexing them.
+    var unindexedFetchedRowCount: Int {
+        lock.withLock {
+            unindexed.reduce(0) { count, batch in
+                if case .fetched(let fetched) = batch { count + fetched.rows.count } else { count }
+            }
+        }
+    }
+
     var count: Int {
         lock.withLock {
             indexUnindexedRows()
