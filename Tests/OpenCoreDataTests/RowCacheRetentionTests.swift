@@ -119,4 +119,34 @@ struct RowCacheRetentionTests {
         #expect(coordinator._rowCache.count == 5)
         context.performAndWait { #expect(kept.allSatisfy { $0.value(forKey: "label") is String }) }
     }
+
+    @Test("a context that saved new objects and goes away leaves none of their rows; objects the app keeps read their own values")
+    func savedRows() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coordinator = try coordinator(in: directory, tags: 1)
+        var kept: [NSManagedObject] = []
+        do {
+            let context = context(coordinator)
+            try context.performAndWait {
+                let tags = (1...20).map { number in
+                    let tag = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
+                    tag.setValue("new\(number)", forKey: "label")
+                    return tag
+                }
+                try context.save()
+                kept = Array(tags.prefix(3))
+            }
+            // (Not counted here: counting would index the save's rows, which are left unindexed.)
+        }
+        // A saved object keeps its values as its own snapshot, not as the cache's row.
+        #expect(coordinator._rowCache.count == 0)
+        #expect(kept.compactMap { $0.value(forKey: "label") as? String } == ["new1", "new2", "new3"])
+        // Another context reads them from the store.
+        let reader = context(coordinator)
+        let read = try tags(1, 1, in: reader)
+        #expect(read.count == 1)
+        let again = try reader.performAndWait { try reader.existingObject(with: kept[0].objectID).value(forKey: "label") as? String }
+        #expect(again == "new1")
+    }
 }

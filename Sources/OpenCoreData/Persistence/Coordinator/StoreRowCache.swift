@@ -71,12 +71,40 @@ final class StoreRowCache: @unchecked Sendable {
         }
     }
 
-    /// The new rows of one save: its inserts and, position by position, their permanent IDs.
-    private struct InsertedRows {
-        let inserts: [StoreSaveChanges.Insert]
-        let ids: [NSManagedObjectID]
+    /// The new rows of one save: its inserts and, position by position, their permanent IDs (a class, for
+    /// the same reason as ``FetchedRows``).
+    private final class InsertedRows {
+        private(set) var inserts: [StoreSaveChanges.Insert]
+        private(set) var ids: [NSManagedObjectID]
         /// The version of every new row.
         let version: Int64
+
+        init(inserts: [StoreSaveChanges.Insert], ids: [NSManagedObjectID], version: Int64) {
+            self.inserts = inserts
+            self.ids = ids
+            self.version = version
+        }
+
+        /// Moves the inserts whose objects no longer hold their values (and their IDs) into `forgotten`,
+        /// keeping the others in order, as ``FetchedRows/takeUnheldRows(into:)`` does for a fetch's rows.
+        /// The rows are made only when indexed, so no object holds one yet: an insert whose values nothing
+        /// else shares is a row no one will read back from here.
+        func takeUnheldInserts(into forgotten: inout [(StoreSaveChanges.Insert, NSManagedObjectID)]) {
+            var allInserts = inserts, allIDs = ids
+            inserts = []
+            ids = []
+            var keptInserts: [StoreSaveChanges.Insert] = [], keptIDs: [NSManagedObjectID] = []
+            while var insert = allInserts.popLast(), let id = allIDs.popLast() {
+                if insert.holdsValuesAlone() {
+                    forgotten.append((insert, id))
+                } else {
+                    keptInserts.append(insert)
+                    keptIDs.append(id)
+                }
+            }
+            inserts = keptInserts.reversed()
+            ids = keptIDs.reversed()
+        }
     }
 
     /// Changes whenever a cached row is replaced or forgotten. Read without the lock: a fault that
@@ -189,8 +217,9 @@ final class StoreRowCache: @unchecked Sendable {
         }
     }
 
-    /// Forgets the cached rows of `objectIDs` that no object holds, and every row of a fetch not yet
-    /// indexed that no object holds, whatever its ID. Called once the objects a context lets go of are
+    /// Forgets the cached rows of `objectIDs` that no object holds, and every row not yet indexed that
+    /// no object holds, whatever its ID: a fetch's rows no object shares, a save's new rows whose objects
+    /// no longer share their values. Called once the objects a context lets go of are
     /// gone: the rows of objects still alive (in other contexts, or kept by the app) stay.
     ///
     /// A fault fires from the row it was made with only while that row is still the cached one, and it
@@ -202,23 +231,29 @@ final class StoreRowCache: @unchecked Sendable {
     func forgetUnheldRows(of objectIDs: consuming [NSManagedObjectID]) {
         var objectIDs = objectIDs
         var forgotten: [StoreRow] = []
+        var forgottenInserts: [(StoreSaveChanges.Insert, NSManagedObjectID)] = []
         lock.withLock {
-            // A save's new rows are made when indexed; a fetch's are looked at where they are.
-            if unindexed.contains(where: { if case .inserted = $0 { true } else { false } }) { indexUnindexedRows() }
             if !rows.isEmpty {
                 for id in objectIDs {
                     if let row = rows.removeValue(forKey: id, where: { $0.holdsValuesAlone() }) { forgotten.append(row) }
                 }
             }
+            // Rows not yet indexed are looked at where they are, whatever their IDs.
             unindexed.removeAll { batch in
-                guard case .fetched(let fetched) = batch else { return false }
-                fetched.takeUnheldRows(into: &forgotten)
-                return fetched.rows.isEmpty
+                switch batch {
+                case .fetched(let fetched):
+                    fetched.takeUnheldRows(into: &forgotten)
+                    return fetched.rows.isEmpty
+                case .inserted(let inserted):
+                    inserted.takeUnheldInserts(into: &forgottenInserts)
+                    return inserted.inserts.isEmpty
+                }
             }
         }
         // The IDs first: the forgotten rows hold them too, so this only counts them down.
         Self.release(&objectIDs)
         Self.release(&forgotten)
+        forgottenInserts = []
     }
 
     /// Lets go of `rows`, last first, asking for each row's ID and values some rows ahead.

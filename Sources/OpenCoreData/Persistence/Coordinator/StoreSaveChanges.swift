@@ -4,13 +4,21 @@ struct StoreSaveChanges {
     /// values (a missing key means `nil`) and the contents of its to-many relationships.
     struct Insert {
         let objectID: NSManagedObjectID
-        let values: PropertyValues
+        /// Never changed: a `var` only so that `holdsValuesAlone()` can take it in place.
+        private(set) var values: PropertyValues
         let toMany: [String: [NSManagedObjectID]]
 
         init(objectID: NSManagedObjectID, values: PropertyValues, toMany: [String: [NSManagedObjectID]]) {
             self.objectID = objectID
             self.values = values
             self.toMany = toMany
+        }
+
+        /// Whether no other value shares this insert's values: the object that saved them no longer
+        /// holds them. `false` for an insert with no values.
+        @inline(__always)
+        mutating func holdsValuesAlone() -> Bool {
+            values.slots.holdsBufferAlone()
         }
 
         /// An insert whose values are given by name, kept in the layout of the object's entity.
