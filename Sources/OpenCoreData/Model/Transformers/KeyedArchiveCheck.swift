@@ -5,6 +5,7 @@ import Foundation
 /// On Linux, `NSKeyedUnarchiver` stops the program on archives that Apple's refuses with an error, or
 /// that no program writes, and a transformable value stored by another program, another version of the
 /// app, or damaged on disk can be any of them:
+/// - a binary property list holding a set (see ``PropertyListReading``);
 /// - objects that contain themselves, directly or through others (the unarchiver recurses until the
 ///   stack overflows), or that refer to objects the archive does not hold;
 /// - strings without their characters, URLs whose base is not a URL or whose string is missing, decimal
@@ -25,6 +26,7 @@ enum KeyedArchiveCheck {
     static func refusal(of data: Data, allowed: [AnyClass]?) -> String? {
         data.withUnsafeBytes { bytes -> String? in
             guard let plist = BinaryPropertyList(bytes) else { return nil }
+            if let offset = plist.firstSetObjectOffset() { return PropertyListReading.setRefusal(at: offset) }
             var walk = Walk(plist: plist, allowed: allowed)
             return walk.refusal()
         }
@@ -221,10 +223,6 @@ enum KeyedArchiveCheck {
                   let nameIndex = plist.value(forKey: "$classname", in: description),
                   case let .string(name)? = plist.object(at: nameIndex) else {
                 return .failure(Refusal(reason: "the archive's class description is damaged"))
-            }
-            // Names with a `$` or outside printable ASCII make the runtime's lookup read arbitrary memory.
-            guard !name.isEmpty, name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "$") }) else {
-                return .failure(Refusal(reason: "the archive names a class that cannot exist"))
             }
             return .success((NSKeyedUnarchiver.class(forClassName: name) ?? NSClassFromString(name), name))
         }

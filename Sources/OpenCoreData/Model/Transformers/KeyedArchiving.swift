@@ -88,13 +88,23 @@ enum KeyedArchiving {
     /// Foundation's unarchiver stops the program on such an archive unless told to report the failure;
     /// told to, it returns what it decoded before the failure, which is not the archive's value.
     static func unarchive(_ data: Data) -> Any? {
-        guard data.starts(with: Array("bplist".utf8)), PropertyListReading.refusal(of: data) == nil,
-              KeyedArchiveCheck.refusal(of: data, allowed: nil) == nil,
+        guard data.starts(with: Array("bplist".utf8)), KeyedArchiveCheck.refusal(of: data, allowed: nil) == nil,
               let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
         unarchiver.requiresSecureCoding = false
         unarchiver.decodingFailurePolicy = .setErrorAndReturn
         defer { unarchiver.finishDecoding() }
         let object = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
         return unarchiver.error == nil ? object : nil
+    }
+
+    /// The root object of a keyed archive decoded securely with `allowedClasses`, or `nil` when `data` is
+    /// not an archive whose objects are of those classes (see ``KeyedArchiveCheck``): Foundation's
+    /// unarchiver on Linux stops the program on a class outside them, where Apple's fails the decode.
+    static func unarchive(_ data: Data, allowedClasses allowed: [AnyClass]) -> Any? {
+        guard KeyedArchiveCheck.refusal(of: data, allowed: allowed) == nil,
+              let object = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data),
+              let instance = object as AnyObject as? NSObject,
+              allowed.contains(where: { instance.isKind(of: $0) }) else { return nil }
+        return object
     }
 }

@@ -25,15 +25,8 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, UnarchivingVa
     /// The archive's root object, and the elements of the arrays, sets, ordered sets and dictionaries it
     /// holds, must be of the allowed classes (or their subclasses) and support secure coding.
     open override func transformedValue(_ value: Any?) -> Any? {
-        let allowed = type(of: self).allowedTopLevelClasses
-        // Foundation's unarchiver on Linux stops the program on a class outside `allowed`, where Apple's
-        // fails the decode: such archives are refused first.
-        guard let data = value as? Data, PropertyListReading.refusal(of: data) == nil,
-              KeyedArchiveCheck.refusal(of: data, allowed: allowed) == nil,
-              let object = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data),
-              let instance = object as AnyObject as? NSObject,
-              allowed.contains(where: { instance.isKind(of: $0) }) else { return nil }
-        return object
+        guard let data = value as? Data else { return nil }
+        return KeyedArchiving.unarchive(data, allowedClasses: type(of: self).allowedTopLevelClasses)
     }
 
     /// Returns `value` archived into data, or `nil` when it cannot be archived securely.

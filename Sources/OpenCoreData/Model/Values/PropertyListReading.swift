@@ -35,9 +35,13 @@ enum PropertyListReading {
     /// list, or one whose layout Foundation refuses with an error of its own, is left to Foundation.
     static func refusal(of data: Data) -> String? {
         data.withUnsafeBytes { bytes -> String? in
-            guard let offset = BinaryPropertyList(bytes)?.firstSetObjectOffset() else { return nil }
-            return "the binary property list holds a set (the object at byte \(offset)), which no Core Data "
-                + "file holds and Foundation cannot read on this platform"
+            BinaryPropertyList(bytes)?.firstSetObjectOffset().map(setRefusal(at:))
         }
+    }
+
+    /// The reason to refuse a binary property list whose object at byte `offset` is a set.
+    static func setRefusal(at offset: Int) -> String {
+        "the binary property list holds a set (the object at byte \(offset)), which no Core Data file holds "
+            + "and Foundation cannot read on this platform"
     }
 }

@@ -47,12 +47,21 @@ enum ObjectPassPrefetch {
                                 _ body: (Int, NSManagedObject) throws -> Void) rethrows {
         for index in 0..<count {
             let far = index &+ 2 &* distance
-            if far < count, let object = object(at: far, in: base) { ocd_prefetchForWriting(object.toOpaque()) }
+            if far < count { prefetch(referenceAt: far, in: base) }
             let near = index &+ distance
             if near < count, !parts.isEmpty, let object = object(at: near, in: base) { prefetch(parts, of: object) }
             guard let object = object(at: index, in: base) else { continue }
             try object._withUnsafeGuaranteedRef { try body(index, $0) }
         }
+    }
+
+    /// Asks for the reference count of the object whose reference (or `nil`) is stored at position
+    /// `index` from `base`, to be written; nothing for a negative `index`. The reference is read as the
+    /// object's address, without retaining the object.
+    @inline(__always)
+    static func prefetch(referenceAt index: Int, in base: UnsafeRawPointer) {
+        guard index >= 0 else { return }
+        ocd_prefetchForWriting(base.load(fromByteOffset: index &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer?.self))
     }
 
     /// The object whose reference is stored at position `index` from `base`, unretained.
@@ -79,8 +88,7 @@ enum ObjectPassPrefetch {
     @inline(__always)
     static func prefetch(_ objects: UnsafeBufferPointer<NSManagedObject>, before index: Int, parts: Parts) {
         guard let base = objects.baseAddress.map(UnsafeRawPointer.init) else { return }
-        let far = index &- 2 &* distance
-        if far >= 0, let object = object(at: far, in: base) { ocd_prefetchForWriting(object.toOpaque()) }
+        prefetch(referenceAt: index &- 2 &* distance, in: base)
         let near = index &- distance
         if near >= 0, !parts.isEmpty, let object = object(at: near, in: base) { prefetch(parts, of: object) }
     }

@@ -54,12 +54,7 @@ final class StoreRowCache: @unchecked Sendable {
             var all = rows
             rows = []
             var kept: [StoreRow] = []
-            while !all.isEmpty {
-                all.withUnsafeBufferPointer { rows in
-                    let ahead = rows.count &- 1 &- ObjectPassPrefetch.distance
-                    if ahead >= 0 { StoreRow.prefetch(rows.baseAddress.unsafelyUnwrapped + ahead) }
-                }
-                var row = all.removeLast()
+            while var row = StoreRow.removeLast(prefetchingAheadIn: &all) {
                 if row.holdsValuesAlone() {
                     forgotten.append(row)
                 } else {
@@ -258,13 +253,7 @@ final class StoreRowCache: @unchecked Sendable {
 
     /// Lets go of `rows`, last first, asking for each row's ID and values some rows ahead.
     private static func release(_ rows: inout [StoreRow]) {
-        while !rows.isEmpty {
-            rows.withUnsafeBufferPointer { rows in
-                let ahead = rows.count &- 1 &- ObjectPassPrefetch.distance
-                if ahead >= 0 { StoreRow.prefetch(rows.baseAddress.unsafelyUnwrapped + ahead) }
-            }
-            rows.removeLast()
-        }
+        while StoreRow.removeLast(prefetchingAheadIn: &rows) != nil {}
     }
 
     /// Lets go of `objectIDs`, last first, asking for each ID's reference count some IDs ahead: after a
@@ -272,13 +261,8 @@ final class StoreRowCache: @unchecked Sendable {
     private static func release(_ objectIDs: inout [NSManagedObjectID]) {
         while !objectIDs.isEmpty {
             objectIDs.withUnsafeBufferPointer { ids in
-                let ahead = ids.count &- 1 &- ObjectPassPrefetch.distance
-                guard ahead >= 0 else { return }
-                // Read as an address: reading the reference would retain the ID, waiting for the very
-                // memory asked for.
-                let address = UnsafeRawPointer(ids.baseAddress.unsafelyUnwrapped)
-                    .load(fromByteOffset: ahead &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer.self)
-                ocd_prefetchForWriting(address)
+                guard let base = ids.baseAddress else { return }
+                ObjectPassPrefetch.prefetch(referenceAt: ids.count &- 1 &- ObjectPassPrefetch.distance, in: UnsafeRawPointer(base))
             }
             objectIDs.removeLast()
         }

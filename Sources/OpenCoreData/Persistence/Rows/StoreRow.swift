@@ -35,6 +35,18 @@ struct StoreRow: @unchecked Sendable {
         row.pointee.values.slots.prefetchForCopy()
     }
 
+    /// Removes and returns the last of `rows` (`nil` when there is none), having asked for the ID and
+    /// values of the row some rows before it: for passes that take a large fetch's rows last first.
+    @inline(__always)
+    static func removeLast(prefetchingAheadIn rows: inout [StoreRow]) -> StoreRow? {
+        guard !rows.isEmpty else { return nil }
+        rows.withUnsafeBufferPointer { rows in
+            let ahead = rows.count &- 1 &- ObjectPassPrefetch.distance
+            if ahead >= 0 { prefetch(rows.baseAddress.unsafelyUnwrapped + ahead) }
+        }
+        return rows.removeLast()
+    }
+
     /// A row with values given by name (property name → canonical value or destination ID).
     init(objectID: NSManagedObjectID, version: Int64, values: [String: Any]) {
         self.init(objectID: objectID, version: version, values: PropertyValues(entity: objectID.entity, values))
