@@ -1,3 +1,4 @@
+import GRDB
 import Testing
 import OpenCoreData
 
@@ -132,6 +133,45 @@ struct FetchMaterializationTests {
         #expect(readings[1].maybe == nil)
         #expect(readings[2].value(forKey: "i1") == nil)
         #expect(readings[2].i1 == 0)
+    }
+
+    @Test("an integer column holding text, a blob or a real reads as SQLite reads it, alike in a fetch of objects, of dictionaries, and an object fetched alone")
+    func integersOfOtherStorageClassesReadAsSQLiteReadsThem() throws {
+        // Cells another program left in an Integer 64 column, each with what the attribute reads: SQLite's
+        // own integer (`sqlite3_column_int64`, `CAST`), or nil where text or a blob starts with no number.
+        let cells: [(sql: String, expected: Int64?)] = [
+            ("' 12abc'", 12), ("'-0012x'", -12), ("'+7 apples'", 7), ("'1e3x'", 1), ("'0abc'", 0),
+            ("'99999999999999999999x'", .max), ("'-99999999999999999999x'", .min),
+            ("'seven'", nil), ("'-'", nil), ("X'3132'", 12), ("X'01'", nil),
+            ("1e30", .max), ("-1e30", .min), ("-7.9", -7), ("0.5", 0), ("NULL", nil), ("0", 0), ("-3", -3),
+        ]
+        let (stack, _) = try ReadingModel.savedStack(count: cells.count)
+        for (row, cell) in cells.enumerated() {
+            try StoreKit.execute(stack.storeURL, "UPDATE ZREADING SET ZI1 = \(cell.sql) WHERE ZI0 = \(row)")
+        }
+        // The expectations are SQLite's own reading of each cell wherever it finds a number.
+        let queue = try DatabaseQueue(path: stack.storeURL.path)
+        let sqliteReadings = try queue.read { try Int64.fetchAll($0, sql: "SELECT CAST(ZI1 AS INTEGER) FROM ZREADING WHERE ZI1 IS NOT NULL ORDER BY ZI0") }
+        try queue.close()
+        #expect(sqliteReadings == cells.filter { $0.sql != "NULL" }.map { $0.expected ?? 0 })
+
+        let context = stack.context(try stack.secondCoordinator())
+        let readings = try context.fetch(ReadingModel.sorted(FetchedReading.self))
+        #expect(readings.map { ($0.value(forKey: "i1") as? NSNumber)?.int64Value } == cells.map(\.expected))
+        #expect(readings.map(\.i1) == cells.map { $0.expected ?? 0 })
+
+        let dictionaries = ReadingModel.sorted(NSDictionary.self)
+        dictionaries.resultType = .dictionaryResultType
+        dictionaries.propertiesToFetch = ["i0", "i1"]
+        let rows = try context.fetch(dictionaries)
+        #expect(rows.map { ($0["i1"] as? NSNumber)?.int64Value } == cells.map(\.expected))
+
+        // An object fetched one by one, not by a fetch of many rows, reads the same.
+        let single = stack.context(try stack.secondCoordinator())
+        for (row, reading) in readings.enumerated() {
+            let object = try single.existingObject(with: reading.objectID)
+            #expect((object.value(forKey: "i1") as? NSNumber)?.int64Value == cells[row].expected, "\(cells[row].sql)")
+        }
     }
 
     @Test("the extremes of Integer 64 survive a save and a cold fetch")

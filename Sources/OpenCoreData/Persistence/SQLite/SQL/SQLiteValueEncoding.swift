@@ -146,12 +146,16 @@ enum SQLiteValueEncoding {
         }
     }
 
+    /// The integer of an integer or Boolean column: another storage class reads as SQLite reads it
+    /// (``SQLiteIntegerReading``), so that a fetch's objects, which take their numbers from SQLite, and
+    /// every other read of the column agree.
     private static func integer(_ storage: DatabaseValue.Storage) -> Int64? {
         switch storage {
         case .int64(let v): return v
-        case .double(let v): return v.magnitude < 9.2e18 ? Int64(v.rounded(.towardZero)) : nil
-        case .string(let s): return Int64(s)
-        default: return nil
+        case .double(let v): return SQLiteIntegerReading.integer(v)
+        case .string(let s): return SQLiteIntegerReading.leadingInteger(s.utf8)
+        case .blob(let data): return SQLiteIntegerReading.leadingInteger(data)
+        case .null: return nil
         }
     }
 

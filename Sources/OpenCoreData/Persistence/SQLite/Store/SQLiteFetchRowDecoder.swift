@@ -198,20 +198,30 @@ final class SQLiteFetchRowDecoder {
     @inline(__always)
     private func slotValue(_ step: SlotStep, of row: Row, into slots: UnsafeMutableBufferPointer<PropertySlot>) {
         let value = columnValue(step.column)
-        let type = sqlite3_value_type(value)
-        if type == SQLITE_NULL { return }
+        let integer: Int64
         switch step.kind {
-        case .integer64 where type == SQLITE_INTEGER:
-            put(.integer(sqlite3_value_int64(value)), at: step.slot, in: slots)
-        case .integer32 where type == SQLITE_INTEGER:
-            put(.integer(Int64(Int32(truncatingIfNeeded: sqlite3_value_int64(value)))), at: step.slot, in: slots)
-        case .integer16 where type == SQLITE_INTEGER:
-            put(.integer(Int64(Int16(truncatingIfNeeded: sqlite3_value_int64(value)))), at: step.slot, in: slots)
-        case .double where type == SQLITE_INTEGER || type == SQLITE_FLOAT:
-            put(.double(sqlite3_value_double(value)), at: step.slot, in: slots)
-        default:
-            convertedSlotValue(step, of: row, into: slots)
+        case .double:
+            let type = sqlite3_value_type(value)
+            if type == SQLITE_NULL { return }
+            guard type == SQLITE_INTEGER || type == SQLITE_FLOAT else { return convertedSlotValue(step, of: row, into: slots) }
+            return put(.double(sqlite3_value_double(value)), at: step.slot, in: slots)
+        case .integer64:
+            integer = sqlite3_value_int64(value)
+        case .integer32:
+            integer = Int64(Int32(truncatingIfNeeded: sqlite3_value_int64(value)))
+        case .integer16:
+            integer = Int64(Int16(truncatingIfNeeded: sqlite3_value_int64(value)))
         }
+        // SQLite reads any storage class as an integer, as the general rules do (`SQLiteIntegerReading`);
+        // only a zero needs the type, which tells NULL, an integer zero, and a value the rules may read as
+        // `nil` apart. A column's type costs a call of its own for every column of every row: asked for
+        // only here, it is asked for rarely.
+        if integer == 0 {
+            let type = sqlite3_value_type(value)
+            if type == SQLITE_NULL { return }
+            if type != SQLITE_INTEGER { return convertedSlotValue(step, of: row, into: slots) }
+        }
+        put(.integer(integer), at: step.slot, in: slots)
     }
 
     /// Writes a number column's value of another storage class (text, a blob, or a real in an integer
