@@ -174,6 +174,36 @@ struct FetchMaterializationTests {
         }
     }
 
+    @Test("an Integer 16 column keeps the low bits of the integer SQLite reads, and a Boolean is true where it is not 0, alike in a fetch of objects and of dictionaries")
+    func narrowIntegersAndBooleansOfOtherStorageClasses() throws {
+        // (cell of the Integer 16 column, its reading; cell of the Boolean column, its reading)
+        let cells: [(small: String, smallValue: Int16?, flag: String, flagValue: Bool?)] = [
+            ("'70000x'", 4464, "'2x'", true),      // 70000 = 0x11170: its low 16 bits are 0x1170
+            ("65536", 0, "1e30", true),            // an integer whose low 16 bits are 0
+            ("'65536x'", 0, "'x'", nil),           // text SQLite reads as 65536, low bits 0
+            ("'99999999999999999999x'", -1, "'0x'", false),
+            ("'seven'", nil, "0.5", false),
+            ("-7.9", -7, "NULL", nil),
+        ]
+        let (stack, _) = try ReadingModel.savedStack(count: cells.count)
+        for (row, cell) in cells.enumerated() {
+            try StoreKit.execute(stack.storeURL, "UPDATE ZREADING SET ZSMALL = \(cell.small), ZFLAG = \(cell.flag) WHERE ZI0 = \(row)")
+        }
+        let context = stack.context(try stack.secondCoordinator())
+        let readings = try context.fetch(ReadingModel.sorted(FetchedReading.self))
+        // Compared as Int64: the number itself is the Integer 16 value, not a wider one read narrower.
+        #expect(readings.map { ($0.value(forKey: "small") as? NSNumber)?.int64Value } == cells.map { $0.smallValue.map(Int64.init) })
+        #expect(readings.map(\.small) == cells.map { $0.smallValue ?? 0 })
+        #expect(readings.map { ($0.value(forKey: "flag") as? NSNumber)?.boolValue } == cells.map(\.flagValue))
+
+        let dictionaries = ReadingModel.sorted(NSDictionary.self)
+        dictionaries.resultType = .dictionaryResultType
+        dictionaries.propertiesToFetch = ["i0", "small", "flag"]
+        let rows = try context.fetch(dictionaries)
+        #expect(rows.map { ($0["small"] as? NSNumber)?.int64Value } == cells.map { $0.smallValue.map(Int64.init) })
+        #expect(rows.map { ($0["flag"] as? NSNumber)?.boolValue } == cells.map(\.flagValue))
+    }
+
     @Test("the extremes of Integer 64 survive a save and a cold fetch")
     func integerExtremes() throws {
         let stack = try GraphStack(model: ReadingModel.make(), fileName: "Extremes.sqlite")

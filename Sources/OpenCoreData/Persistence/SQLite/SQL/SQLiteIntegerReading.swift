@@ -4,9 +4,11 @@
 /// Core Data writes integers to integer columns; other programs may leave text, a blob or a real there.
 /// A real reads truncated toward zero, saturating at the ends of `Int64`'s range. Text, and a blob as
 /// its bytes, read as the decimal integer at their start (after white space and an optional sign), also
-/// saturating; where SQLite reads 0 for text that does not start with one, the attribute reads `nil`.
+/// saturating. Text or a blob with no digit after its white space and sign reads as `nil`, where SQLite
+/// reads 0. An Integer 16 or 32 attribute then keeps the low bits, as it does of any integer.
 enum SQLiteIntegerReading {
-    /// The integer SQLite reads from a real.
+    /// The integer SQLite reads from a real. (SQLite stores no NaN, it stores NULL instead; one would
+    /// read as 0.)
     static func integer(_ real: Double) -> Int64 {
         if real.isNaN { return 0 }
         if real <= -0x1p63 { return .min }

@@ -184,17 +184,20 @@ final class SQLiteFetchRowDecoder {
 
     /// The value in a column of the current row.
     ///
-    /// One call takes the connection's mutex where reading the type and then the value with the
-    /// `sqlite3_column_*` functions takes it twice. The value is read at once, on the connection's
-    /// queue where the whole fetch runs, so no other thread can use the connection meanwhile (what
-    /// SQLite asks of the unprotected values this function returns).
+    /// Of the calls that read a column, only this one takes the connection's mutex: the value's integer,
+    /// and its type when needed, are then read without taking it again, where each `sqlite3_column_*`
+    /// function takes it once more. The value is read at once, on the connection's queue where the whole
+    /// fetch runs, so no other thread can use the connection meanwhile (what SQLite asks of the
+    /// unprotected values this function returns).
     @inline(__always)
     private func columnValue(_ index: Int32) -> OpaquePointer? {
         sqlite3_column_value(handle, index)
     }
 
-    /// Writes a number column's value into its slot: `nil` stays absent, an integer or a real is taken
-    /// as it is, and a value of another storage class is converted by the general rules (rare).
+    /// Writes a number column's value into its slot. NULL stays absent. An Integer 16, 32 or 64 column
+    /// takes SQLite's own integer of the value (`sqlite3_value_int64`), cut to the attribute's width, and
+    /// asks the value's type only when that is 0. A Double column takes an integer or a real as it is.
+    /// Anything else is converted by the general rules (rare).
     @inline(__always)
     private func slotValue(_ step: SlotStep, of row: Row, into slots: UnsafeMutableBufferPointer<PropertySlot>) {
         let value = columnValue(step.column)
@@ -212,10 +215,10 @@ final class SQLiteFetchRowDecoder {
         case .integer16:
             integer = Int64(Int16(truncatingIfNeeded: sqlite3_value_int64(value)))
         }
-        // SQLite reads any storage class as an integer, as the general rules do (`SQLiteIntegerReading`);
-        // only a zero needs the type, which tells NULL, an integer zero, and a value the rules may read as
-        // `nil` apart. A column's type costs a call of its own for every column of every row: asked for
-        // only here, it is asked for rarely.
+        // SQLite reads any storage class as an integer, as the general rules do (`SQLiteIntegerReading`),
+        // so an integer other than 0 needs no type. A zero does: NULL, an integer zero, and a value the
+        // rules may read as `nil` all read as 0. Asking every column's type took a call of its own for
+        // every column of every row.
         if integer == 0 {
             let type = sqlite3_value_type(value)
             if type == SQLITE_NULL { return }
@@ -224,8 +227,9 @@ final class SQLiteFetchRowDecoder {
         put(.integer(integer), at: step.slot, in: slots)
     }
 
-    /// Writes a number column's value of another storage class (text, a blob, or a real in an integer
-    /// column) into its slot, converted by the general rules.
+    /// Writes a number column's value of another storage class into its slot, converted by the general
+    /// rules: for an integer column, a value SQLite reads as 0 (text or a blob, which may read as `nil`,
+    /// or a real); for a Double column, text or a blob.
     @inline(never)
     private func convertedSlotValue(_ step: SlotStep, of row: Row, into slots: UnsafeMutableBufferPointer<PropertySlot>) {
         let dbValue: DatabaseValue = row[Int(step.column)]
