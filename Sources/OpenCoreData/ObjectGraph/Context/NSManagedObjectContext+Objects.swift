@@ -180,6 +180,7 @@ extension NSManagedObjectContext {
     /// What loading an object's values from its row ends with, its snapshot set: no loaded to-many
     /// contents, no changes, not a fault, `awakeFromFetch()`.
     private func _didFulfill(_ object: NSManagedObject) {
+        if !_faultFailures.isEmpty { _faultFailures[object._objectID] = nil }
         if !object.toMany.isEmpty { object.toMany = [:] }
         if !object.changedKeys.isEmpty { object.changedKeys.removeAll() }
         if !object.valuesAtLastEvent.isEmpty { object.valuesAtLastEvent.removeAll() }
@@ -200,13 +201,11 @@ extension NSManagedObjectContext {
             // allowed is used (the row cache keeps no ages; a fresh read is never too old).
             row = try _coordinatorRow(for: object._objectID, fresh: stalenessInterval >= 0)
         } catch {
-            object._isFault = true
-            preconditionFailure("Core Data could not fulfill a fault for \(object._objectID.uriRepresentation().absoluteString): \(error)")
+            return _failFault(object, error as NSError)
         }
         guard let row else {
             guard shouldDeleteInaccessibleFaults else {
-                object._isFault = true
-                preconditionFailure("Core Data could not fulfill a fault for \(object._objectID.uriRepresentation().absoluteString): the object no longer exists in the store.")
+                return _failFault(object, Self._missingObjectError(object._objectID, nil, nil))
             }
             // The object is gone from the store: it reads as a deleted object with no values.
             object.storage.removeAll()
@@ -267,12 +266,14 @@ extension NSManagedObjectContext {
         try? _coordinatorRow(for: objectID, fresh: false)
     }
 
-    /// The destination IDs of a to-many relationship as the store has them.
+    /// The destination IDs of a to-many relationship as the store has them; none when the store cannot
+    /// read them (the error is kept for a save of the object, see `FaultFailures.swift`).
     func _relatedObjectIDs(for relationship: NSRelationshipDescription, ofID objectID: NSManagedObjectID) -> [NSManagedObjectID] {
         do {
             return try _loadRelatedObjectIDs(for: relationship, ofID: objectID)
         } catch {
-            preconditionFailure("Core Data could not fulfill the relationship \"\(relationship.name)\" of \(objectID.uriRepresentation().absoluteString): \(error)")
+            _recordFaultFailure(of: objectID, error as NSError, relationship: relationship)
+            return []
         }
     }
 

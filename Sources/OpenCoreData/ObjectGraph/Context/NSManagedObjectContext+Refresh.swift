@@ -91,6 +91,7 @@ extension NSManagedObjectContext {
         _inserted = [:]
         _updated = [:]
         _deleted = [:]
+        _faultFailures = [:]
         _undoManager?.removeAllActions()
         return objectIDs
     }

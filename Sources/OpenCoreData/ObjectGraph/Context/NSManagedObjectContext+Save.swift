@@ -20,6 +20,7 @@ extension NSManagedObjectContext {
         _releaseUnreferencedObjects()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
         let coordinator = try requireObjectSource()
+        try _throwFaultFailures()
         _postWillSave()
         try validatePendingObjects()
         // Listed once for `willSave()` and, when neither `willSave()` nor the event after it changed

@@ -65,6 +65,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) final var _updated = ObjectsInChangeOrder()
     /// Registered objects deleted since the last save, in deletion order.
     @exclusivity(unchecked) final var _deleted = ObjectsInChangeOrder()
+    /// The errors of faults whose rows could not be loaded, by object ID (`FaultFailures.swift`).
+    @exclusivity(unchecked) final var _faultFailures: [NSManagedObjectID: NSError] = [:]
 
     /// ``ConcurrencyDebug/isEnabled``, read once: `@Managed` accessors ask on every access, and reading
     /// a lazily initialized global each time costs a call.
@@ -137,7 +139,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// A Boolean value that indicates whether a fault whose object no longer exists in the store is
-    /// marked deleted (with empty values) instead of raising an error when it fires; `true` unless set.
+    /// marked deleted (with empty values) when it fires; `true` unless set. When `false`, the object
+    /// reads with no values but is not deleted, and a save that would write it throws
+    /// `NSManagedObjectReferentialIntegrityError`.
     open var shouldDeleteInaccessibleFaults: Bool {
         get { _shouldDeleteInaccessibleFaults }
         set { _shouldDeleteInaccessibleFaults = newValue }
