@@ -115,7 +115,7 @@ extension NSManagedObjectContext {
     private func fetchObjects<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
                                  coordinator: any ContextObjectSource) throws
         -> (objects: [NSManagedObject], commonClass: NSManagedObject.Type?) {
-        let pending = pendingObjects(matching: request, entity: entity)
+        let pending = try pendingObjects(matching: request, entity: entity)
         let storeRequest = pending.isEmpty ? request : unlimitedCopy(of: request)
         var objects: [NSManagedObject]
         if request.fetchBatchSize > 0, pending.isEmpty {
@@ -158,7 +158,7 @@ extension NSManagedObjectContext {
 
     private func fetchIDs<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
                              coordinator: any ContextObjectSource) throws -> [NSManagedObjectID] {
-        let pending = pendingObjects(matching: request, entity: entity)
+        let pending = try pendingObjects(matching: request, entity: entity)
         if pending.isEmpty { return try coordinator.fetchObjectIDs(request) }
         let objects = try coordinator.fetchObjectIDs(unlimitedCopy(of: request)).map { object(with: $0) }
         return merge(objects, with: pending, request: request).map(\.objectID)
@@ -166,20 +166,24 @@ extension NSManagedObjectContext {
 
     private func count<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
                           coordinator: any ContextObjectSource) throws -> Int {
-        let pending = pendingObjects(matching: request, entity: entity)
+        let pending = try pendingObjects(matching: request, entity: entity)
         if pending.isEmpty { return try coordinator.count(request) }
         let objects = try coordinator.fetchObjectIDs(unlimitedCopy(of: request)).map { object(with: $0) }
         return merge(objects, with: pending, request: request).count
     }
 
     /// The inserted, changed and deleted objects of the request's entity (and its subentities when the
-    /// request includes them), when the request includes pending changes.
-    private func pendingObjects<T>(matching request: NSFetchRequest<T>, entity: NSEntityDescription) -> [NSManagedObject] {
+    /// request includes them), when the request includes pending changes. When there are any, the
+    /// request's predicate and sort descriptors will be evaluated on them: a key path naming no property
+    /// throws here (``FetchRequestKeyPaths``) instead of stopping the program there.
+    private func pendingObjects<T>(matching request: NSFetchRequest<T>, entity: NSEntityDescription) throws -> [NSManagedObject] {
         guard request.includesPendingChanges else { return [] }
         let candidates = Array(_inserted.values) + Array(_updated.values) + Array(_deleted.values)
-        return candidates.filter { object in
+        let pending = candidates.filter { object in
             request.includesSubentities ? object.entity.isKindOf(entity: entity) : object.entity === entity
         }
+        if !pending.isEmpty { try FetchRequestKeyPaths.check(request, entity: entity) }
+        return pending
     }
 
     /// Store results corrected by the context's pending changes: deleted objects removed, changed

@@ -147,7 +147,8 @@ extension NSManagedObject {
     }
 
     /// Returns the contents of a to-many relationship, loading them with one request when needed.
-    /// A store error stops the program, as firing a relationship fault does in Core Data.
+    /// Relationship contents the store cannot read are empty, their error kept for a save of the object
+    /// (`FaultFailures.swift`).
     func loadedToMany(_ relationship: NSRelationshipDescription) -> [NSManagedObject] {
         loadToMany(relationship) { context in context._relatedObjectIDs(for: relationship, ofID: _objectID) }
     }

@@ -143,6 +143,8 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
     /// The rows a request selects: entity (and subentities), predicate, sort descriptors, offset, limit.
     private func select<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [StoreRow] {
         guard let schema = _schema else { return [] }
+        // As the SQLite store refuses a request naming no property (its rows answer any key with `nil`).
+        try FetchRequestKeyPaths.check(request, entity: entity)
         return _stateLock.withLock {
             let rows = _state.rows.values.filter { row in
                 request.includesSubentities ? row.objectID.entity.isKindOf(entity: entity) : row.objectID.entity.name == entity.name
