@@ -35,11 +35,10 @@ extension NSManagedObjectContext {
     /// to-many relationship could not be loaded.
     func _throwFaultFailures() throws {
         guard !_faultFailures.isEmpty else { return }
-        for object in _updated.values {
-            if let error = _faultFailures[object._objectID] { throw error }
-        }
-        for object in _deleted.values {
-            if let error = _faultFailures[object._objectID] { throw error }
+        for changes in [_updated, _deleted] {
+            for object in changes.values {
+                if let error = _faultFailures[object._objectID] { throw error }
+            }
         }
     }
 }
