@@ -318,3 +318,34 @@ enum KeyedArchiveKit {
         }
     }
 }
+
+extension RobustnessKit {
+    /// A private-queue context on a new coordinator of `model` with the SQLite store at `url`.
+    static func context(model: NSManagedObjectModel, url: URL) throws -> NSManagedObjectContext {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    /// The one object of `entity` whose `key` is `value`, fetched with its values.
+    static func fetchLoaded(_ context: NSManagedObjectContext, _ entity: String, _ key: String, _ value: String) throws -> NSManagedObject {
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+        request.predicate = NSPredicate(format: "%K == %@", key, value)
+        request.returnsObjectsAsFaults = false
+        return try #require(try context.fetch(request).first)
+    }
+
+    /// Writes a SQLite store of `model` at `url` with the objects `fill` makes in one context, saves it
+    /// and closes it, so that another connection can then change the file.
+    static func writeStore(model: NSManagedObjectModel, url: URL, _ fill: (NSManagedObjectContext) -> Void) throws {
+        let context = try context(model: model, url: url)
+        try context.performAndWait {
+            fill(context)
+            try context.save()
+        }
+        let coordinator = try #require(context.persistentStoreCoordinator)
+        for store in coordinator.persistentStores { try coordinator.remove(store) }
+    }
+}

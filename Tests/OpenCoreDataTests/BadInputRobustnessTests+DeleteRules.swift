@@ -22,11 +22,7 @@ struct DeleteRulesOverDamagedRowsTests {
 
         init(_ damage: [String]) throws {
             url = directory.file("Rules.sqlite")
-            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-            let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
-            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-            context.persistentStoreCoordinator = coordinator
-            try context.performAndWait {
+            try Kit.writeStore(model: model, url: url) { context in
                 let ann = context.make("User", ["name": "Ann"])
                 context.make("Post", ["title": "P1", "author": ann])
                 context.make("Post", ["title": "P2", "author": ann])
@@ -41,27 +37,13 @@ struct DeleteRulesOverDamagedRowsTests {
                 context.make("Passport", ["number": "N1", "holder": pat])
                 var parent: NSManagedObject?
                 for name in ["root", "child", "grandchild", "leaf"] { parent = context.make("Node", ["name": name, "parent": parent]) }
-                try context.save()
             }
-            try coordinator.remove(store)
             for sql in damage { try Kit.execute(sql, on: url) }
         }
 
         /// A new coordinator and context on the damaged store.
         func context() throws -> NSManagedObjectContext {
-            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-            try coordinator.addPersistentStore(type: .sqlite, at: url)
-            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-            context.persistentStoreCoordinator = coordinator
-            return context
-        }
-
-        /// The one object of `entity` whose `key` is `value`, fetched with its values.
-        static func fetch(_ context: NSManagedObjectContext, _ entity: String, _ key: String, _ value: String) throws -> NSManagedObject {
-            let request = NSFetchRequest<NSManagedObject>(entityName: entity)
-            request.predicate = NSPredicate(format: "%K == %@", key, value)
-            request.returnsObjectsAsFaults = false
-            return try #require(try context.fetch(request).first)
+            try Kit.context(model: model, url: url)
         }
 
         /// Deletes the object `entity.key == value` and saves, expecting a Cocoa error of `code` whose
@@ -77,7 +59,7 @@ struct DeleteRulesOverDamagedRowsTests {
             // (Opening a store read-write writes its connection's first pages to the -wal; the save must add nothing.)
             let before = Kit.storeBytes(url)
             let error = try context.performAndWait {
-                let object = try Self.fetch(context, entity, key, value)
+                let object = try Kit.fetchLoaded(context, entity, key, value)
                 context.delete(object)
                 if processFirst { context.processPendingChanges() }
                 let error = try #require(throws: NSError.self, sourceLocation: sourceLocation) { try context.save() }
@@ -158,7 +140,7 @@ struct DeleteRulesOverDamagedRowsTests {
         let store = try DamagedStore(["DELETE FROM ZUSER"])
         let context = try store.context()
         try context.performAndWait {
-            let post = try DamagedStore.fetch(context, "Post", "title", "P1")
+            let post = try Kit.fetchLoaded(context, "Post", "title", "P1")
             let author = try #require(post.value(forKey: "author") as? NSManagedObject)
             context.delete(post)
             try context.save()
@@ -174,7 +156,7 @@ struct DeleteRulesOverDamagedRowsTests {
         let store = try DamagedStore(["UPDATE ZPOST SET ZAUTHOR = 999 WHERE ZTITLE = 'P1'"])
         let context = try store.context()
         try context.performAndWait {
-            context.delete(try DamagedStore.fetch(context, "Post", "title", "P1"))
+            context.delete(try Kit.fetchLoaded(context, "Post", "title", "P1"))
             try context.save()
             let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
             #expect(try context.fetch(request).compactMap { $0.value(forKey: "title") as? String } == ["P2"])
@@ -188,9 +170,9 @@ struct DeleteRulesOverDamagedRowsTests {
         let store = try DamagedStore(["INSERT INTO Z_1STUDENTS (Z_1COURSES, Z_12STUDENTS) SELECT Z_PK, 999 FROM ZCOURSE WHERE ZTITLE = 'iOS'"])
         let context = try store.context()
         try context.performAndWait {
-            context.delete(try DamagedStore.fetch(context, "Student", "name", "Bob"))
+            context.delete(try Kit.fetchLoaded(context, "Student", "name", "Bob"))
             try context.save()
-            let ios = try DamagedStore.fetch(context, "Course", "title", "iOS")
+            let ios = try Kit.fetchLoaded(context, "Course", "title", "iOS")
             #expect(ios.relatedNames("students") == ["Alice"])
         }
     }
