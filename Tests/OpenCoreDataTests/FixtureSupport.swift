@@ -26,17 +26,41 @@ enum Fixtures {
 /// Tests remove their own directories as they finish, but some cannot: a suite that is a structure has
 /// no `deinit`, objects a context's queue still holds when the run ends are never released, and a test
 /// that fails stops before its cleanup. Without a common folder each run would leave hundreds of
-/// directories in the system's temporary folder. (An exit test's child process stops without running
-/// exit handlers; what it makes is left.)
+/// directories in the system's temporary folder.
+///
+/// An exit test's child process stops without running exit handlers, so it puts its files inside its
+/// parent's folder (named after the parent's process ID), which the parent removes when it exits.
 enum TestScratch {
-    /// `OpenCoreDataTests-<UUID>` in the system's temporary folder, made on first use.
+    /// `OpenCoreDataTests-<process ID>` in the system's temporary folder, made on first use; in an exit
+    /// test's child process, a folder inside its parent's.
     static let root: URL = {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("OpenCoreDataTests-\(UUID().uuidString)", isDirectory: true)
+        let temporary = FileManager.default.temporaryDirectory
+        func folder(ofProcess id: pid_t) -> URL {
+            temporary.appendingPathComponent("OpenCoreDataTests-\(id)", isDirectory: true)
+        }
+        if isExitTestChild {
+            let url = folder(ofProcess: getppid()).appendingPathComponent("exit-test-\(getpid())", isDirectory: true)
+            try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            return url
+        }
+        let url = folder(ofProcess: getpid())
+        // A folder with this process's ID is left from an earlier process that had it and did not exit
+        // normally: no running process uses it.
+        try? FileManager.default.removeItem(at: url)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(at: TestScratch.root) }
         return url
     }()
+
+    /// Whether this process is an exit test's child: the test program started by itself. (Known where
+    /// the system names each process's program in `/proc`.)
+    private static var isExitTestChild: Bool {
+        func program(ofProcess id: String) -> String? {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(id)/exe")
+        }
+        guard let own = program(ofProcess: "self") else { return false }
+        return program(ofProcess: String(getppid())) == own
+    }
 
     /// A fresh directory in `root`, its name starting with `prefix`.
     static func directory(_ prefix: String) throws -> URL {
