@@ -45,7 +45,7 @@ extension NSManagedObjectContext {
 /// The directory the tests' fetched results caches go to (one per test process).
 enum FetchedResultsTestCaches {
     static let directory: URL = {
-        let url = TestScratch.root.appendingPathComponent("frc-cache", isDirectory: true)
+        let url = TestScratch.root.appendingPathComponent("frc-cache-\(UUID().uuidString)", isDirectory: true)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()

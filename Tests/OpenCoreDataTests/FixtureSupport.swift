@@ -43,10 +43,10 @@ enum TestScratch {
             try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             return url
         }
+        // A folder with this process's ID may be left from an earlier process that had the same ID and did
+        // not exit normally, or made already by an exit test's child: it is used as it is (every name in
+        // it is unique) and removed with the rest.
         let url = folder(ofProcess: getpid())
-        // A folder with this process's ID is left from an earlier process that had it and did not exit
-        // normally: no running process uses it.
-        try? FileManager.default.removeItem(at: url)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(at: TestScratch.root) }
         return url
