@@ -1,5 +1,5 @@
 import Testing
-import OpenCoreData
+@testable import OpenCoreData
 
 @Suite("NSManagedObject Key-Value Coding")
 struct ManagedObjectKVCTests {
@@ -100,6 +100,20 @@ struct ManagedObjectKVCTests {
         let third = stack.context()
         let after = (try third.all("Book").first?.value(forKey: "chapters") as? NSOrderedSet)?.array.compactMap { ($0 as? NSManagedObject)?.value(forKey: "title") as? String }
         #expect(after == ["c2", "c3"])
+    }
+
+    @Test("every key the fetch and migration checks accept besides properties is one Key-Value Coding answers for any object")
+    func builtInKeys() throws {
+        let stack = try GraphStack()
+        let context = stack.context()
+        let post = context.make("Post", ["title": "A"])
+        #expect(ManagedObjectBuiltInKeys.names.contains("objectID"))
+        for key in ManagedObjectBuiltInKeys.names.sorted() {
+            #expect(post.value(forKey: key) != nil, "\(key)")
+        }
+        #expect(post.value(forKey: "objectID") as? NSManagedObjectID == post.objectID)
+        #expect((post.value(forKey: "inserted") as? Bool) == true)
+        #expect((post.value(forKey: "fault") as? Bool) == false)
     }
 
     @Test("an unknown key traps naming the entity and the key")

@@ -7,13 +7,6 @@
 /// translates the request: `NSPersistentStoreUnsupportedRequestTypeError` (134091), naming the key path
 /// and the entity. A predicate from text the user typed reaches a fetch in one piece.
 enum FetchRequestKeyPaths {
-    /// Keys every managed object answers besides its properties (as `NSManagedObject`'s
-    /// `value(forKey:)` does): after one, a key path reads something other than the entity's objects.
-    static let managedObjectKeys: Set<Substring> = [
-        "objectID", "entity", "managedObjectContext", "isInserted", "inserted", "isUpdated", "updated",
-        "isDeleted", "deleted", "isFault", "fault", "hasChanges",
-    ]
-
     /// Throws when a key path of the request's predicate or sort descriptors names no property of its
     /// entity (or of the destination entity of a relationship it goes through).
     static func check<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws {
@@ -63,9 +56,10 @@ enum FetchRequestKeyPaths {
         var current = entity
         for key in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
             if key == "self" || key == "SELF" { continue }
+            let key = String(key)
             // A collection operator, or a key every object answers: what follows reads other values.
-            if key.hasPrefix("@") || managedObjectKeys.contains(key) { return }
-            guard let property = current.propertiesByName[String(key)] else {
+            if key.hasPrefix("@") || ManagedObjectBuiltInKeys.names.contains(key) { return }
+            guard let property = current.propertiesByName[key] else {
                 throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
                     NSLocalizedDescriptionKey: "keypath \"\(keyPath)\" not found in entity \"\(current.name ?? "")\": \"\(key)\" is not a property",
                 ])

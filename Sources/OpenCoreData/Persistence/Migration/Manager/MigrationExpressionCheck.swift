@@ -11,9 +11,9 @@ enum MigrationExpressionCheck {
 
     /// The first key `expression` reads from `$source` that `entity` does not have, if any.
     static func missingSourceKey(in expression: NSExpression, entity: NSEntityDescription) -> String? {
-        let builtIn: Set<String> = ["self", "objectID", "entity", "managedObjectContext", "isInserted", "isUpdated",
-                                    "isDeleted", "isFault", "hasChanges"]
-        return sourceKeys(in: expression).first { entity.propertiesByName[$0] == nil && !builtIn.contains($0) && !$0.hasPrefix("@") }
+        sourceKeys(in: expression).first { key in
+            entity.propertiesByName[key] == nil && key != "self" && !ManagedObjectBuiltInKeys.names.contains(key) && !key.hasPrefix("@")
+        }
     }
 
     private static func collect(_ expression: NSExpression, into keys: inout [String]) {
