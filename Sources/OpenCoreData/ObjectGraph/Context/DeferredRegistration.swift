@@ -45,8 +45,9 @@ extension NSManagedObjectContext {
     private func _registerEach(_ objects: inout [NSManagedObject], refresh: Bool) {
         for index in objects.indices {
             let object = objects[index]
-            guard let registered = registry.updateValue(object, forKey: object._objectID), registered !== object else { continue }
-            registry.updateValue(registered, forKey: object._objectID)
+            let identity = object._identity
+            guard let registered = registry.updateValue(object, forIdentity: identity), registered !== object else { continue }
+            registry.updateValue(registered, forIdentity: identity)
             object._context = nil
             if !registered._isFault, refresh, !registered.hasChanges {
                 fulfill(registered, values: object.snapshot, version: object.snapshotVersion)
@@ -65,12 +66,12 @@ extension NSManagedObjectContext {
         }
         for batch in batches {
             for object in batch where object._belongs(to: self) {
-                let objectID = object._objectID
+                let identity = object._identity
                 // Each fetch registered without an index only into a context with no other objects, and
                 // indexes are made in order, so an ID is never registered twice; should it be, the object
                 // registered first stays.
-                if let registered = _indexedRegistry.updateValue(object, forKey: objectID), registered !== object {
-                    _indexedRegistry.updateValue(registered, forKey: objectID)
+                if let registered = _indexedRegistry.updateValue(object, forIdentity: identity), registered !== object {
+                    _indexedRegistry.updateValue(registered, forIdentity: identity)
                     object._context = nil
                 }
             }
@@ -86,8 +87,8 @@ extension NSManagedObjectContext {
     /// for every 4 KiB of its objects (about 11,000 for 200,000 objects). Last-made first, the memory
     /// stays with the process for the next fetch, as it did when the registry's index let go of them.
     /// (A fetch's array the app still holds is copied to be emptied; its objects outlive the context.)
-    /// Appends the objects' permanent IDs to `objectIDs`.
-    func _disconnectUnindexedObjects(collectingIDsInto objectIDs: inout [NSManagedObjectID]) {
+    /// Appends the identities of the objects with permanent IDs to `identities`.
+    func _disconnectUnindexedObjects(collectingIdentitiesInto identities: inout [ObjectIdentity]) {
         var batches = _unindexedObjects
         _unindexedObjects = []
         while var batch = batches.popLast() {
@@ -99,7 +100,7 @@ extension NSManagedObjectContext {
                 }
                 let object = batch.removeLast()
                 if object._belongs(to: self) { object._context = nil }
-                if !object._objectID.isTemporaryID { objectIDs.append(object._objectID) }
+                if !object._hasTemporaryID { identities.append(object._identity) }
             }
         }
     }

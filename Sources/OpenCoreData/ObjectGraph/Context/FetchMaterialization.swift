@@ -156,7 +156,7 @@ private struct FetchRegistration {
     @inline(__always)
     private mutating func madeObject(at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool,
                                      rowGeneration: UInt64?) -> NSManagedObject {
-        let type = classes.value(for: row.pointee.objectID.entity, ManagedObjectClasses.objectClass(for:))
+        let type = classes.value(for: row.pointee.entity, ManagedObjectClasses.objectClass(for:))
         if registersWithoutIndex {
             return context.unregisteredNewFault(at: row, type: type, rowGeneration: rowGeneration.unsafelyUnwrapped)
         }

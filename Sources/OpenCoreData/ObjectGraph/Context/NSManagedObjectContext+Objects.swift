@@ -37,15 +37,16 @@ extension NSManagedObjectContext {
 
     /// Clears the context reference of every object the context holds and lets go of the objects, as
     /// the context goes away: objects the app still refers to outlive it with no context. (Objects hold
-    /// their context without a reference count.) Returns the permanent IDs of the objects let go of.
-    func _disconnectObjects() -> [NSManagedObjectID] {
-        var objectIDs: [NSManagedObjectID] = []
-        _disconnectUnindexedObjects(collectingIDsInto: &objectIDs)
+    /// their context without a reference count.) Returns the identities of the objects let go of that
+    /// have permanent IDs.
+    func _disconnectObjects() -> [ObjectIdentity] {
+        var identities: [ObjectIdentity] = []
+        _disconnectUnindexedObjects(collectingIdentitiesInto: &identities)
         func disconnect(_ object: NSManagedObject) {
             if object._belongs(to: self) { object._context = nil }
-            if !object._objectID.isTemporaryID { objectIDs.append(object._objectID) }
+            if !object._hasTemporaryID { identities.append(object._identity) }
         }
-        _indexedRegistry.forEach { _, object in disconnect(object) }
+        _indexedRegistry.forEachValue(disconnect)
         _indexedRegistry.removeAll()
         for objects in [_inserted, _updated, _deleted, _conflictDetectionObjects] {
             for object in objects.values { disconnect(object) }
@@ -54,7 +55,7 @@ extension NSManagedObjectContext {
         _updated = ObjectsInChangeOrder()
         _deleted = ObjectsInChangeOrder()
         _conflictDetectionObjects = ObjectsInChangeOrder()
-        return objectIDs
+        return identities
     }
 
     /// Creates and registers an object of the entity's class (`type` when the caller already looked it
@@ -75,7 +76,7 @@ extension NSManagedObjectContext {
     /// the fetch stored the row) is given, and fires from it while the cache keeps that generation.
     func registeredObject(for row: StoreRow, asFault: Bool, refresh: Bool, type: NSManagedObject.Type? = nil,
                           rowGeneration: UInt64? = nil) -> NSManagedObject {
-        if let object = registry[row.objectID] {
+        if let object = registry[row.identity] {
             if object._isFault {
                 if !asFault { fulfill(object, from: row) }
             } else if refresh, !object.hasChanges {
@@ -83,8 +84,13 @@ extension NSManagedObjectContext {
             }
             return object
         }
-        let object = makeObject(for: row.objectID, type: type)
-        return withUnsafePointer(to: row) { setUpNewObject(object, at: $0, asFault: asFault, rowGeneration: rowGeneration) }
+        return withUnsafePointer(to: row) { row in
+            let object = FetchedObjectConstruction.make(type ?? ManagedObjectClasses.objectClass(for: row.pointee.entity),
+                                                        for: StoreRow.identity(of: row))
+            object._context = self
+            registry.updateValue(object, forIdentity: row.pointee.identity)
+            return setUpNewObject(object, at: row, asFault: asFault, rowGeneration: rowGeneration)
+        }
     }
 
     /// ``registeredObject(for:asFault:refresh:type:rowGeneration:)`` for a row of a fetch that began with
@@ -93,17 +99,15 @@ extension NSManagedObjectContext {
     /// Should the context have an object for the row's ID after all (the entity class's initializer
     /// fetched it), that object stays registered and is the one returned.
     ///
-    /// The row is read where it lies: a copy of it would retain its ID and values, and release them after.
+    /// The row is read where it lies: a copy of it would retain its identity and values, and release them
+    /// after.
     func registeredNewObject(at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool, type: NSManagedObject.Type,
                              rowGeneration: UInt64?) -> NSManagedObject {
-        // The ID unretained: the row keeps it.
-        let (object, registered) = Unmanaged.passUnretained(row.pointee.objectID)._withUnsafeGuaranteedRef { objectID in
-            let object = FetchedObjectConstruction.make(type, for: objectID)
-            object._context = self
-            return (object, registry.updateValue(object, forKey: objectID))
-        }
-        if let registered {
-            registry.updateValue(registered, forKey: row.pointee.objectID)
+        let identity = StoreRow.identity(of: row)
+        let object = FetchedObjectConstruction.make(type, for: identity)
+        object._context = self
+        if let registered = registry.updateValue(object, forIdentity: identity.pointee) {
+            registry.updateValue(registered, forIdentity: identity.pointee)
             object._context = nil
             return registeredObject(for: row.pointee, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)
         }
@@ -115,10 +119,7 @@ extension NSManagedObjectContext {
     /// the caller registers it (see `_registerWithoutIndex(_:registryChangesBefore:refresh:)`).
     @inline(__always)
     func unregisteredNewFault(at row: UnsafePointer<StoreRow>, type: NSManagedObject.Type, rowGeneration: UInt64) -> NSManagedObject {
-        // The ID unretained: the row keeps it.
-        let object = Unmanaged.passUnretained(row.pointee.objectID)._withUnsafeGuaranteedRef { objectID in
-            FetchedObjectConstruction.make(type, for: objectID)
-        }
+        let object = FetchedObjectConstruction.make(type, for: StoreRow.identity(of: row))
         object._context = self
         return setUpNewObject(object, at: row, asFault: true, rowGeneration: rowGeneration)
     }

@@ -74,15 +74,16 @@ extension NSManagedObjectContext {
         _forgetUnheldRows(of: _resetObjects())
     }
 
-    /// `reset()`'s work, but for the rows: returns the permanent IDs of the objects let go of.
-    private func _resetObjects() -> [NSManagedObjectID] {
+    /// `reset()`'s work, but for the rows: returns the identities of the objects let go of that have
+    /// permanent IDs.
+    private func _resetObjects() -> [ObjectIdentity] {
         _advanceQueryGeneration()
         let invalidated = registeredObjects.union(_inserted.values)
         defer { _postInvalidatedAll(invalidated) }
-        var objectIDs: [NSManagedObjectID] = []
+        var identities: [ObjectIdentity] = []
         for object in registry.values {
             object._context = nil
-            if !object._objectID.isTemporaryID { objectIDs.append(object._objectID) }
+            if !object._hasTemporaryID { identities.append(object._identity) }
         }
         for object in _inserted.values {
             object._context = nil
@@ -93,7 +94,7 @@ extension NSManagedObjectContext {
         _deleted = [:]
         _faultFailures = [:]
         _undoManager?.removeAllActions()
-        return objectIDs
+        return identities
     }
 
     /// Gives the objects permanent IDs now, before they are saved.

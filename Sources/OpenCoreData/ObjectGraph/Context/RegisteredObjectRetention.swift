@@ -46,16 +46,17 @@ extension NSManagedObjectContext {
         registry.removeValues(where: { isKnownUniquelyReferenced(&$0) }, into: &released)
         _registryReleaseThreshold = max(Self.minimumRegistryReleaseThreshold, 2 * (registry.count - pending))
         guard !released.isEmpty else { return }
-        let releasedIDs = released.compactMap { $0._objectID.isTemporaryID ? nil : $0._objectID }
+        let releasedIdentities = released.compactMap { $0._hasTemporaryID ? nil : $0._identity }
         // The objects are freed here, after the registry is consistent; then the coordinator's cached rows
         // of those objects go too, unless an object of another context holds one.
         released = []
-        _forgetUnheldRows(of: releasedIDs)
+        _forgetUnheldRows(of: releasedIdentities)
     }
 
-    /// Asks the coordinator's row cache to forget the rows of `objectIDs` that no object holds any more
-    /// (see `StoreRowCache.forgetUnheldRows(of:)`). Called once the context has let go of those objects.
-    func _forgetUnheldRows(of objectIDs: [NSManagedObjectID]) {
-        _coordinator?._rowCache.forgetUnheldRows(of: objectIDs)
+    /// Asks the coordinator's row cache to forget the rows of the objects `identities` name that no
+    /// object holds any more (see `StoreRowCache.forgetUnheldRows(of:)`). Called once the context has let
+    /// go of those objects.
+    func _forgetUnheldRows(of identities: [ObjectIdentity]) {
+        _coordinator?._rowCache.forgetUnheldRows(of: identities)
     }
 }

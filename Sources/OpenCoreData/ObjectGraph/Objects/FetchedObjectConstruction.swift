@@ -1,33 +1,45 @@
 /// Creates the objects of rows a context registers: the class's `init(entity:insertInto:)` runs, as for
-/// every managed object, but the object takes the row's permanent ID directly instead of a temporary ID,
-/// and no default values (its values come from its row).
+/// every managed object, but the object takes the row's identity directly instead of a temporary ID (its
+/// permanent ID, or the scope and primary key a fetched row names it by, from which the object makes its
+/// ID when asked for it), and no default values (its values come from its row).
 ///
-/// The ID waits in a per-thread slot while the initializer runs; `NSManagedObject`'s initializer takes it
-/// when both the entity and the object's class match, so an object a subclass's initializer (or one of its
-/// stored-property initializers, which run first) creates for another purpose is not affected. An
-/// initializer that hands its superclass another entity leaves the ID waiting: the object is then given
-/// the row's ID after its initializer returns. Values an initializer sets are dropped with their changes:
+/// The identity waits in a per-thread slot while the initializer runs; `NSManagedObject`'s initializer
+/// takes it when both the entity and the object's class match, so an object a subclass's initializer (or
+/// one of its stored-property initializers, which run first) creates for another purpose is not affected.
+/// An initializer that hands its superclass another entity leaves the identity waiting: the object is
+/// then given the row's identity after its initializer returns. Values an initializer sets are dropped with their changes:
 /// a fetched object's values are its row's.
 enum FetchedObjectConstruction {
-    private static let pendingID = ThreadPointerSlot()
+    private static let pendingIdentity = ThreadPointerSlot()
 
-    /// What waits in the per-thread slot: the row's ID and the class being initialized for it.
+    /// What waits in the per-thread slot: the row's identity (the caller keeps it) and the class being
+    /// initialized for it.
     private struct Pending {
-        let objectID: Unmanaged<NSManagedObjectID>
+        let identity: UnsafePointer<ObjectIdentity>
         let type: ObjectIdentifier
     }
 
     /// A new instance of `type` for the permanent ID `objectID`, not yet registered with a context.
     static func make(_ type: NSManagedObject.Type, for objectID: NSManagedObjectID) -> NSManagedObject {
+        withUnsafePointer(to: ObjectIdentity.id(objectID)) { make(type, for: $0) }
+    }
+
+    /// A new instance of `type` for the row `identity` names, not yet registered with a context.
+    static func make(_ type: NSManagedObject.Type, for identity: UnsafePointer<ObjectIdentity>) -> NSManagedObject {
         // Another construction may be waiting on this thread (this one runs inside its initializer): the
         // slot gives it back afterwards.
-        let object = withUnsafePointer(to: Pending(objectID: .passUnretained(objectID), type: ObjectIdentifier(type))) { pending in
-            pendingID.with(pending) { type.init(entity: objectID.entity, insertInto: nil) }
+        let (object, taken) = withUnsafePointer(to: Pending(identity: identity, type: ObjectIdentifier(type))) { pending in
+            pendingIdentity.with(pending) {
+                let object = type.init(entity: identity.pointee.entity, insertInto: nil)
+                // The initializer empties the slot when it takes the identity.
+                return (object, pendingIdentity.pointer == nil)
+            }
         }
-        if object._objectID !== objectID || !object.changedKeys.isEmpty || !object.valuesAtLastEvent.isEmpty {
-            // The initializer gave its superclass another entity (the object did not take the ID), or set
-            // values: the object starts with the row's ID and no values or changes, which the row brings.
-            object._objectID = objectID
+        if !taken || !object.changedKeys.isEmpty || !object.valuesAtLastEvent.isEmpty {
+            // The initializer gave its superclass another entity (the object did not take the identity),
+            // or set values: the object starts with the row's identity and no values or changes, which
+            // the row brings.
+            object._setRowIdentity(identity.pointee)
             object.storage = PropertyValues(layout: .empty)
             object.changedKeys.removeAll()
             object.valuesAtLastEvent.removeAll()
@@ -35,16 +47,14 @@ enum FetchedObjectConstruction {
         return object
     }
 
-    /// The ID waiting for an object of `entity` and class `type` on this thread, taken so that no other
-    /// object gets it.
+    /// The identity waiting for an object of `entity` and class `type` on this thread, taken so that no
+    /// other object gets it; the caller of `make` keeps it while the initializer runs.
     @inline(__always)
-    static func takeID(for entity: NSEntityDescription, of type: NSManagedObject.Type) -> NSManagedObjectID? {
-        guard let slot = pendingID.pointer else { return nil }
+    static func takeIdentity(for entity: NSEntityDescription, of type: NSManagedObject.Type) -> UnsafePointer<ObjectIdentity>? {
+        guard let slot = pendingIdentity.pointer else { return nil }
         let pending = slot.assumingMemoryBound(to: Pending.self).pointee
-        guard pending.type == ObjectIdentifier(type) else { return nil }
-        let objectID = pending.objectID.takeUnretainedValue()
-        guard objectID.entity === entity else { return nil }
-        pendingID.clear()
-        return objectID
+        guard pending.type == ObjectIdentifier(type), pending.identity.pointee.entity === entity else { return nil }
+        pendingIdentity.clear()
+        return pending.identity
     }
 }

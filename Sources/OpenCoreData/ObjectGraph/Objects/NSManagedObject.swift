@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A base class that implements the behavior a Core Data model object needs.
 ///
 /// A managed object is an instance of an entity of a managed object model, registered with a managed
@@ -33,8 +35,16 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Whether the object was inserted into its context since the context last processed pending
     /// changes: its values at the last event are its entity's default values, not recorded one by one.
     @exclusivity(unchecked) final var _insertedInCurrentEvent = false
-    /// The object's current ID: temporary until the object is saved or obtains a permanent ID.
-    @exclusivity(unchecked) final var _objectID: NSManagedObjectID
+    /// The object's ID once there is one, retained: `nil` while the ID of an object made for a fetched
+    /// row has not been asked for (`_rowScope` and `_rowKey` name it until then).
+    ///
+    /// Atomic, because an object's ID may be asked for on any thread, as in Core Data: two threads
+    /// asking first at once both make an ID, and the first one stored is the object's.
+    private let _madeObjectID: Atomic<Unmanaged<NSManagedObjectID>?>
+    /// For an object made for a fetched row: the scope and primary key the row named it by. Set before
+    /// the object is handed out, never changed after.
+    @exclusivity(unchecked) private final var _rowScope: ObjectIDScope?
+    @exclusivity(unchecked) private final var _rowKey: Int64 = 0
     /// The context the object is registered with, held without a reference count.
     ///
     /// A context always knows the objects that refer to it: registering an object sets the reference,
@@ -121,12 +131,20 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         entity._requireInstantiable()
         _overrides = ManagedObjectOverrides.of(Self.self)
-        if let rowID = FetchedObjectConstruction.takeID(for: entity, of: Self.self) {
-            // An object a context creates for a row: its values come from the row.
-            _objectID = rowID
+        if let identity = FetchedObjectConstruction.takeIdentity(for: entity, of: Self.self) {
+            // An object a context creates for a row: its values come from the row. The identity is read
+            // where the row keeps it: a copy of it would be retained and released once more.
+            switch identity.pointee {
+            case .id(let id):
+                _madeObjectID = Atomic(.passRetained(id))
+            case .row(let scope, let primaryKey):
+                _madeObjectID = Atomic(nil)
+                _rowScope = scope
+                _rowKey = primaryKey
+            }
             storage = PropertyValues(layout: .empty)
         } else {
-            _objectID = NSManagedObjectID(temporaryFor: entity)
+            _madeObjectID = Atomic(.passRetained(NSManagedObjectID(temporaryFor: entity)))
             storage = EntityDefaultValues.values(for: entity)
         }
         // The entity's last use: the object takes the caller's reference instead of a copy of it.
@@ -134,6 +152,64 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         super.init()
         if let context {
             context.insert(self)
+        }
+    }
+
+    deinit {
+        _madeObjectID.load(ordering: .relaxed)?.release()
+    }
+
+    /// The object's current ID: temporary until the object is saved or obtains a permanent ID. An object
+    /// made for a fetched row makes its ID on the first read.
+    final var _objectID: NSManagedObjectID {
+        @inline(__always) get {
+            if let id = _madeObjectID.load(ordering: .acquiring) { return id.takeUnretainedValue() }
+            return _makeObjectID()
+        }
+        set {
+            _madeObjectID.exchange(.passRetained(newValue), ordering: .acquiringAndReleasing)?.release()
+        }
+    }
+
+    /// Makes and keeps the ID of an object made for a fetched row.
+    @inline(never)
+    private final func _makeObjectID() -> NSManagedObjectID {
+        let made = Unmanaged.passRetained(_rowScope.unsafelyUnwrapped.objectID(primaryKey: _rowKey))
+        let (stored, current) = _madeObjectID.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+        if stored { return made.takeUnretainedValue() }
+        made.release()
+        return current.unsafelyUnwrapped.takeUnretainedValue()
+    }
+
+    /// The object's identity, without making an ID: the ID when there is one, the fetched row's scope
+    /// and primary key otherwise.
+    final var _identity: ObjectIdentity {
+        @inline(__always) get {
+            if let id = _madeObjectID.load(ordering: .acquiring) { return .id(id.takeUnretainedValue()) }
+            return .row(_rowScope.unsafelyUnwrapped, primaryKey: _rowKey)
+        }
+    }
+
+    /// The object's ID if it has been made, without making it.
+    final var _objectIDIfMade: NSManagedObjectID? {
+        @inline(__always) get { _madeObjectID.load(ordering: .acquiring)?.takeUnretainedValue() }
+    }
+
+    /// Whether the object has a temporary ID, without making an ID (an ID not yet made is permanent).
+    final var _hasTemporaryID: Bool {
+        @inline(__always) get { _madeObjectID.load(ordering: .acquiring)?._withUnsafeGuaranteedRef(\.isTemporaryID) ?? false }
+    }
+
+    /// Gives an object made for a row the row's identity (see `FetchedObjectConstruction`), before the
+    /// object is handed out.
+    final func _setRowIdentity(_ identity: ObjectIdentity) {
+        switch identity {
+        case .id(let id):
+            _objectID = id
+        case .row(let scope, let primaryKey):
+            _rowScope = scope
+            _rowKey = primaryKey
+            _madeObjectID.exchange(nil, ordering: .acquiringAndReleasing)?.release()
         }
     }
 

@@ -15,7 +15,7 @@ enum ObjectPassPrefetch {
     /// The parts of an object a pass touches besides the object itself.
     struct Parts: OptionSet {
         let rawValue: UInt8
-        /// The object's ID.
+        /// The object's ID, when it has been made.
         static let objectID = Parts(rawValue: 1 << 0)
         /// The buffer of the object's current values.
         static let values = Parts(rawValue: 1 << 1)
@@ -76,7 +76,7 @@ enum ObjectPassPrefetch {
     @inline(__always)
     private static func prefetch(_ parts: Parts, of object: Unmanaged<NSManagedObject>) {
         object._withUnsafeGuaranteedRef { object in
-            if parts.contains(.objectID) { prefetch(object._objectID) }
+            if parts.contains(.objectID), let id = object._objectIDIfMade { prefetch(id) }
             if parts.contains(.values) { object.storage.slots.prefetchForCopy() }
             if parts.contains(.snapshot) { object.snapshot.slots.prefetchForCopy() }
         }

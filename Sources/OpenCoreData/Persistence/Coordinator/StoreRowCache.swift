@@ -152,7 +152,7 @@ final class StoreRowCache: @unchecked Sendable {
             // Only an empty cache reserves: later rows often replace cached ones.
             if rows.isEmpty { rows.reserveCapacity(newRows.count) }
             var replaced = false
-            for row in newRows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
+            for row in newRows where rows.updateValue(row, forIdentity: row.identity) != nil { replaced = true }
             if replaced { advanceGeneration() }
             return (generation.load(ordering: .relaxed), false)
         }
@@ -190,7 +190,7 @@ final class StoreRowCache: @unchecked Sendable {
                 }
             case .fetched(let fetched):
                 if rows.isEmpty { rows.reserveCapacity(fetched.rows.count) }
-                for row in fetched.rows where rows.updateValue(row, forKey: row.objectID) != nil { replaced = true }
+                for row in fetched.rows where rows.updateValue(row, forIdentity: row.identity) != nil { replaced = true }
             }
         }
         if replaced { advanceGeneration() }
@@ -212,7 +212,8 @@ final class StoreRowCache: @unchecked Sendable {
         }
     }
 
-    /// Forgets the cached rows of `objectIDs` that no object holds, and every row not yet indexed that
+    /// Forgets the cached rows of the objects `identities` name that no object holds, and every row not
+    /// yet indexed that
     /// no object holds, whatever its ID: a fetch's rows no object shares, a save's new rows whose objects
     /// no longer share their values. Called once the objects a context lets go of are
     /// gone: the rows of objects still alive (in other contexts, or kept by the app) stay.
@@ -223,14 +224,16 @@ final class StoreRowCache: @unchecked Sendable {
     ///
     /// The rows are looked at under the lock and let go of after it: for a large fetch, freeing them is
     /// most of the work.
-    func forgetUnheldRows(of objectIDs: consuming [NSManagedObjectID]) {
-        var objectIDs = objectIDs
+    func forgetUnheldRows(of identities: consuming [ObjectIdentity]) {
+        var identities = identities
         var forgotten: [StoreRow] = []
         var forgottenInserts: [(StoreSaveChanges.Insert, NSManagedObjectID)] = []
         lock.withLock {
             if !rows.isEmpty {
-                for id in objectIDs {
-                    if let row = rows.removeValue(forKey: id, where: { $0.holdsValuesAlone() }) { forgotten.append(row) }
+                for identity in identities {
+                    if let row = rows.removeValue(forIdentity: identity, where: { $0.holdsValuesAlone() }) {
+                        forgotten.append(row)
+                    }
                 }
             }
             // Rows not yet indexed are looked at where they are, whatever their IDs.
@@ -245,8 +248,9 @@ final class StoreRowCache: @unchecked Sendable {
                 }
             }
         }
-        // The IDs first: the forgotten rows hold them too, so this only counts them down.
-        Self.release(&objectIDs)
+        // The identities first: the forgotten rows hold what they refer to too, so this only counts
+        // them down.
+        Self.release(&identities)
         Self.release(&forgotten)
         forgottenInserts = []
     }
@@ -256,15 +260,16 @@ final class StoreRowCache: @unchecked Sendable {
         while StoreRow.removeLast(prefetchingAheadIn: &rows) != nil {}
     }
 
-    /// Lets go of `objectIDs`, last first, asking for each ID's reference count some IDs ahead: after a
-    /// large context's objects, the IDs have left the processor's caches.
-    private static func release(_ objectIDs: inout [NSManagedObjectID]) {
-        while !objectIDs.isEmpty {
-            objectIDs.withUnsafeBufferPointer { ids in
-                guard let base = ids.baseAddress else { return }
-                ObjectPassPrefetch.prefetch(referenceAt: ids.count &- 1 &- ObjectPassPrefetch.distance, in: UnsafeRawPointer(base))
+    /// Lets go of `identities`, last first, asking for the reference count of each ID some identities
+    /// ahead: after a large context's objects, the IDs have left the processor's caches (the scopes of
+    /// fetched rows' identities are shared, and stay cached).
+    private static func release(_ identities: inout [ObjectIdentity]) {
+        while !identities.isEmpty {
+            let ahead = identities.count &- 1 &- ObjectPassPrefetch.distance
+            if ahead >= 0, case .id(let id) = identities[ahead] {
+                ocd_prefetchForWriting(Unmanaged.passUnretained(id).toOpaque())
             }
-            objectIDs.removeLast()
+            identities.removeLast()
         }
     }
 
@@ -272,7 +277,7 @@ final class StoreRowCache: @unchecked Sendable {
     func remove(where condition: (StoreRow) -> Bool) {
         lock.withLock {
             indexUnindexedRows()
-            rows.removeAll { _, row in condition(row) }
+            rows.removeAll(where: condition)
             advanceGeneration()
         }
     }
@@ -286,7 +291,7 @@ final class StoreRowCache: @unchecked Sendable {
     func removeAll(storeIdentifier: String?) {
         lock.withLock {
             indexUnindexedRows()
-            rows.removeAll { id, _ in id.storeIdentifier == storeIdentifier }
+            rows.removeAll(storeIdentifier: storeIdentifier)
             advanceGeneration()
         }
     }

@@ -62,29 +62,51 @@ struct ObjectIDMap<Value> {
 
     /// Names one page: a store, an entity, and a run of ``pageSize`` primary keys.
     ///
-    /// The key refers to an ID of the page without a reference count, so that looking a page up costs no
-    /// atomic operation: a key made for a lookup refers to the caller's ID, and a key in the table to the
-    /// ``Page/representative`` its page keeps (a copy of the table copies the page, and the reference
-    /// with it).
+    /// The key refers to its entity and store without reference counts, so that looking a page up costs
+    /// no atomic operation: a key made for a lookup refers to the caller's, and a key in the table to the
+    /// ones its ``Page`` keeps (a copy of the table copies the page, and the references with it). Keys
+    /// made from an ID and from a row's ``ObjectIdentity`` are equal when the ID names the row.
     struct PageKey: Hashable {
-        /// An ID of the page, unretained: it names the store and the entity.
-        let representative: Unmanaged<NSManagedObjectID>
-        /// The part of the representative's hash its store and entity give.
+        /// The entity of the page's IDs, unretained.
+        let entity: Unmanaged<NSEntityDescription>
+        /// The store of the page's IDs, unretained.
+        let store: Unmanaged<ObjectIDStoreReference>
+        /// The part of the IDs' hash their store and entity give.
         let base: Int
         /// The primary key divided by the page size.
         let number: Int64
 
         @inline(__always)
-        init(_ id: NSManagedObjectID, primaryKey: Int64) {
-            representative = .passUnretained(id)
-            base = id._permanentHashBase(primaryKey: primaryKey)
+        init(entity: NSEntityDescription, store: ObjectIDStoreReference, base: Int, primaryKey: Int64) {
+            self.entity = .passUnretained(entity)
+            self.store = .passUnretained(store)
+            self.base = base
             number = primaryKey >> ObjectIDMap.pageShift
         }
 
+        /// The key of a permanent ID, whose primary key the caller read.
+        @inline(__always)
+        init(_ id: NSManagedObjectID, primaryKey: Int64) {
+            self.init(entity: id.entity, store: id._storeReference.unsafelyUnwrapped,
+                      base: id._permanentHashBase(primaryKey: primaryKey), primaryKey: primaryKey)
+        }
+
+        /// The key of a row of `scope`.
+        @inline(__always)
+        init(_ scope: ObjectIDScope, primaryKey: Int64) {
+            self.init(entity: scope.entity, store: scope.store, base: scope.hashBase, primaryKey: primaryKey)
+        }
+
+        /// Equal as IDs are: the same key run, the same store identifier and the same entity name (the
+        /// same references, in the usual case, settle both without reading them).
         static func == (lhs: PageKey, rhs: PageKey) -> Bool {
             guard lhs.number == rhs.number, lhs.base == rhs.base else { return false }
-            return lhs.representative._withUnsafeGuaranteedRef { left in
-                rhs.representative._withUnsafeGuaranteedRef { left._namesSameEntityAndStore(as: $0) }
+            let sameStore = lhs.store.toOpaque() == rhs.store.toOpaque() || lhs.store._withUnsafeGuaranteedRef { left in
+                rhs.store._withUnsafeGuaranteedRef { ObjectIDStoreReference.sameIdentifier(left, $0) }
+            }
+            guard sameStore else { return false }
+            return lhs.entity.toOpaque() == rhs.entity.toOpaque() || lhs.entity._withUnsafeGuaranteedRef { left in
+                rhs.entity._withUnsafeGuaranteedRef { left.name == $0.name }
             }
         }
 
@@ -101,24 +123,26 @@ struct ObjectIDMap<Value> {
 
     /// The entries of one page, by primary key modulo ``pageSize``.
     struct Page {
-        /// The ID the page's key refers to, kept alive by the page.
-        let representative: NSManagedObjectID
-        var entries: ContiguousArray<(id: NSManagedObjectID, value: Value)?>
+        /// The entity and store the page's key refers to, kept alive by the page.
+        let entity: NSEntityDescription
+        let store: ObjectIDStoreReference
+        var entries: ContiguousArray<Value?>
         var count = 0
 
-        init(representative: NSManagedObjectID) {
-            self.representative = representative
+        init(entity: NSEntityDescription, store: ObjectIDStoreReference) {
+            self.entity = entity
+            self.store = store
             entries = ContiguousArray(repeating: nil, count: ObjectIDMap.pageSize)
         }
 
-        /// Puts `entry` in slot `index` and returns the entry it replaces, keeping a replaced entry's ID.
+        /// Puts `value` in slot `index` and returns the value it replaces.
         @inline(__always)
-        mutating func update(_ value: Value, id: NSManagedObjectID, at index: Int) -> Value? {
+        mutating func update(_ value: Value, at index: Int) -> Value? {
             if let old = entries[index] {
-                entries[index] = (old.id, value)
-                return old.value
+                entries[index] = value
+                return old
             }
-            entries[index] = (id, value)
+            entries[index] = value
             count += 1
             return nil
         }
@@ -129,7 +153,7 @@ struct ObjectIDMap<Value> {
             guard let old = entries[index] else { return nil }
             entries[index] = nil
             count -= 1
-            return old.value
+            return old
         }
     }
 
@@ -154,7 +178,7 @@ struct ObjectIDMap<Value> {
     subscript(id: NSManagedObjectID) -> Value? {
         get {
             guard let primaryKey = id.primaryKey else { return temporary[Key(id)]?.value }
-            return pages[PageKey(id, primaryKey: primaryKey)]?.entries[Self.slot(of: primaryKey)]?.value
+            return self[PageKey(id, primaryKey: primaryKey), primaryKey]
         }
         set {
             if let newValue {
@@ -165,19 +189,54 @@ struct ObjectIDMap<Value> {
         }
     }
 
+    /// The value of the object an identity names.
+    subscript(identity: ObjectIdentity) -> Value? {
+        @inline(__always) get {
+            switch identity {
+            case .id(let id): self[id]
+            case .row(let scope, let primaryKey): self[PageKey(scope, primaryKey: primaryKey), primaryKey]
+            }
+        }
+    }
+
+    /// The value of a permanent ID, by its page's key.
+    @inline(__always)
+    private subscript(key: PageKey, primaryKey: Int64) -> Value? {
+        pages[key]?.entries[Self.slot(of: primaryKey)]
+    }
+
     /// Sets the value of an ID and returns the value it replaced, if any.
     @discardableResult
     mutating func updateValue(_ value: Value, forKey id: NSManagedObjectID) -> Value? {
         guard let primaryKey = id.primaryKey else { return temporary.update(TemporaryEntry(key: Key(id), value: value))?.value }
-        let key = PageKey(id, primaryKey: primaryKey)
+        return updateValue(value, forPage: PageKey(id, primaryKey: primaryKey), primaryKey: primaryKey) {
+            Page(entity: id.entity, store: id._storeReference.unsafelyUnwrapped)
+        }
+    }
+
+    /// Sets the value of the object an identity names and returns the value it replaced, if any.
+    @discardableResult
+    mutating func updateValue(_ value: Value, forIdentity identity: ObjectIdentity) -> Value? {
+        switch identity {
+        case .id(let id):
+            return updateValue(value, forKey: id)
+        case .row(let scope, let primaryKey):
+            return updateValue(value, forPage: PageKey(scope, primaryKey: primaryKey), primaryKey: primaryKey) {
+                Page(entity: scope.entity, store: scope.store)
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func updateValue(_ value: Value, forPage key: PageKey, primaryKey: Int64, newPage: () -> Page) -> Value? {
         let slot = Self.slot(of: primaryKey)
         if let index = pages.index(forKey: key) {
-            let old = pages.values[index].update(value, id: id, at: slot)
+            let old = pages.values[index].update(value, at: slot)
             if old == nil { permanentCount += 1 }
             return old
         }
-        var page = Page(representative: id)
-        _ = page.update(value, id: id, at: slot)
+        var page = newPage()
+        _ = page.update(value, at: slot)
         pages[key] = page
         permanentCount += 1
         return nil
@@ -199,22 +258,40 @@ struct ObjectIDMap<Value> {
     @discardableResult
     mutating func removeValue(forKey id: NSManagedObjectID) -> Value? {
         guard let primaryKey = id.primaryKey else { return temporary.remove(Key(id))?.value }
-        guard let index = pages.index(forKey: PageKey(id, primaryKey: primaryKey)) else { return nil }
-        guard let old = pages.values[index].remove(at: Self.slot(of: primaryKey)) else { return nil }
-        permanentCount -= 1
-        if pages.values[index].count == 0 { pages.remove(at: index) }
-        return old
+        return removeValue(forPage: PageKey(id, primaryKey: primaryKey), primaryKey: primaryKey) { _ in true }
+    }
+
+    /// Removes the value of the object an identity names and returns it.
+    @discardableResult
+    mutating func removeValue(forIdentity identity: ObjectIdentity) -> Value? {
+        switch identity {
+        case .id(let id):
+            return removeValue(forKey: id)
+        case .row(let scope, let primaryKey):
+            return removeValue(forPage: PageKey(scope, primaryKey: primaryKey), primaryKey: primaryKey) { _ in true }
+        }
     }
 
     /// Removes the value of a permanent ID when `isUnreferenced`, given the value in place (so that it
     /// may ask whether the map holds the only reference to it), returns `true`; returns the value
     /// removed. The value of a temporary ID stays.
     @discardableResult
-    mutating func removeValue(forKey id: NSManagedObjectID, where isUnreferenced: (inout Value) -> Bool) -> Value? {
-        guard let primaryKey = id.primaryKey,
-              let index = pages.index(forKey: PageKey(id, primaryKey: primaryKey)) else { return nil }
+    mutating func removeValue(forIdentity identity: ObjectIdentity, where isUnreferenced: (inout Value) -> Bool) -> Value? {
+        switch identity {
+        case .id(let id):
+            guard let primaryKey = id.primaryKey else { return nil }
+            return removeValue(forPage: PageKey(id, primaryKey: primaryKey), primaryKey: primaryKey, where: isUnreferenced)
+        case .row(let scope, let primaryKey):
+            return removeValue(forPage: PageKey(scope, primaryKey: primaryKey), primaryKey: primaryKey, where: isUnreferenced)
+        }
+    }
+
+    @inline(__always)
+    private mutating func removeValue(forPage key: PageKey, primaryKey: Int64,
+                                      where isUnreferenced: (inout Value) -> Bool) -> Value? {
+        guard let index = pages.index(forKey: key) else { return nil }
         let slot = Self.slot(of: primaryKey)
-        guard pages.values[index].entries[slot] != nil, isUnreferenced(&pages.values[index].entries[slot]!.value),
+        guard pages.values[index].entries[slot] != nil, isUnreferenced(&pages.values[index].entries[slot]!),
               let old = pages.values[index].remove(at: slot) else { return nil }
         permanentCount -= 1
         if pages.values[index].count == 0 { pages.remove(at: index) }
@@ -223,7 +300,14 @@ struct ObjectIDMap<Value> {
 
     /// Adds the entries of `other`, replacing the values of IDs both have.
     mutating func merge(_ other: ObjectIDMap<Value>) {
-        other.forEach { id, value in updateValue(value, forKey: id) }
+        other.temporary.forEach { temporary.update($0) }
+        for (key, page) in other.pages {
+            for slot in page.entries.indices {
+                guard let value = page.entries[slot] else { continue }
+                let primaryKey = key.number << Self.pageShift | Int64(slot)
+                _ = updateValue(value, forPage: key, primaryKey: primaryKey) { Page(entity: page.entity, store: page.store) }
+            }
+        }
     }
 
     /// Keeps room for `capacity` permanent IDs with consecutive primary keys.
@@ -245,16 +329,29 @@ struct ObjectIDMap<Value> {
 
     /// Removes the entries for which `shouldRemove` is true. When it throws, the entries of temporary
     /// IDs removed before stay removed.
-    mutating func removeAll(where shouldRemove: (NSManagedObjectID, Value) throws -> Bool) rethrows {
-        _ = try temporary.removeAll { try shouldRemove($0.key.id, $0.value) }
+    mutating func removeAll(where shouldRemove: (Value) throws -> Bool) rethrows {
+        _ = try temporary.removeAll { try shouldRemove($0.value) }
+        try removePages { page in
+            for index in page.entries.indices {
+                guard let value = page.entries[index], try shouldRemove(value) else { continue }
+                _ = page.remove(at: index)
+            }
+        }
+    }
+
+    /// Removes the entries of the permanent IDs of a store identifier.
+    mutating func removeAll(storeIdentifier: String?) {
+        pages = pages.filter { $0.value.store.identifier != storeIdentifier }
+        permanentCount = pages.values.reduce(0) { $0 + $1.count }
+    }
+
+    /// Calls `update` on every page, and keeps the pages it leaves entries in.
+    private mutating func removePages(_ update: (inout Page) throws -> Void) rethrows {
         var kept: [PageKey: Page] = [:]
         var keptCount = 0
         for (key, page) in pages {
             var page = page
-            for index in page.entries.indices {
-                guard let entry = page.entries[index], try shouldRemove(entry.id, entry.value) else { continue }
-                _ = page.remove(at: index)
-            }
+            try update(&page)
             if page.count > 0 {
                 kept[key] = page
                 keptCount += page.count
@@ -273,7 +370,7 @@ struct ObjectIDMap<Value> {
         var pageIndex = pages.startIndex
         while pageIndex != pages.endIndex {
             for slot in 0..<Self.pageSize where pages.values[pageIndex].entries[slot] != nil {
-                guard isUnreferenced(&pages.values[pageIndex].entries[slot]!.value),
+                guard isUnreferenced(&pages.values[pageIndex].entries[slot]!),
                       let value = pages.values[pageIndex].remove(at: slot) else { continue }
                 removed.append(value)
                 permanentCount -= 1
@@ -284,11 +381,11 @@ struct ObjectIDMap<Value> {
         for key in emptied { pages.removeValue(forKey: key) }
     }
 
-    /// Calls `body` with each ID and its value, in no particular order.
-    func forEach(_ body: (NSManagedObjectID, Value) throws -> Void) rethrows {
-        try temporary.forEach { try body($0.key.id, $0.value) }
+    /// Calls `body` with each value, in no particular order.
+    func forEachValue(_ body: (Value) throws -> Void) rethrows {
+        try temporary.forEach { try body($0.value) }
         for page in pages.values {
-            for case let (id, value)? in page.entries { try body(id, value) }
+            for case let value? in page.entries { try body(value) }
         }
     }
 
@@ -296,7 +393,7 @@ struct ObjectIDMap<Value> {
     var values: [Value] {
         var result: [Value] = []
         result.reserveCapacity(count)
-        forEach { _, value in result.append(value) }
+        forEachValue { result.append($0) }
         return result
     }
 

@@ -5,8 +5,8 @@ import COpenCoreDataRuntime
 // `holdsValuesAlone()` can take it in place); the values are immutable Foundation values (NSNumber,
 // String, Date, Data, UUID, URL, NSDecimalNumber, NSManagedObjectID) that are never mutated.
 struct StoreRow: @unchecked Sendable {
-    /// The object the row stores.
-    let objectID: NSManagedObjectID
+    /// The object the row stores: its ID, or, for a row a fetch read, its scope and primary key.
+    let identity: ObjectIdentity
     /// The row's version, `Z_OPT`: 1 after insert, one more after each update.
     let version: Int64
     /// Attribute name → canonical value; to-one relationship name → destination `NSManagedObjectID`.
@@ -15,9 +15,36 @@ struct StoreRow: @unchecked Sendable {
 
     /// A row with the given values, kept in the layout of the object's entity.
     init(objectID: NSManagedObjectID, version: Int64, values: PropertyValues) {
-        self.objectID = objectID
+        self.init(identity: .id(objectID), version: version, values: values)
+    }
+
+    /// A row of the object `identity` names.
+    @inline(__always)
+    init(identity: ObjectIdentity, version: Int64, values: PropertyValues) {
+        self.identity = identity
         self.version = version
         self.values = values
+    }
+
+    /// The ID of the object the row stores. A row a fetch read makes a new one on each call: code on a
+    /// fetch's path reads ``identity`` instead.
+    var objectID: NSManagedObjectID {
+        identity.objectID
+    }
+
+    /// The identity of the row at `row`, in place.
+    @inline(__always)
+    static func identity(of row: UnsafePointer<StoreRow>) -> UnsafePointer<ObjectIdentity> {
+        UnsafeRawPointer(row).advanced(by: identityOffset).assumingMemoryBound(to: ObjectIdentity.self)
+    }
+
+    private static var identityOffset: Int {
+        @inline(__always) get { MemoryLayout<StoreRow>.offset(of: \StoreRow.identity).unsafelyUnwrapped }
+    }
+
+    /// The entity of the object the row stores.
+    var entity: NSEntityDescription {
+        @inline(__always) get { identity.entity }
     }
 
     /// Whether no other value shares this row's values: no object holds them as its snapshot or its
@@ -27,11 +54,12 @@ struct StoreRow: @unchecked Sendable {
         values.slots.holdsBufferAlone()
     }
 
-    /// Starts loading the reference counts of the row's ID and values into the processor's caches, for
-    /// a pass that retains or releases them soon after (see `ocd_prefetchForWriting`).
+    /// Starts loading the reference counts of the row's ID (when it has one of its own) and values into
+    /// the processor's caches, for a pass that retains or releases them soon after (see
+    /// `ocd_prefetchForWriting`). A fetched row's scope is shared by its fetch's rows, and stays cached.
     @inline(__always)
     static func prefetch(_ row: UnsafePointer<StoreRow>) {
-        ocd_prefetchForWriting(Unmanaged.passUnretained(row.pointee.objectID).toOpaque())
+        if case .id(let id) = row.pointee.identity { ocd_prefetchForWriting(Unmanaged.passUnretained(id).toOpaque()) }
         row.pointee.values.slots.prefetchForCopy()
     }
 

@@ -67,8 +67,8 @@ final class SQLiteFetchRowDecoder {
     fileprivate final class Plan: @unchecked Sendable {
         let entity: NSEntityDescription
         let slotLayout: PropertySlotLayout
-        /// The entity's part of its object IDs' hash in this store.
-        let idHashBase: Int
+        /// What the entity's object IDs in this store share: rows name their objects by it.
+        let scope: ObjectIDScope
         /// The number columns, written straight into a new row's slots.
         let slotSteps: [SlotStep]
         /// Every other column, set by name afterwards.
@@ -76,11 +76,11 @@ final class SQLiteFetchRowDecoder {
         let relationships: [String: NSRelationshipDescription]
         let hasToOne: Bool
 
-        init(entity: NSEntityDescription, slotLayout: PropertySlotLayout, idHashBase: Int, slotSteps: [SlotStep],
+        init(entity: NSEntityDescription, slotLayout: PropertySlotLayout, scope: ObjectIDScope, slotSteps: [SlotStep],
              steps: [Step], relationships: [String: NSRelationshipDescription], hasToOne: Bool) {
             self.entity = entity
             self.slotLayout = slotLayout
-            self.idHashBase = idHashBase
+            self.scope = scope
             self.slotSteps = slotSteps
             self.steps = steps
             self.relationships = relationships
@@ -136,9 +136,8 @@ final class SQLiteFetchRowDecoder {
                 for step in plan.slotSteps { slotValue(step, of: row, into: slots) }
             }
             if !plan.steps.isEmpty { try readOtherColumns(of: row, with: plan, into: &values) }
-            let objectID = NSManagedObjectID(entity: plan.entity, store: storeReference, primaryKey: pk,
-                                             hashBase: plan.idHashBase)
-            return StoreRow(objectID: objectID, version: version, values: values)
+            // No ID yet: the row's object makes one when asked for it.
+            return StoreRow(identity: .row(plan.scope, primaryKey: pk), version: version, values: values)
         }
     }
 
@@ -310,7 +309,7 @@ final class SQLiteFetchRowDecoder {
             }
         }
         return Plan(entity: entity, slotLayout: slotLayout,
-                    idHashBase: NSManagedObjectID.hashBase(storeIdentifier: storeReference.identifier, entity: entity),
+                    scope: ObjectIDScope(entity: entity, store: storeReference),
                     slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
     }
 }
