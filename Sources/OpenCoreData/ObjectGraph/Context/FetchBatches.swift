@@ -88,11 +88,12 @@ extension NSManagedObjectContext {
         guard !waiting.isEmpty else { return false }
         guard let rows = _fetchBatchRows(waiting, of: batch, from: coordinator) else { return false }
         var filled = false
+        let objectID = object._objectID
         for row in rows {
-            if row.objectID == object._objectID {
+            if row.identity.names(objectID) {
                 fulfill(object, from: row)
                 filled = true
-            } else if let other = registry[row.objectID], other._isFault {
+            } else if let other = registry[row.identity], other._isFault {
                 fulfill(other, from: row)
             }
         }

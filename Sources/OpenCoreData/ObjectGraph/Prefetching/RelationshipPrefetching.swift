@@ -11,10 +11,11 @@ extension NSManagedObjectContext {
     func _prefetchRelationships<T>(of objects: [NSManagedObject], rows: [StoreRow], for request: NSFetchRequest<T>) throws {
         guard let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty, !objects.isEmpty,
               let coordinator = _coordinator else { return }
-        var rowsByID: [NSManagedObjectID: StoreRow] = [:]
-        for row in rows { rowsByID[row.objectID] = row }
+        // By identity: the fetch's rows and objects have no IDs until something asks for them.
+        var rowsByIdentity = ObjectIDMap<StoreRow>()
+        for row in rows { rowsByIdentity.updateValue(row, forIdentity: row.identity) }
         for object in objects where object._isFault {
-            if let row = rowsByID[object._objectID] { fulfill(object, from: row) }
+            if let row = rowsByIdentity[object._identity] { fulfill(object, from: row) }
         }
         for keyPath in keyPaths {
             var current = objects

@@ -89,8 +89,9 @@ extension NSManagedObjectContext {
         while start < ids.count {
             let chunk = Array(ids[start..<min(start + max(chunkSize, 1), ids.count)])
             let rows = try coordinator.fetchRows(for: chunk, entity: entity, affectedStores: request._affectedStores)
-            var byID: [NSManagedObjectID: StoreRow] = [:]
-            for row in rows { byID[row.objectID] = row }
+            // By identity: a fetched row has no ID to key by until something asks for one.
+            var byID = ObjectIDMap<StoreRow>()
+            for row in rows { byID.updateValue(row, forIdentity: row.identity) }
             for id in chunk {
                 guard let row = byID[id] else { continue }
                 objects.append(registeredObject(for: row, asFault: false, refresh: request.shouldRefreshRefetchedObjects))

@@ -16,7 +16,7 @@ extension NSPersistentStoreCoordinator {
             } else {
                 let family = Set(operation.entity.selfAndSubentityNames)
                 _rowCache.remove { row in
-                    row.objectID.storeIdentifier == store.identifier && family.contains(row.objectID.entity.name ?? "")
+                    row.identity.storeIdentifier == store.identifier && family.contains(row.entity.name ?? "")
                 }
             }
         }

@@ -232,8 +232,11 @@ extension NSPersistentStoreCoordinator {
         }
         for update in changes.updated where !update.toMany.isEmpty { note(update.objectID, update.toMany) }
         if !owners.isEmpty {
+            // Looked up by the cached rows' identities: a fetched row has no ID to compare.
+            var destinationKeys = ObjectIDMap<Void>()
+            for id in destinations { destinationKeys[id] = () }
             _rowCache.remove { row in
-                if destinations.contains(row.objectID) { return true }
+                if destinationKeys[row.identity] != nil { return true }
                 return owners.contains { name, ids in (row.values[name] as? NSManagedObjectID).map(ids.contains) ?? false }
             }
         }

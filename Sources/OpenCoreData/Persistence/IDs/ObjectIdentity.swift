@@ -35,6 +35,18 @@ enum ObjectIdentity {
         }
     }
 
+    /// Whether the identity names the object `id` names (as `==` between their IDs would say, without
+    /// making one).
+    func names(_ id: NSManagedObjectID) -> Bool {
+        switch self {
+        case .id(let own):
+            return own._names(sameObjectAs: id)
+        case .row(let scope, let primaryKey):
+            return id.primaryKey == primaryKey && ObjectIDStoreReference.sameIdentifier(scope.store, id._storeReference)
+                && (scope.entity === id.entity || scope.entity.name == id.entity.name)
+        }
+    }
+
     /// The object's ID: the one named, or a new one made for a row (each read of a row's identity makes
     /// another, equal ID: keep the first where identity matters).
     var objectID: NSManagedObjectID {
