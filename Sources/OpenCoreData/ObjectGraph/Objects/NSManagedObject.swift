@@ -41,9 +41,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Atomic, because an object's ID may be asked for on any thread, as in Core Data: two threads
     /// asking first at once both make an ID, and the first one stored is the object's.
     private let _madeObjectID: Atomic<Unmanaged<NSManagedObjectID>?>
-    /// For an object made for a fetched row: the scope and primary key the row named it by. Set before
-    /// the object is handed out, never changed after.
+    /// For an object made for a fetched row: the scope the row named it by. Set before the object is
+    /// handed out, never changed after.
     @exclusivity(unchecked) private final var _rowScope: ObjectIDScope?
+    /// For an object made for a fetched row: the row's primary key, set with `_rowScope`.
     @exclusivity(unchecked) private final var _rowKey: Int64 = 0
     /// The context the object is registered with, held without a reference count.
     ///

@@ -123,8 +123,9 @@ struct ObjectIDMap<Value> {
 
     /// The entries of one page, by primary key modulo ``pageSize``.
     struct Page {
-        /// The entity and store the page's key refers to, kept alive by the page.
+        /// The entity the page's key refers to, kept alive by the page.
         let entity: NSEntityDescription
+        /// The store reference the page's key refers to, kept alive by the page.
         let store: ObjectIDStoreReference
         var entries: ContiguousArray<Value?>
         var count = 0
