@@ -252,7 +252,7 @@ struct ManagedMacroEndToEndTests {
         #expect(titles == ["high", "middle"])
     }
 
-    @Test("unset non-optional scalars read as zero and false, unset optionals as nil, before and after a save")
+    @Test("unset non-optional values read as zero, false, empty, the reference date, the nil UUID or about:blank; unset optionals as nil, before and after a save")
     func unsetValues() throws {
         let store = try MacroStore()
         defer { store.remove() }
@@ -266,6 +266,11 @@ struct ManagedMacroEndToEndTests {
             #expect(note.score == 0)
             #expect(note.isPinned == false)
             #expect(note.price == 0)
+            #expect(note.payload == Data())
+            // Where an optional declaration reads nil, a non-optional one reads a fixed value: never a trap.
+            #expect(note.created == Date(timeIntervalSinceReferenceDate: 0))
+            #expect(note.identifier.uuidString == "00000000-0000-0000-0000-000000000000")
+            #expect(note.link.absoluteString == "about:blank")
             #expect(note.subtitle == nil)
             #expect(note.priorityOrNil == nil)
             #expect(note.countOrNil == nil)

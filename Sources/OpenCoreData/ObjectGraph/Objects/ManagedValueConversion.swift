@@ -104,7 +104,10 @@ enum ManagedValueConversion {
     }
 
     /// The value a non-optional property reads when the stored value is `nil`: zero, `false`, an empty
-    /// string, empty data or an empty collection; `nil` (a trap) for dates, UUIDs, URLs and objects.
+    /// string, empty data, an empty collection, the reference date (2001-01-01 00:00 UTC), the nil UUID
+    /// (all zeros) or `about:blank`. A NULL another program left in a column, or a row deleted under a
+    /// fault, must not stop the program where an optional declaration would read `nil`. `nil` (a trap)
+    /// for objects and other types, which have no such value.
     private static func zeroValue(of type: Any.Type) -> Any? {
         switch type {
         case is Bool.Type: return false
@@ -117,6 +120,9 @@ enum ManagedValueConversion {
         case is Data.Type: return Data()
         case is NSSet.Type: return NSSet()
         case is NSOrderedSet.Type: return NSOrderedSet()
+        case is Date.Type: return Date(timeIntervalSinceReferenceDate: 0)
+        case is UUID.Type: return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        case is URL.Type: return URL(string: "about:blank")
         default:
             if let collectionType = type as? any ManagedObjectCollection.Type {
                 return collectionType.managedCollection(from: [])
