@@ -88,13 +88,14 @@ extension NSManagedObjectContext {
         guard !waiting.isEmpty else { return false }
         guard let rows = _fetchBatchRows(waiting, of: batch, from: coordinator) else { return false }
         var filled = false
-        let objectID = object._objectID
         for row in rows {
-            if row.identity.names(objectID) {
+            // Found by the row's identity: the firing object is registered like its batch's others.
+            guard let registered = registry[row.identity] else { continue }
+            if registered === object {
                 fulfill(object, from: row)
                 filled = true
-            } else if let other = registry[row.identity], other._isFault {
-                fulfill(other, from: row)
+            } else if registered._isFault {
+                fulfill(registered, from: row)
             }
         }
         if let expired = _fetchBatches.noteLoaded(batch) {

@@ -61,12 +61,17 @@ extension NSManagedObjectContext {
     /// Creates and registers an object of the entity's class (`type` when the caller already looked it
     /// up) for a permanent ID, with no values.
     func makeObject(for objectID: NSManagedObjectID, type: NSManagedObject.Type? = nil) -> NSManagedObject {
-        let type = type ?? ManagedObjectClasses.objectClass(for: objectID.entity)
-        // The object starts with the ID and no values: a fault has none until it fires (the row brings
-        // them, in the entity's layout).
-        let object = FetchedObjectConstruction.make(type, for: objectID)
+        withUnsafePointer(to: ObjectIdentity.id(objectID)) { makeObject(at: $0, type: type) }
+    }
+
+    /// ``makeObject(for:type:)`` for the object an identity names, read where the caller keeps it.
+    private func makeObject(at identity: UnsafePointer<ObjectIdentity>, type: NSManagedObject.Type?) -> NSManagedObject {
+        let type = type ?? ManagedObjectClasses.objectClass(for: identity.pointee.entity)
+        // The object starts with the identity and no values: a fault has none until it fires (the row
+        // brings them, in the entity's layout).
+        let object = FetchedObjectConstruction.make(type, for: identity)
         object._context = self
-        registry[objectID] = object
+        registry.updateValue(object, forIdentity: identity.pointee)
         return object
     }
 
@@ -85,10 +90,7 @@ extension NSManagedObjectContext {
             return object
         }
         return withUnsafePointer(to: row) { row in
-            let object = FetchedObjectConstruction.make(type ?? ManagedObjectClasses.objectClass(for: row.pointee.entity),
-                                                        for: StoreRow.identity(of: row))
-            object._context = self
-            registry.updateValue(object, forIdentity: row.pointee.identity)
+            let object = makeObject(at: StoreRow.identity(of: row), type: type)
             return setUpNewObject(object, at: row, asFault: asFault, rowGeneration: rowGeneration)
         }
     }

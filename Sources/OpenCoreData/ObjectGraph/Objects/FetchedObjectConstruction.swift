@@ -19,11 +19,6 @@ enum FetchedObjectConstruction {
         let type: ObjectIdentifier
     }
 
-    /// A new instance of `type` for the permanent ID `objectID`, not yet registered with a context.
-    static func make(_ type: NSManagedObject.Type, for objectID: NSManagedObjectID) -> NSManagedObject {
-        withUnsafePointer(to: ObjectIdentity.id(objectID)) { make(type, for: $0) }
-    }
-
     /// A new instance of `type` for the row `identity` names, not yet registered with a context.
     static func make(_ type: NSManagedObject.Type, for identity: UnsafePointer<ObjectIdentity>) -> NSManagedObject {
         // Another construction may be waiting on this thread (this one runs inside its initializer): the

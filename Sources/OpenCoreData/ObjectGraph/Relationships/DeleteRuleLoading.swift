@@ -8,10 +8,10 @@ extension NSManagedObjectContext {
     ///
     /// Firing those faults and relationship faults later, inside the rules, cannot report an error: a
     /// row another program damaged (an unreadable `Z_ENT`, `Z_OPT` or foreign key) would leave its object
-    /// without values (`FaultFailures.swift`) and the rules would act on what they could not read. A related object whose row is gone reads as deleted when
-    /// ``shouldDeleteInaccessibleFaults`` is `true` (as firing its fault would); otherwise it fails with
-    /// `NSManagedObjectReferentialIntegrityError` (133000), Core Data's error for a fault pointing to an
-    /// object that does not exist.
+    /// without values (`FaultFailures.swift`) and the rules would act on what they could not read. A
+    /// related object whose row is gone reads as deleted when ``shouldDeleteInaccessibleFaults`` is `true`
+    /// (as firing its fault would); otherwise it fails with `NSManagedObjectReferentialIntegrityError`
+    /// (133000), Core Data's error for a fault pointing to an object that does not exist.
     func _loadDeleteRuleDestinations(of object: NSManagedObject) throws -> [NSManagedObject] {
         guard object._context === self, !object._isFault else { return [] }
         var cascaded: [NSManagedObject] = []

@@ -89,7 +89,14 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     @inline(__always)
     final func _namesSameEntityAndStore(as other: NSManagedObjectID) -> Bool {
         other === self || (ObjectIDStoreReference.sameIdentifier(_storeReference, other._storeReference)
-            && (entity === other.entity || entity.name == other.entity.name))
+            && Self.sameEntity(entity, other.entity))
+    }
+
+    /// Whether IDs of the two entities name objects of one entity: the same description, or one of the
+    /// same name (IDs made with two copies of a model compare equal).
+    @inline(__always)
+    static func sameEntity(_ lhs: NSEntityDescription, _ rhs: NSEntityDescription) -> Bool {
+        lhs === rhs || lhs.name == rhs.name
     }
 
     /// The part of a permanent ID's hash that depends on its store and entity, not on its key.
@@ -173,7 +180,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         }
         return other.temporaryIdentifier == nil && primaryKey == other.primaryKey
             && ObjectIDStoreReference.sameIdentifier(_storeReference, other._storeReference)
-            && (entity === other.entity || entity.name == other.entity.name)
+            && Self.sameEntity(entity, other.entity)
     }
 
     /// A hash value consistent with ``isEqual(_:)``.

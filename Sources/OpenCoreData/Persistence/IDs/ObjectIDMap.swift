@@ -101,12 +101,12 @@ struct ObjectIDMap<Value> {
         /// same references, in the usual case, settle both without reading them).
         static func == (lhs: PageKey, rhs: PageKey) -> Bool {
             guard lhs.number == rhs.number, lhs.base == rhs.base else { return false }
-            let sameStore = lhs.store.toOpaque() == rhs.store.toOpaque() || lhs.store._withUnsafeGuaranteedRef { left in
+            let sameStore = lhs.store._withUnsafeGuaranteedRef { left in
                 rhs.store._withUnsafeGuaranteedRef { ObjectIDStoreReference.sameIdentifier(left, $0) }
             }
             guard sameStore else { return false }
-            return lhs.entity.toOpaque() == rhs.entity.toOpaque() || lhs.entity._withUnsafeGuaranteedRef { left in
-                rhs.entity._withUnsafeGuaranteedRef { left.name == $0.name }
+            return lhs.entity._withUnsafeGuaranteedRef { left in
+                rhs.entity._withUnsafeGuaranteedRef { NSManagedObjectID.sameEntity(left, $0) }
             }
         }
 
@@ -260,17 +260,6 @@ struct ObjectIDMap<Value> {
     mutating func removeValue(forKey id: NSManagedObjectID) -> Value? {
         guard let primaryKey = id.primaryKey else { return temporary.remove(Key(id))?.value }
         return removeValue(forPage: PageKey(id, primaryKey: primaryKey), primaryKey: primaryKey) { _ in true }
-    }
-
-    /// Removes the value of the object an identity names and returns it.
-    @discardableResult
-    mutating func removeValue(forIdentity identity: ObjectIdentity) -> Value? {
-        switch identity {
-        case .id(let id):
-            return removeValue(forKey: id)
-        case .row(let scope, let primaryKey):
-            return removeValue(forPage: PageKey(scope, primaryKey: primaryKey), primaryKey: primaryKey) { _ in true }
-        }
     }
 
     /// Removes the value of a permanent ID when `isUnreferenced`, given the value in place (so that it

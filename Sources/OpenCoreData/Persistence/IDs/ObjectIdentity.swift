@@ -19,31 +19,11 @@ enum ObjectIdentity {
         }
     }
 
-    /// Whether the identity is a temporary ID.
-    var isTemporary: Bool {
-        switch self {
-        case .id(let id): id.isTemporaryID
-        case .row: false
-        }
-    }
-
     /// The identifier of the object's store; `nil` for a temporary ID.
     var storeIdentifier: String? {
         switch self {
         case .id(let id): id.storeIdentifier
         case .row(let scope, _): scope.store.identifier
-        }
-    }
-
-    /// Whether the identity names the object `id` names (as `==` between their IDs would say, without
-    /// making one).
-    func names(_ id: NSManagedObjectID) -> Bool {
-        switch self {
-        case .id(let own):
-            return own._names(sameObjectAs: id)
-        case .row(let scope, let primaryKey):
-            return id.primaryKey == primaryKey && ObjectIDStoreReference.sameIdentifier(scope.store, id._storeReference)
-                && (scope.entity === id.entity || scope.entity.name == id.entity.name)
         }
     }
 
