@@ -1,5 +1,6 @@
 import Testing
 import OpenCoreData
+import GRDB
 
 /// Damaged stores, model files, format strings and `ocd` arguments: each is read or refused with an
 /// `NSError` in `NSCocoaErrorDomain`; none crashes the process, and a refused store is left byte for byte
@@ -250,6 +251,36 @@ struct BadInputRobustnessTests {
             #expect(Kit.storeBytes(url) == before, "round \(round)")
         }
         #expect(refused > 0)
+    }
+
+    @Test("a row whose Z_ENT is an abstract entity's number is refused as damage, by a fetch and by a fault")
+    func rowOfAbstractEntity() throws {
+        let stack = try GraphStack(.sqlite, model: VehicleModel.make())
+        let filling = stack.context()
+        let carID = try filling.performAndWait {
+            let car = Car(context: filling)
+            car.brand = "VW"
+            try filling.save()
+            return car.objectID
+        }
+        let numbers = try DatabaseQueue(path: stack.storeURL.path).read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map {
+                ($0["Z_NAME"] as String, $0["Z_ENT"] as Int64)
+            })
+        }
+        let vehicle = try #require(numbers["Vehicle"])
+        try Kit.execute("UPDATE ZVEHICLE SET Z_ENT = \(vehicle)", on: stack.storeURL)
+
+        let context = stack.context(try stack.secondCoordinator())
+        try context.performAndWait {
+            let error = try #require(throws: NSError.self) {
+                try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Vehicle"))
+            }
+            Kit.expectCocoaError(error, "fetch")
+            #expect(error.code == NSFileReadCorruptFileError)
+            #expect(error.localizedDescription.contains("abstract entity Vehicle"), "\(error.localizedDescription)")
+            #expect(throws: NSError.self) { try context.existingObject(with: carID) }
+        }
     }
 
     @Test("metadataForPersistentStore reads or refuses every damaged store without changing it", arguments: Kit.stores)

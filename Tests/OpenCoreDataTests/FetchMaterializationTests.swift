@@ -271,7 +271,8 @@ struct FetchMaterializationTests {
         #expect(copy.map(\.i0) == [4, 2, 3, 4, 0, 1, 2, 3, 4])
 
         let objects = try context.fetch(ReadingModel.sorted(NSManagedObject.self))
-        #expect(objects.elementsEqual(readings, by: ===))
+        let sameObjects = objects.elementsEqual(readings, by: ===)
+        #expect(sameObjects)
         #expect((objects as? [FetchedReading])?.map(\.i0) == [0, 1, 2, 3, 4])
         let results = try context.fetch(ReadingModel.sorted(NSFetchRequestResult.self))
         #expect(results.count == 5)

@@ -4,9 +4,9 @@ import Synchronization
 /// Where the values of an entity's properties live in a ``PropertyValues``: one slot per property (its
 /// inherited properties included), in the entity's property order.
 ///
-/// A layout is computed once when the entity's model becomes immutable and shared by every object and
-/// row of the entity, and by every entity of the same shape (see ``shared(_:)``); while the model is
-/// still editable each use computes a new, equal layout.
+/// There is one layout for each shape (see ``shared(_:)``), made on first use and kept for the life of
+/// the process: every object and row of an entity shares it, as do entities of the same shape, and
+/// values may refer to their layout without a reference count (``PropertyValues/layout``).
 final class PropertySlotLayout: Sendable {
     /// How a slot's value is kept.
     enum Kind: UInt8, Sendable {
@@ -55,6 +55,8 @@ final class PropertySlotLayout: Sendable {
         var transientSlots: [Int]
     }
 
+    /// A layout of the given shape. Only ``shared(_:)`` makes layouts: values rely on every layout
+    /// living as long as the process.
     init(_ shape: Shape) {
         // Names rebuilt from their bytes: short ones in the small form string literals have.
         let names = shape.names.map { String(decoding: Array($0.utf8), as: UTF8.self) }
@@ -118,7 +120,7 @@ final class PropertySlotLayout: Sendable {
                 let entry = table[position]
                 if entry.representation == representation { return (entry.slot, entry.kind) }
                 if entry.representation == .none { return nil }
-                position = (position + 1) & probeMask
+                position = (position &+ 1) & probeMask
             }
         }
     }
@@ -141,12 +143,6 @@ final class PropertySlotLayout: Sendable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         return Int(truncatingIfNeeded: hash ^ (hash >> 32))
-    }
-
-    /// Computes the layout of an entity's properties (fetched properties excluded: their results are
-    /// kept apart).
-    convenience init(_ entity: NSEntityDescription) {
-        self.init(Self.shape(of: entity))
     }
 
     /// The shape of an entity's layout. A property that redeclares an inherited name takes over its slot.
@@ -193,8 +189,9 @@ final class PropertySlotLayout: Sendable {
 }
 
 extension NSEntityDescription {
-    /// The slot layout of the entity's values: fixed once the model is in use.
+    /// The slot layout of the entity's values: fixed once the model is in use; while the model is still
+    /// editable, the shared layout of the entity's current properties.
     var _slotLayout: PropertySlotLayout {
-        _frozen?.slotLayout ?? PropertySlotLayout(self)
+        _frozen?.slotLayout ?? PropertySlotLayout.shared(self)
     }
 }

@@ -137,6 +137,15 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
         precondition(position >= 0 && position < endIndex, "Index out of range")
         return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in match(elements[position]) }
     }
+
+    /// ``matching(at:_:)`` without the range check, for a position the caller knows is in range: a slot
+    /// the layout of the values that hold these slots gives (values have one slot per slot of their
+    /// layout, from their initializer on).
+    @inline(__always)
+    func matching<T>(inRange position: Int, _ match: (borrowing PropertySlot) -> T?) -> T? {
+        assert(position >= 0 && position < endIndex, "Index out of range")
+        return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in match(elements[position]) }
+    }
 }
 
 /// The buffer of ``PropertySlots``: the number of slots, then the slots.

@@ -8,7 +8,15 @@ import Foundation
 /// until one of them changes.
 struct PropertyValues {
     /// Where each property's value lives.
-    private(set) var layout: PropertySlotLayout
+    var layout: PropertySlotLayout {
+        @inline(__always) get { _layout.takeUnretainedValue() }
+    }
+    /// The layout, held without a reference count: every layout lives as long as the process (see
+    /// ``PropertySlotLayout/shared(_:)``), and values are copied far more often than anything else that
+    /// refers to a layout (a fetched row's values are copied into the row cache, the object's snapshot
+    /// and its current values). (`Unmanaged` rather than `unowned(unsafe)`, which this compiler cannot
+    /// build without optimization.)
+    private let _layout: Unmanaged<PropertySlotLayout>
     /// The values, by slot of `layout`.
     var slots: PropertySlots
     /// Values of keys the layout has no slot for (kept so that no value handed in is ever lost).
@@ -31,6 +39,12 @@ struct PropertyValues {
         if overflowStorage.box.unsafelyUnwrapped.values.isEmpty { overflowStorage.box = nil }
     }
 
+    /// No values, in the layout with no slots: a fault's values until it fires, and the snapshot of an
+    /// object never read from a store.
+    // nonisolated(unsafe): a `let` holding no buffer (the layout has no slots and no value is kept by
+    // name), so a copy shares nothing another thread could change.
+    nonisolated(unsafe) static let none = PropertyValues(layout: .empty)
+
     /// Values with every slot of `layout` empty.
     init(layout: PropertySlotLayout) {
         self.init(layout: layout) { _ in }
@@ -40,7 +54,7 @@ struct PropertyValues {
     /// keep to the buffer's slots).
     @inline(__always)
     init(layout: PropertySlotLayout, filling fill: (UnsafeMutableBufferPointer<PropertySlot>) -> Void) {
-        self.layout = layout
+        _layout = .passUnretained(layout)
         slots = PropertySlots(count: layout.count, filling: fill)
     }
 

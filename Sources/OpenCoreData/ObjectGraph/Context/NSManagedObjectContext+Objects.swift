@@ -233,7 +233,7 @@ extension NSManagedObjectContext {
         object._rowGeneration = 0
         guard stalenessInterval < 0, _rowCacheIsCurrent(generation) else { return false }
         // The row must be in the layout of the entity as it is in use (a model still being edited has
-        // none). Compared by identity, unretained: the entity and the snapshot keep their layouts.
+        // none). Compared by identity, unretained: layouts live as long as the process.
         guard let frozen = object._entity._frozen.map(Unmanaged.passUnretained) else { return false }
         let layout = frozen._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.slotLayout) }
         guard layout.toOpaque() == Unmanaged.passUnretained(object.snapshot.layout).toOpaque() else { return false }

@@ -29,7 +29,7 @@ extension NSManagedObjectContext {
         object.storage = values
         object.toMany = [:]
         object.fetchedPropertyValues = [:]
-        object.snapshot = PropertyValues(layout: .empty)
+        object.snapshot = .none
         object.snapshotVersion = 0
         object._rowGeneration = 0
         object.changedKeys.removeAll()

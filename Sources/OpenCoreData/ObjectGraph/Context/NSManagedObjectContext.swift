@@ -79,7 +79,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     final var _userInfo = NSMutableDictionary()
     /// The pending batches of batched fetches (see `FetchBatches.swift`).
     let _fetchBatches = FetchBatchRegistry()
-    final var _undoManager: UndoManager?
+    final var _undoManager: UndoManager? {
+        didSet { _watchesAccess = _checksQueueUse || _undoManager != nil }
+    }
+    /// Whether the context checks that it is used on its queue or records changes for undo: its objects'
+    /// `@Managed` accessors then take the general path, which does both. One flag, kept with
+    /// `_undoManager` (`_checksQueueUse` never changes), because every accessor asks.
+    final private(set) var _watchesAccess = ConcurrencyDebug.isEnabled
     /// What changed since the last event, for `NSManagedObjectContextObjectsDidChange` (ObjectGraph/Notifications).
     let _changeEvents = ContextChangeEvents()
     /// Parent, children, automatic merging and query generation (ObjectGraph/MultiContext).

@@ -17,7 +17,8 @@ final class ContextLinks: @unchecked Sendable {
     // Unchecked exclusivity: used on the context's queue, one lookup or update an access.
     @exclusivity(unchecked) var retiredTemporaryIDs = ObjectIDMap<NSManagedObjectID>()
     /// The query generation the context's reads are pinned to.
-    var queryGeneration: NSQueryGenerationToken?
+    // Unchecked exclusivity: read and set on the context's queue; every fault a fetch made asks for it.
+    @exclusivity(unchecked) var queryGeneration: NSQueryGenerationToken?
 
     private let lock = NSLock()
     private var _children: [WeakContext] = []

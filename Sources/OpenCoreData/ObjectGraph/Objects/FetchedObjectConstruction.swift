@@ -35,7 +35,7 @@ enum FetchedObjectConstruction {
             // or set values: the object starts with the row's identity and no values or changes, which
             // the row brings.
             object._setRowIdentity(identity.pointee)
-            object.storage = PropertyValues(layout: .empty)
+            object.storage = .none
             object.changedKeys.removeAll()
             object.valuesAtLastEvent.removeAll()
         }

@@ -14,23 +14,47 @@ extension NSManagedObject {
 
     /// The body of ``managedValue(forKey:)``, specialized for each type a typed overload returns.
     ///
-    /// An attribute of an object whose class keeps `NSManagedObject`'s access notifications (which at
-    /// most fire a fault) and whose context neither checks its queue nor records undo, is read straight
-    /// from its slot: a fault fires first, as `willAccessValue(forKey:)` would fire it, and the
-    /// notifications would do nothing more.
+    /// An attribute of an object that is not a fault, whose class keeps `NSManagedObject`'s access
+    /// notifications and whose context neither checks its queue nor records undo, is read straight from
+    /// its slot: the notifications would do nothing. Everything else (a fault's first read among them)
+    /// goes out of line, so that this path calls nothing and needs no frame of its own.
+    ///
+    /// A key path probe (see `ManagedKeyPathNaming`) needs no test here: its entity has no properties,
+    /// so no key has a slot in its values, and every read of it goes out of line.
     @inline(__always)
     func _managedValue<Value>(forKey key: String) -> Value {
-        if keyPathRecorder == nil, !_overrides.contains(.accessNotifications), !_contextWatchesAccess,
-           !_isFault || _firedFaultForAccess() {
-            // Borrowed, not retained, as in `_managedSlotIndex(forKey:)`.
-            let layout = Unmanaged.passUnretained(storage.layout)
-            // A name found only by its characters (not a short literal) takes the general path.
-            if let (index, kind) = layout._withUnsafeGuaranteedRef({ $0.literalSlot(of: key) }), kind != .toMany,
-               let value = storage.slots.matching(at: index, { ManagedSlotAccess.value($0, as: Value.self) }) {
-                return value
-            }
+        if !_overrides.contains(.accessNotifications), !_isFault, !_contextWatchesAccess,
+           let value = _literalValue(forKey: key, as: Value.self) {
+            return value
+        }
+        return _managedValueOffFastPath(forKey: key)
+    }
+
+    /// The reads ``_managedValue(forKey:)`` does not make in place: a fault whose access notifications
+    /// would only fire it is fired here, as `willAccessValue(forKey:)` would fire it, and then read from
+    /// its slot; every other read takes the access notifications.
+    @inline(never)
+    func _managedValueOffFastPath<Value>(forKey key: String) -> Value {
+        if _isFault, !_overrides.contains(.accessNotifications), !_contextWatchesAccess,
+           _firedFaultForAccess(), let value = _literalValue(forKey: key, as: Value.self) {
+            return value
         }
         return _managedValueWithNotifications(forKey: key)
+    }
+
+    /// The value of the attribute or to-one relationship a literal `key` names (see
+    /// ``PropertySlotLayout/literalSlot(of:)``), read in place from its slot as `Value`; `nil` when the key
+    /// has no such slot in the object's values, or the slot's value needs the general conversion.
+    @inline(__always)
+    private func _literalValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
+        // The layout borrowed, not retained (layouts live as long as the process), and the slot read
+        // where it lies: the object's values keep it alive, and nothing here changes them. (A method of
+        // `storage` would be called on a copy of the values, retaining their buffers around every read.)
+        let layout = Unmanaged.passUnretained(storage.layout)
+        guard let (index, kind) = layout._withUnsafeGuaranteedRef({ $0.literalSlot(of: key) }), kind != .toMany else {
+            return nil
+        }
+        return storage.slots.matching(inRange: index) { ManagedSlotAccess.value($0, as: Value.self) }
     }
 
     /// Fires the object's fault as `NSManagedObject`'s `willAccessValue(forKey:)` and
@@ -75,13 +99,10 @@ extension NSManagedObject {
     /// may fire a fault) and holding the layout itself across those calls would retain it.
     @inline(__always)
     private func _managedSlotIndex(forKey key: String) -> (Int, PropertySlotLayout.Kind, ObjectIdentifier)? {
-        // Borrowed, not retained: the object's values keep their layout alive, and nothing here changes
-        // them. Retaining a layout every object of the entity shares made each access pay two atomic
-        // operations on one reference count.
+        // Borrowed, not retained: layouts live as long as the process (see `PropertySlotLayout.shared`).
         let layout = Unmanaged.passUnretained(storage.layout)
         if _isFault, layout._withUnsafeGuaranteedRef({ $0.count == 0 }) {
-            // A fault's values are empty until it fires: the entity's layout, retained (it may be made
-            // for this call when the model is not in use yet).
+            // A fault's values are empty until it fires: the entity's layout.
             return Self._slotIndex(in: _entity._slotLayout, forKey: key)
         }
         return layout._withUnsafeGuaranteedRef { Self._slotIndex(in: $0, forKey: key) }

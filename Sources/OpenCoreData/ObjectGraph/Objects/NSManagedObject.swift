@@ -81,7 +81,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// changes for undo: a `@Managed` accessor then takes the general path, which does both.
     var _contextWatchesAccess: Bool {
         @inline(__always) get {
-            _contextReference?._withUnsafeGuaranteedRef { $0._checksQueueUse || $0._undoManager != nil } ?? false
+            _contextReference?._withUnsafeGuaranteedRef { $0._watchesAccess } ?? false
         }
     }
 
@@ -103,7 +103,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     @exclusivity(unchecked) final var toMany = [String: [NSManagedObject]]()
     /// The values last read from or written to the store: attributes as canonical values, to-one
     /// relationships as destination object IDs. Empty for an object never saved.
-    @exclusivity(unchecked) final var snapshot = PropertyValues(layout: .empty)
+    @exclusivity(unchecked) final var snapshot = PropertyValues.none
     /// The store's version (`Z_OPT`) of the row the snapshot came from; 0 for an object never saved.
     @exclusivity(unchecked) final var snapshotVersion: Int64 = 0
     /// For a fault a fetch made from its row: the row cache's generation when the fetch read the row
@@ -130,7 +130,6 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// The class of the object must be the entity's managed object class or a superclass of it. An
     /// abstract entity has no instances of its own: passing one stops the program, naming the entity.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        entity._requireInstantiable()
         _overrides = ManagedObjectOverrides.of(Self.self)
         if let identity = FetchedObjectConstruction.takeIdentity(for: entity, of: Self.self) {
             // An object a context creates for a row: its values come from the row. The identity is read
@@ -143,8 +142,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
                 _rowScope = scope
                 _rowKey = primaryKey
             }
-            storage = PropertyValues(layout: .empty)
+            storage = .none
         } else {
+            // Only new objects: the stores hold no rows of abstract entities (a store refuses one as
+            // damage), and an object for a row is not created by the app's code.
+            entity._requireInstantiable()
             _madeObjectID = Atomic(.passRetained(NSManagedObjectID(temporaryFor: entity)))
             storage = EntityDefaultValues.values(for: entity)
         }

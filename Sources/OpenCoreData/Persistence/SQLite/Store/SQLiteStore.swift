@@ -125,11 +125,18 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         return layout
     }
 
-    /// The model entity with an entity number (`Z_ENT`) of this store.
+    /// The model entity of a row or reference whose entity number (`Z_ENT`) is `number`.
+    ///
+    /// Throws `NSFileReadCorruptFileError` for a number of no entity and for the number of an abstract
+    /// entity: only concrete entities have rows.
     func entity(number: Int64) throws -> NSEntityDescription {
         guard let entity = _entitiesByNumber[number] else {
             throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, fileURL,
                 "The store file \(fileURL.path) has a row with the unknown entity number \(number).")
+        }
+        guard !entity.isAbstract else {
+            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, fileURL,
+                "The store file \(fileURL.path) has a row of the abstract entity \(entity.name ?? "?") (entity number \(number)); only concrete entities have rows.")
         }
         return entity
     }
