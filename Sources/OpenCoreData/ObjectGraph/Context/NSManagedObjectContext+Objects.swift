@@ -181,15 +181,17 @@ extension NSManagedObjectContext {
     }
 
     /// What loading an object's values from its row ends with, its snapshot set: no loaded to-many
-    /// contents, no changes, not a fault, `awakeFromFetch()`.
-    private func _didFulfill(_ object: NSManagedObject) {
+    /// contents, no changes, not a fault, `awakeFromFetch()` (unless `awakens` is `false`: the caller
+    /// knows the object's class keeps `NSManagedObject`'s, which does nothing).
+    @inline(__always)
+    private func _didFulfill(_ object: NSManagedObject, awakens: Bool = true) {
         if !_faultFailures.isEmpty { _faultFailures[object._objectID] = nil }
         if !object.toMany.isEmpty { object.toMany = [:] }
         if !object.changedKeys.isEmpty { object.changedKeys.removeAll() }
         if !object.valuesAtLastEvent.isEmpty { object.valuesAtLastEvent.removeAll() }
         object._rowGeneration = 0
         object._isFault = false
-        object.awakeFromFetch()
+        if awakens { object.awakeFromFetch() }
     }
 
     /// Fires a fault: loads its row from the coordinator's row cache or store.
@@ -220,15 +222,17 @@ extension NSManagedObjectContext {
     }
 
     /// Fires a fault a fetch made from the row it keeps as its snapshot, as `_fulfillFault(_:)` does
-    /// first; returns whether it did. Otherwise the object is left for `_fulfillFault(_:)`.
+    /// first, for an object whose class keeps `NSManagedObject`'s `awakeFromFetch()`; returns whether it
+    /// did. Otherwise the object is left for `_fulfillFault(_:)`.
     func _fulfillFaultFromFetchedRow(_ object: NSManagedObject) -> Bool {
-        !_needsQueryGenerationScope && _fulfillFromFetchedRow(object)
+        // The pinned generation is asked about only when there is one: the question costs a call.
+        (_links.queryGeneration == nil || !_needsQueryGenerationScope) && _fulfillFromFetchedRow(object, awakens: false)
     }
 
     /// Fires a fault a fetch made from the row it keeps as its snapshot, when the coordinator's row
     /// cache has not changed since (so the cache would give the same row) and the context reads cached
     /// rows (a non-negative staleness interval reads the store).
-    private func _fulfillFromFetchedRow(_ object: NSManagedObject) -> Bool {
+    private func _fulfillFromFetchedRow(_ object: NSManagedObject, awakens: Bool = true) -> Bool {
         let generation = object._rowGeneration
         object._rowGeneration = 0
         guard stalenessInterval < 0, _rowCacheIsCurrent(generation) else { return false }
@@ -245,7 +249,7 @@ extension NSManagedObjectContext {
         } else {
             object.storage = values(ofRow: object.snapshot, for: object)
         }
-        _didFulfill(object)
+        _didFulfill(object, awakens: awakens)
         return true
     }
 
