@@ -270,6 +270,7 @@ struct BadInputRobustnessTests {
         }
         let vehicle = try #require(numbers["Vehicle"])
         try Kit.execute("UPDATE ZVEHICLE SET Z_ENT = \(vehicle)", on: stack.storeURL)
+        let before = Kit.storeBytes(stack.storeURL)
 
         let context = stack.context(try stack.secondCoordinator())
         try context.performAndWait {
@@ -281,6 +282,7 @@ struct BadInputRobustnessTests {
             #expect(error.localizedDescription.contains("abstract entity Vehicle"), "\(error.localizedDescription)")
             #expect(throws: NSError.self) { try context.existingObject(with: carID) }
         }
+        #expect(Kit.storeBytes(stack.storeURL) == before, "refusing the row must not change the store")
     }
 
     @Test("metadataForPersistentStore reads or refuses every damaged store without changing it", arguments: Kit.stores)
