@@ -35,7 +35,7 @@ struct RowCacheRetentionTests {
             do {
                 let context = context(coordinator)
                 let fetched = try tags(round * 100 + 1, round * 100 + 100, in: context)
-                try context.performAndWait {
+                context.performAndWait {
                     #expect(fetched.count == 100)
                     #expect(fetched.allSatisfy { $0.value(forKey: "label") is String })
                     // The fetch into the empty cache left its rows unindexed (counting them all would index them).

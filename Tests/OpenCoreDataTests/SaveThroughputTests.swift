@@ -301,7 +301,7 @@ final class SaveThroughputTests {
         // A connection that binds at most 999 values in one statement, as SQLite builds before 3.32 do:
         // 24 rows of a key and 40 columns, not 64.
         let limited = try #require(store as? SQLiteStore).database()
-        try limited.writeWithoutTransaction { db in
+        limited.writeWithoutTransaction { db in
             _ = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, 999)
         }
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -336,7 +336,7 @@ final class SaveThroughputTests {
             BEGIN SELECT RAISE(ABORT, 'refused'); END
             """)
         let before = try bulkRows()
-        try context.performAndWait {
+        context.performAndWait {
             let items = insertItems(200, from: 10, into: context)
             // SQLite's refusal reaches the caller as Core Data's SQLite error, with SQLite's code.
             let error = #expect(throws: NSError.self) { try context.save() }
@@ -411,7 +411,7 @@ final class SaveThroughputTests {
             BEGIN INSERT INTO ZBULK (Z_ENT, Z_OPT, ZI0) VALUES (NEW.Z_ENT, 1, -1); END
             """)
         let before = try bulkRows()
-        try context.performAndWait {
+        context.performAndWait {
             // Three statements of 64 rows, with no one-row statement after them to collide with a key.
             let items = insertItems(192, from: 10, into: context)
             let error = #expect(throws: NSError.self) { try context.save() }

@@ -100,7 +100,7 @@ extension NSManagedObjectContext {
                 }
                 let object = batch.removeLast()
                 if object._belongs(to: self) { object._context = nil }
-                if !object._hasTemporaryID { identities.append(object._identity) }
+                if let identity = object._permanentIdentity { identities.append(identity) }
             }
         }
     }

@@ -44,7 +44,7 @@ extension NSManagedObjectContext {
         _disconnectUnindexedObjects(collectingIdentitiesInto: &identities)
         func disconnect(_ object: NSManagedObject) {
             if object._belongs(to: self) { object._context = nil }
-            if !object._hasTemporaryID { identities.append(object._identity) }
+            if let identity = object._permanentIdentity { identities.append(identity) }
         }
         _indexedRegistry.forEachValue(disconnect)
         _indexedRegistry.removeAll()

@@ -83,7 +83,7 @@ extension NSManagedObjectContext {
         var identities: [ObjectIdentity] = []
         for object in registry.values {
             object._context = nil
-            if !object._hasTemporaryID { identities.append(object._identity) }
+            if let identity = object._permanentIdentity { identities.append(identity) }
         }
         for object in _inserted.values {
             object._context = nil

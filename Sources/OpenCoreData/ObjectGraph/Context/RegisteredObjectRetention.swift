@@ -46,7 +46,7 @@ extension NSManagedObjectContext {
         registry.removeValues(where: { isKnownUniquelyReferenced(&$0) }, into: &released)
         _registryReleaseThreshold = max(Self.minimumRegistryReleaseThreshold, 2 * (registry.count - pending))
         guard !released.isEmpty else { return }
-        let releasedIdentities = released.compactMap { $0._hasTemporaryID ? nil : $0._identity }
+        let releasedIdentities = released.compactMap(\._permanentIdentity)
         // The objects are freed here, after the registry is consistent; then the coordinator's cached rows
         // of those objects go too, unless an object of another context holds one.
         released = []

@@ -198,9 +198,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         @inline(__always) get { _madeObjectID.load(ordering: .acquiring)?.takeUnretainedValue() }
     }
 
-    /// Whether the object has a temporary ID, without making an ID (an ID not yet made is permanent).
-    final var _hasTemporaryID: Bool {
-        @inline(__always) get { _madeObjectID.load(ordering: .acquiring)?._withUnsafeGuaranteedRef(\.isTemporaryID) ?? false }
+    /// The object's identity when its ID is permanent (an ID not yet made is), without making an ID;
+    /// `nil` for a temporary ID.
+    final var _permanentIdentity: ObjectIdentity? {
+        @inline(__always) get {
+            guard let id = _madeObjectID.load(ordering: .acquiring) else {
+                return .row(_rowScope.unsafelyUnwrapped, primaryKey: _rowKey)
+            }
+            return id._withUnsafeGuaranteedRef(\.isTemporaryID) ? nil : .id(id.takeUnretainedValue())
+        }
     }
 
     /// Gives an object made for a row the row's identity (see `FetchedObjectConstruction`), before the

@@ -12,8 +12,7 @@ extension NSManagedObjectContext {
         guard let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty, !objects.isEmpty,
               let coordinator = _coordinator else { return }
         // By identity: the fetch's rows and objects have no IDs until something asks for them.
-        var rowsByIdentity = ObjectIDMap<StoreRow>()
-        for row in rows { rowsByIdentity.updateValue(row, forIdentity: row.identity) }
+        let rowsByIdentity = ObjectIDMap(indexing: rows)
         for object in objects where object._isFault {
             if let row = rowsByIdentity[object._identity] { fulfill(object, from: row) }
         }

@@ -90,10 +90,9 @@ extension NSManagedObjectContext {
             let chunk = Array(ids[start..<min(start + max(chunkSize, 1), ids.count)])
             let rows = try coordinator.fetchRows(for: chunk, entity: entity, affectedStores: request._affectedStores)
             // By identity: a fetched row has no ID to key by until something asks for one.
-            var byID = ObjectIDMap<StoreRow>()
-            for row in rows { byID.updateValue(row, forIdentity: row.identity) }
+            let rowsByIdentity = ObjectIDMap(indexing: rows)
             for id in chunk {
-                guard let row = byID[id] else { continue }
+                guard let row = rowsByIdentity[id] else { continue }
                 objects.append(registeredObject(for: row, asFault: false, refresh: request.shouldRefreshRefetchedObjects))
             }
             start += chunk.count

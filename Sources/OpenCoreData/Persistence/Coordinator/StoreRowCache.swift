@@ -213,9 +213,8 @@ final class StoreRowCache: @unchecked Sendable {
     }
 
     /// Forgets the cached rows of the objects `identities` name that no object holds, and every row not
-    /// yet indexed that
-    /// no object holds, whatever its ID: a fetch's rows no object shares, a save's new rows whose objects
-    /// no longer share their values. Called once the objects a context lets go of are
+    /// yet indexed that no object holds, whatever its ID: a fetch's rows no object shares, a save's new
+    /// rows whose objects no longer share their values. Called once the objects a context lets go of are
     /// gone: the rows of objects still alive (in other contexts, or kept by the app) stay.
     ///
     /// A fault fires from the row it was made with only while that row is still the cached one, and it

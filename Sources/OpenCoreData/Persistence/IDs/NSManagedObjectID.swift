@@ -84,14 +84,6 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         _hash ^ Self.mixing(primaryKey)
     }
 
-    /// Whether `other` is a permanent ID of the same entity in the same store (whatever its key), given
-    /// that both are permanent.
-    @inline(__always)
-    final func _namesSameEntityAndStore(as other: NSManagedObjectID) -> Bool {
-        other === self || (ObjectIDStoreReference.sameIdentifier(_storeReference, other._storeReference)
-            && Self.sameEntity(entity, other.entity))
-    }
-
     /// Whether IDs of the two entities name objects of one entity: the same description, or one of the
     /// same name (IDs made with two copies of a model compare equal).
     @inline(__always)

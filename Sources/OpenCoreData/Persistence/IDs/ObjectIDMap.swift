@@ -414,3 +414,11 @@ struct ObjectIDMap<Value> {
     /// Whether the map has no entries.
     var isEmpty: Bool { count == 0 }
 }
+
+extension ObjectIDMap where Value == StoreRow {
+    /// The rows by the identities of the objects they store; of two rows of one object, the later.
+    init(indexing rows: [StoreRow]) {
+        self.init()
+        for row in rows { updateValue(row, forIdentity: row.identity) }
+    }
+}

@@ -65,9 +65,9 @@ final class SQLiteFetchRowDecoder {
     // @unchecked Sendable: every property is a `let`, and the model objects it holds are immutable once a
     // store uses their model; plans are shared by the fetches of one selection (`SQLiteDecodingPlans`).
     fileprivate final class Plan: @unchecked Sendable {
-        let entity: NSEntityDescription
         let slotLayout: PropertySlotLayout
-        /// What the entity's object IDs in this store share: rows name their objects by it.
+        /// What the entity's object IDs in this store share (the entity among it): rows name their
+        /// objects by it.
         let scope: ObjectIDScope
         /// The number columns, written straight into a new row's slots.
         let slotSteps: [SlotStep]
@@ -76,9 +76,8 @@ final class SQLiteFetchRowDecoder {
         let relationships: [String: NSRelationshipDescription]
         let hasToOne: Bool
 
-        init(entity: NSEntityDescription, slotLayout: PropertySlotLayout, scope: ObjectIDScope, slotSteps: [SlotStep],
+        init(slotLayout: PropertySlotLayout, scope: ObjectIDScope, slotSteps: [SlotStep],
              steps: [Step], relationships: [String: NSRelationshipDescription], hasToOne: Bool) {
-            self.entity = entity
             self.slotLayout = slotLayout
             self.scope = scope
             self.slotSteps = slotSteps
@@ -308,7 +307,7 @@ final class SQLiteFetchRowDecoder {
                 break
             }
         }
-        return Plan(entity: entity, slotLayout: slotLayout,
+        return Plan(slotLayout: slotLayout,
                     scope: ObjectIDScope(entity: entity, store: storeReference),
                     slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
     }

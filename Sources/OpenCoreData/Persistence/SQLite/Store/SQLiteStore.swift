@@ -134,7 +134,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, fileURL,
                 "The store file \(fileURL.path) has a row with the unknown entity number \(number).")
         }
-        guard !entity.isAbstract else {
+        // The stored flag, not the overridable property: a to-one column of entity numbers asks for
+        // every row.
+        guard !entity._isAbstract else {
             throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, fileURL,
                 "The store file \(fileURL.path) has a row of the abstract entity \(entity.name ?? "?") (entity number \(number)); only concrete entities have rows.")
         }
