@@ -41,9 +41,19 @@ struct PropertyValues {
 
     /// No values, in the layout with no slots: a fault's values until it fires, and the snapshot of an
     /// object never read from a store.
-    // nonisolated(unsafe): a `let` holding no buffer (the layout has no slots and no value is kept by
-    // name), so a copy shares nothing another thread could change.
-    nonisolated(unsafe) static let none = PropertyValues(layout: .empty)
+    // Made where it is used rather than kept in a global: every object starts with two of these, and a
+    // global's copy would pass its initialization guard and retain its two empty references (four calls
+    // per object), where these are known to be empty.
+    static var none: PropertyValues {
+        @inline(__always) get { PropertyValues(emptyIn: .empty) }
+    }
+
+    /// No values in `layout`, which has no slots.
+    @inline(__always)
+    private init(emptyIn layout: PropertySlotLayout) {
+        _layout = .passUnretained(layout)
+        slots = PropertySlots()
+    }
 
     /// Values with every slot of `layout` empty.
     init(layout: PropertySlotLayout) {

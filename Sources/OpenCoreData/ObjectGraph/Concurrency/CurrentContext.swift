@@ -2,7 +2,9 @@
 /// ``NSFetchRequest/execute()``. Nested blocks of other contexts take over and give it back.
 enum CurrentContext {
     /// An unretained reference to the running context.
-    private static let slot = ThreadPointerSlot()
+    private static var slot: ThreadPointerSlot {
+        @inline(__always) get { ThreadPointerSlot(.currentContext) }
+    }
 
     /// Runs `body` with `context` as the current context of this thread.
     static func run<T>(_ context: NSManagedObjectContext, _ body: () throws -> T) rethrows -> T {

@@ -1,22 +1,28 @@
 import COpenCoreDataRuntime
-import Synchronization
 
 /// A pointer each thread keeps for itself, set for the length of a call.
 ///
 /// The slot never owns what it points to: whoever sets it keeps the pointee alive while the call runs.
 /// Slots are C thread-local variables (`ocd_threadSlots`): reading or setting one is a load or a store,
 /// where a POSIX thread-specific key costs a call into the C library. The program has a few of them,
-/// each taken by one `static let`.
+/// each named by a case of ``Use``; a slot is a constant, so reaching one needs no lazily initialized
+/// global (whose guard every object made for a row would pass through).
 struct ThreadPointerSlot: Sendable {
-    /// The slots handed out so far.
-    private static let taken = Atomic<Int>(0)
+    /// What each of the program's slots is for; the raw value is the slot's index.
+    enum Use: Int {
+        /// The context whose block the thread is running (`CurrentContext`).
+        case currentContext = 0
+        /// The row identity an object being made for a row takes (`FetchedObjectConstruction`).
+        case pendingIdentity = 1
+    }
+
     private let index: Int
 
-    /// Takes one of the program's slots; every thread starts with no pointer in it. Slots live as long
-    /// as the program.
-    init() {
-        index = Self.taken.add(1, ordering: .relaxed).oldValue
-        precondition(index < Int(OCD_THREAD_SLOT_COUNT), "more thread pointer slots than OCD_THREAD_SLOT_COUNT")
+    /// The slot for `use`; every thread starts with no pointer in it.
+    @inline(__always)
+    init(_ use: Use) {
+        index = use.rawValue
+        assert(index < Int(OCD_THREAD_SLOT_COUNT), "more thread pointer slots than OCD_THREAD_SLOT_COUNT")
     }
 
     /// The pointer this thread's innermost ``with(_:_:)`` call put in the slot, or `nil`.

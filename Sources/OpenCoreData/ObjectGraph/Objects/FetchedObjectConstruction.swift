@@ -10,7 +10,9 @@
 /// then given the row's identity after its initializer returns. Values an initializer sets are dropped with their changes:
 /// a fetched object's values are its row's.
 enum FetchedObjectConstruction {
-    private static let pendingIdentity = ThreadPointerSlot()
+    private static var pendingIdentity: ThreadPointerSlot {
+        @inline(__always) get { ThreadPointerSlot(.pendingIdentity) }
+    }
 
     /// What waits in the per-thread slot: the row's identity (the caller keeps it) and the class being
     /// initialized for it.

@@ -43,9 +43,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     private let _madeObjectID: Atomic<Unmanaged<NSManagedObjectID>?>
     /// For an object made for a fetched row: the scope the row named it by. Set before the object is
     /// handed out, never changed after.
-    @exclusivity(unchecked) private final var _rowScope: ObjectIDScope?
+    ///
+    /// Spelled `Optional` so that it has no implicit initial value: the initializer sets it once, where
+    /// giving it a new value would release the `nil` before it.
+    @exclusivity(unchecked) private final var _rowScope: Optional<ObjectIDScope>
     /// For an object made for a fetched row: the row's primary key, set with `_rowScope`.
-    @exclusivity(unchecked) private final var _rowKey: Int64 = 0
+    @exclusivity(unchecked) private final var _rowKey: Int64
     /// The context the object is registered with, held without a reference count.
     ///
     /// A context always knows the objects that refer to it: registering an object sets the reference,
@@ -137,6 +140,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
             switch identity.pointee {
             case .id(let id):
                 _madeObjectID = Atomic(.passRetained(id))
+                _rowScope = nil
+                _rowKey = 0
             case .row(let scope, let primaryKey):
                 _madeObjectID = Atomic(nil)
                 _rowScope = scope
@@ -148,6 +153,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
             // damage), and an object for a row is not created by the app's code.
             entity._requireInstantiable()
             _madeObjectID = Atomic(.passRetained(NSManagedObjectID(temporaryFor: entity)))
+            _rowScope = nil
+            _rowKey = 0
             storage = EntityDefaultValues.values(for: entity)
         }
         // The entity's last use: the object takes the caller's reference instead of a copy of it.
