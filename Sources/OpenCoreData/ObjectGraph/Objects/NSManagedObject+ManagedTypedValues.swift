@@ -6,9 +6,13 @@ import Foundation
 
 extension NSManagedObject {
     /// Returns the value of an Integer attribute as `Int64` (`nil` reads as zero).
+    // Never inlined, so that the `Int` overload (the same bits here) is a call of this one rather than a
+    // body of its own: the optimizer merged two such bodies into one taking the general accessor as an
+    // argument, and every `Int64` read went through a thunk passing it.
+    @inline(never)
     public func managedValue(forKey key: String) -> Int64 { _managedValue(forKey: key) }
     /// Returns the value of an Integer attribute as `Int` (`nil` reads as zero).
-    public func managedValue(forKey key: String) -> Int { _managedValue(forKey: key) }
+    public func managedValue(forKey key: String) -> Int { Int(truncatingIfNeeded: managedValue(forKey: key) as Int64) }
     /// Returns the value of an Integer attribute as `Int32` (`nil` reads as zero).
     public func managedValue(forKey key: String) -> Int32 { _managedValue(forKey: key) }
     /// Returns the value of an Integer attribute as `Int16` (`nil` reads as zero).
@@ -16,9 +20,13 @@ extension NSManagedObject {
     /// Returns the value of a Double attribute (`nil` reads as zero).
     public func managedValue(forKey key: String) -> Double { _managedValue(forKey: key) }
     /// Returns the value of an Integer attribute as `Int64?`.
+    // Never inlined, for the reason given for `Int64`.
+    @inline(never)
     public func managedValue(forKey key: String) -> Int64? { _managedValue(forKey: key) }
     /// Returns the value of an Integer attribute as `Int?`.
-    public func managedValue(forKey key: String) -> Int? { _managedValue(forKey: key) }
+    public func managedValue(forKey key: String) -> Int? {
+        (managedValue(forKey: key) as Int64?).map { Int(truncatingIfNeeded: $0) }
+    }
     /// Returns the value of a Double attribute as `Double?`.
     public func managedValue(forKey key: String) -> Double? { _managedValue(forKey: key) }
     /// Returns the value of a Boolean attribute (`nil` reads as `false`).
