@@ -135,7 +135,7 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
     @inline(__always)
     func matching<T>(at position: Int, _ match: (borrowing PropertySlot) -> T?) -> T? {
         precondition(position >= 0 && position < endIndex, "Index out of range")
-        return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in match(elements[position]) }
+        return matching(inRange: position, match)
     }
 
     /// ``matching(at:_:)`` without the range check, for a position the caller knows is in range: a slot

@@ -225,8 +225,7 @@ extension NSManagedObjectContext {
     /// first, for an object whose class keeps `NSManagedObject`'s `awakeFromFetch()`; returns whether it
     /// did. Otherwise the object is left for `_fulfillFault(_:)`.
     func _fulfillFaultFromFetchedRow(_ object: NSManagedObject) -> Bool {
-        // The pinned generation is asked about only when there is one: the question costs a call.
-        (_links.queryGeneration == nil || !_needsQueryGenerationScope) && _fulfillFromFetchedRow(object, awakens: false)
+        !_needsQueryGenerationScope && _fulfillFromFetchedRow(object, awakens: false)
     }
 
     /// Fires a fault a fetch made from the row it keeps as its snapshot, when the coordinator's row

@@ -42,9 +42,14 @@ extension NSManagedObjectContext {
 
     /// Whether the context is pinned and its generation is not yet the one reads on this thread use:
     /// its public read entry points then run again inside ``_readingQueryGeneration(_:)``.
+    ///
+    /// Inlined: every fault a fetch made asks when it fires, and an unpinned context (the usual case)
+    /// answers with one load, where the call cost more than the question.
     var _needsQueryGenerationScope: Bool {
-        guard let token = _links.queryGeneration else { return false }
-        return QueryGenerationScope.current !== token
+        @inline(__always) get {
+            guard let token = _links.queryGeneration else { return false }
+            return QueryGenerationScope.current !== token
+        }
     }
 
     /// Runs reads with the context's pinned generation as the generation every store read uses —
