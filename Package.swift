@@ -43,6 +43,8 @@ let package = Package(
             dependencies: [
                 "OpenCoreData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The crash trials check stores with SQL of their own, beside the library.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

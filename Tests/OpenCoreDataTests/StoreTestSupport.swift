@@ -89,12 +89,18 @@ enum StoreKit {
         return try queue.read { try Row.fetchAll($0, sql: sql, arguments: arguments) }
     }
 
-    /// The bytes of the store file and its companions, keyed by suffix ("", "-wal", "-shm"); absent
-    /// files are absent keys.
-    static func files(_ url: URL, suffixes: [String] = ["", "-wal", "-shm", "-journal"]) -> [String: Data] {
+    /// The bytes of what a store holds: the store file, its write-ahead log and its rollback journal,
+    /// keyed by suffix ("", "-wal", "-journal"); absent files, and an empty `-wal`, are absent keys.
+    ///
+    /// The `-shm` file is not among them: it is SQLite's shared-memory index of the WAL, which every
+    /// connection that reads the store writes (its read marks), as SQLite reads a store through ordinary
+    /// connections (`Docs/Reliability.md`); and a reading connection may leave an empty `-wal`.
+    static func files(_ url: URL, suffixes: [String] = ["", "-wal", "-journal"]) -> [String: Data] {
         var result: [String: Data] = [:]
         for suffix in suffixes {
-            if let data = FileManager.default.contents(atPath: url.path + suffix) { result[suffix] = data }
+            if let data = FileManager.default.contents(atPath: url.path + suffix), !(suffix == "-wal" && data.isEmpty) {
+                result[suffix] = data
+            }
         }
         return result
     }

@@ -35,6 +35,12 @@ extension NSPersistentStoreCoordinator {
     /// companions. A store of the coordinator at that location is removed first. Nothing at the
     /// location is not an error.
     ///
+    /// Other coordinators and processes may have the store open: its content is then emptied in one
+    /// transaction they all see, and the emptied file stays until the last of them closes it (their
+    /// fetches and saves fail with an error meanwhile; nothing they write goes to a deleted file). A store
+    /// in a rollback journal mode is always emptied and kept, since SQLite cannot tell whether another
+    /// process has it open. Adding a store at the location again creates a new store in the file.
+    ///
     /// - Throws: an error naming the file when it is not a SQLite store (the file is kept).
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         try Self._requireFileType(storeType, url)
@@ -42,15 +48,10 @@ extension NSPersistentStoreCoordinator {
             try remove(store)
         }
         guard FileManager.default.fileExists(atPath: url.path) else { return }
-        _ = try SQLiteStoreMetadata.read(fromStoreAt: url)
-        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: url.path + suffix) {
-            do {
-                try FileManager.default.removeItem(atPath: url.path + suffix)
-            } catch {
-                throw SQLiteStoreFileAccess.fileError(NSFileWriteNoPermissionError, url,
-                    "Cannot delete the store file \(url.path)\(suffix): \(error.localizedDescription)")
-            }
+        if !SQLiteStoreCreation.isEmptyDatabase(url) {
+            _ = try SQLiteStoreMetadata.read(fromStoreAt: url)
         }
+        try SQLiteStoreErasure(url: url).run()
     }
 
     /// Deletes the store of a type at a location.
@@ -59,7 +60,9 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Replaces the store at `destinationURL` with a copy of the store at `sourceURL` (its rows and
-    /// metadata, UUID included). The destination is created when nothing is there.
+    /// metadata, UUID included). The destination is created when nothing is there. The copy is made
+    /// through SQLite's backup API in one transaction on the destination: other connections and
+    /// processes that have the destination open see the new store whole, or the old one.
     ///
     /// - Throws: an error naming the file when the source is not a store, or SQLite fails; the
     ///   destination is unchanged then.
@@ -72,13 +75,15 @@ extension NSPersistentStoreCoordinator {
         if let store = persistentStore(for: destinationURL) {
             try remove(store)
         }
+        let source = try SQLiteStoreFileAccess.openForReading(sourceURL)
+        defer { try? source.close() }
+        let destination = try SQLiteStoreFileAccess.openForWriting(destinationURL, label: "OpenCoreData.SQLiteStore(replace)")
+        defer { try? destination.close() }
         try SQLiteStoreFileAccess.run(destinationURL) {
-            let source = try DatabaseQueue(path: sourceURL.path)
-            let destination = try DatabaseQueue(path: destinationURL.path)
+            // SQLite's backup API writes the destination in one transaction through its own locks, so other
+            // connections to the destination see the new content whole and keep a file with a name.
             try source.backup(to: destination)
             try destination.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
-            try source.close()
-            try destination.close()
         }
     }
 

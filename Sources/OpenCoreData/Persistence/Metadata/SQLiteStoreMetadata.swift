@@ -92,6 +92,7 @@ struct SQLiteStoreMetadata {
     /// Reads the metadata of the store file at `url` without changing the file.
     static func read(fromStoreAt url: URL) throws -> SQLiteStoreMetadata {
         let queue = try SQLiteStoreFileAccess.openForReading(url)
+        defer { try? queue.close() }
         return try SQLiteStoreFileAccess.run(url) {
             try queue.read { db in try read(from: db, storeURL: url) }
         }
@@ -125,12 +126,10 @@ struct SQLiteStoreMetadata {
     ///   table), or an `NSError` naming the file when SQLite fails; the file is unchanged then.
     func write(toStoreAt url: URL) throws {
         _ = try Self.read(fromStoreAt: url)
+        let queue = try SQLiteStoreFileAccess.openForWriting(url, label: "OpenCoreData.SQLiteStore(metadata)")
+        defer { try? queue.close() }
         try SQLiteStoreFileAccess.run(url) {
-            var configuration = Configuration()
-            configuration.label = "OpenCoreData.SQLiteStore(metadata)"
-            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             try queue.write { db in try write(to: db) }
-            try queue.close()
         }
     }
 }

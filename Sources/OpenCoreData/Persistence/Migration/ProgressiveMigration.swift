@@ -170,8 +170,9 @@ public struct ProgressiveMigration {
 
     /// Runs the steps; the last one may defer its cleanup. When every step runs in the SQLite store
     /// itself, they share one transaction on the store file. When a migration manager runs one of several
-    /// steps, the whole chain runs on a working copy that replaces the store in one rename at the end, so
-    /// a failure or a crash never leaves the store at an intermediate version.
+    /// steps, the whole chain runs on a working copy whose content replaces the store's in one transaction at
+    /// the end (``SQLiteStoreRewrite``), so a failure or a crash never leaves the store at an intermediate
+    /// version.
     func run(progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
              sqlDebugLog: SQLDebugLog?, configuration: String?) throws {
         guard !steps.isEmpty else { return }
@@ -180,15 +181,16 @@ public struct ProgressiveMigration {
                     sqlDebugLog: sqlDebugLog, configuration: configuration)
             return
         }
-        let working = try SQLiteStore.makeWorkingCopy(of: storeURL)
-        do {
-            try run(on: working, progress: progress, handler: handler, defersCleanup: defersCleanup,
+        var working: URL?
+        defer { if let working { SQLiteStore.removeFiles(of: working) } }
+        try SQLiteStoreRewrite(url: storeURL).run {
+            let copy = try SQLiteStore.makeWorkingCopy(of: storeURL)
+            working = copy
+            try run(on: copy, progress: progress, handler: handler, defersCleanup: defersCleanup,
                     sqlDebugLog: sqlDebugLog, configuration: configuration)
-        } catch {
-            SQLiteStore.removeFiles(of: working)
-            throw error
+            try SQLiteStore.shareExternalData(of: copy, with: storeURL)
+            return copy
         }
-        try SQLiteStore.replaceStore(at: storeURL, withMigratedFile: working)
         if let last = steps.last {
             SQLiteExternalDataCleanup.removeUnreferencedFiles(ofStoreAt: storeURL, model: last.destinationModel,
                                                               configuration: Self.configuration(configuration, in: last.destinationModel))
@@ -196,7 +198,7 @@ public struct ProgressiveMigration {
     }
 
     /// Runs the steps on the SQLite file at `storeURL`: consecutive steps the store runs itself share one
-    /// transaction; a migration manager's step commits on its own (file swap).
+    /// transaction; a migration manager's step commits on its own (``SQLiteStoreRewrite``).
     private func run(on storeURL: URL, progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
                      sqlDebugLog: SQLDebugLog?, configuration: String?) throws {
         progress?.totalUnitCount = Int64(steps.count * 100)

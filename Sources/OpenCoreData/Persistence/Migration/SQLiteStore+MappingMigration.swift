@@ -1,14 +1,9 @@
 import GRDB
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Migration at store open with a mapping model found in the app's bundles, as Apple's Core Data
 /// does before it infers one: a mapping that only copies values runs in place like a lightweight
 /// migration; any other (custom policies, value expressions, filter predicates) runs through an
-/// ``NSMigrationManager`` into a new file that then replaces the store.
+/// ``NSMigrationManager`` into a new file whose content then replaces the store's.
 extension SQLiteStore {
     /// The mapping model from `source` to `destination` found in the main bundle or in the folder that
     /// holds the model's `.xcdatamodeld` bundle (and its subfolders), if any.
@@ -28,7 +23,7 @@ extension SQLiteStore {
     }
 
     /// Migrates the store file with a mapping model: in place when the mapping only copies values,
-    /// else through a migration manager and a file swap.
+    /// else through a migration manager whose result replaces the store's content (``SQLiteStoreRewrite``).
     func migrate(with mapping: NSMappingModel, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
                  configuration: String?, progress: Progress?) throws {
         let sourceConfiguration = configuration.flatMap { source.configurations.contains($0) ? $0 : nil }
@@ -51,41 +46,47 @@ extension SQLiteStore {
         }
     }
 
-    /// Runs a migration manager from the store at `url` into a new file beside it, then moves the new
-    /// file over the store. A failure or a crash before the move leaves the store as it was; the move
-    /// itself is atomic. For a store of a named configuration, the manager reads and writes that
-    /// configuration's entities only. The store keeps its UUID and metadata keys. Once the new file
-    /// has replaced the store, externally stored values it no longer references are removed.
+    /// Runs a migration manager from the store at `url` into a new file beside it, then copies the new
+    /// file's content into the store, all while holding the store's write lock (see
+    /// ``SQLiteStoreRewrite``): other connections and processes keep a store with a name, a failure or a
+    /// crash leaves the store as it was, and no save of another process can fall between the read and
+    /// the replacement. For a store of a named configuration, the manager reads and writes that
+    /// configuration's entities only. The store keeps its UUID and metadata keys. Once the store holds
+    /// the migrated content, externally stored values it no longer references are removed.
     static func migrateWithManager(at url: URL, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
                                    mapping: NSMappingModel, configuration: String? = nil,
                                    report: ((Double, String) -> Void)?) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).migrating")
-        removeFiles(of: temporary)
+        defer { removeFiles(of: temporary) }
         let manager = NSMigrationManager(sourceModel: source, destinationModel: destination)
         manager._sourceConfiguration = ProgressiveMigration.configuration(configuration, in: source)
         manager._destinationConfiguration = ProgressiveMigration.configuration(configuration, in: destination)
         let mapping = mapping._restricted(sourceEntities: source.entities(forConfigurationName: manager._sourceConfiguration),
                                           destinationEntities: destination.entities(forConfigurationName: manager._destinationConfiguration))
         if let report { manager.migrationProgressHandler = { fraction in report(Double(fraction), "Migrating with a mapping model") } }
-        do {
-            try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: mapping, to: temporary, type: .sqlite, options: nil)
-        } catch {
+        try SQLiteStoreRewrite(url: url).run {
             removeFiles(of: temporary)
-            throw error
+            try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: mapping, to: temporary, type: .sqlite, options: nil)
+            // The migrated file's externally stored values join the store's before the store changes, so
+            // the store finds them whether or not the replacement commits.
+            try shareExternalData(of: temporary, with: url)
+            return temporary
         }
-        try replaceStore(at: url, withMigratedFile: temporary)
         SQLiteExternalDataCleanup.removeUnreferencedFiles(ofStoreAt: url, model: destination,
                                                           configuration: manager._destinationConfiguration)
     }
 
-    /// Copies the store at `url`, with its write-ahead log folded in, to a working file beside it, for a
-    /// migration that must not touch the store until it has finished.
+    /// Copies the store at `url` (what its write-ahead log holds included) to a working file beside it,
+    /// through SQLite's backup API, for a migration that must not touch the store until it has finished.
     static func makeWorkingCopy(of url: URL) throws -> URL {
         let working = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).progressive")
         removeFiles(of: working)
         do {
-            try checkpoint(url)
-            try FileManager.default.copyItem(at: url, to: working)
+            let source = try SQLiteStoreFileAccess.openForReading(url)
+            defer { try? source.close() }
+            let destination = try DatabaseQueue(path: working.path)
+            defer { try? destination.close() }
+            try source.backup(to: destination)
             try shareExternalData(of: url, with: working)
         } catch {
             removeFiles(of: working)
@@ -96,41 +97,6 @@ extension SQLiteStore {
             ])
         }
         return working
-    }
-
-    /// Moves a fully migrated file over the store at `url` in one atomic rename, after folding both files'
-    /// write-ahead logs into them. A failure before the rename leaves the store as it was and removes the
-    /// migrated file.
-    static func replaceStore(at url: URL, withMigratedFile migrated: URL) throws {
-        do {
-            try checkpoint(migrated)
-            try checkpoint(url)
-            // The migrated file's externally stored values join the store's before the rename, so the
-            // store finds them whichever file it turns out to be after a crash.
-            try shareExternalData(of: migrated, with: url)
-        } catch {
-            removeFiles(of: migrated)
-            throw error
-        }
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-        guard rename(migrated.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            removeFiles(of: migrated)
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
-                NSLocalizedDescriptionKey: "Migrating the store at \(url.path) failed: the migrated file could not replace it (\(reason)). The store was left unchanged.",
-                NSURLErrorKey: url,
-            ])
-        }
-        removeFiles(of: migrated)
-    }
-
-    /// Moves everything the write-ahead log of the file holds into the file, and empties the log.
-    private static func checkpoint(_ url: URL) throws {
-        let queue = try DatabaseQueue(path: url.path)
-        defer { try? queue.close() }
-        try SQLiteStoreFileAccess.run(url) {
-            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        }
     }
 
     /// Removes a temporary SQLite file of a migration, its journal files and its folder of externally

@@ -10,6 +10,7 @@ extension SQLiteStore: BatchOperationStore {
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
+                    try self._files?.check()
                     return .commit
                 }
                 guard let result else { throw self._unsupported("a batch operation that did not finish") }

@@ -12,7 +12,8 @@ extension SQLiteStore {
         _sqlDebugLog = resolvedSQLDebugLog()
         _sqlDebugLog?.write(.annotation, "CoreData: annotation: Connecting to sqlite database file at \"\(url.path)\"")
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+        var exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if exists {
             if isDirectory.boolValue {
                 throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
                     "The store path \(url.path) is a directory, not a SQLite file.")
@@ -21,12 +22,10 @@ extension SQLiteStore {
                 throw SQLiteStoreFileAccess.fileError(NSFileReadNoPermissionError, url,
                     "The store file \(url.path) cannot be read (permission denied).")
             }
-            var metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
-            if try !checkCompatibility(metadata, schema: schema, model: model, configuration: configuration) {
-                metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
-            }
-            _setLoadedMetadata(metadata.dictionary)
-        } else {
+            // An empty database (a destroyed store, or a zero-length file) is a place to create a store.
+            exists = isReadOnly || !SQLiteStoreCreation.isEmptyDatabase(url)
+        }
+        if !exists {
             if isReadOnly {
                 throw SQLiteStoreFileAccess.fileError(NSFileReadNoSuchFileError, url,
                     "There is no store file at \(url.path) to open read-only.")
@@ -38,11 +37,24 @@ extension SQLiteStore {
                 throw SQLiteStoreFileAccess.fileError(NSFileWriteNoPermissionError, url,
                     "Cannot create the directory \(directory.path) for the store file \(url.path).")
             }
-            let metadata = try SQLiteStoreCreation.createStore(at: url, model: model, configurationName: configuration,
-                                                                        sqlDebugLog: _sqlDebugLog)
+            let outcome = try SQLiteStoreCreation.createStoreUnlessPresent(at: url, model: model, configurationName: configuration,
+                                                                           sqlDebugLog: _sqlDebugLog)
+            if case .created(let metadata) = outcome {
+                _setLoadedMetadata(metadata.dictionary)
+            } else {
+                exists = true
+            }
+        }
+        if exists {
+            var metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
+            if try !checkCompatibility(metadata, schema: schema, model: model, configuration: configuration) {
+                metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
+            }
             _setLoadedMetadata(metadata.dictionary)
         }
         _database = try connect(url: url, pragmas: pragmas)
+        let journalMode = try? _database?.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        _files = SQLiteStoreFiles(url: url, wal: journalMode?.lowercased() == "wal")
         prepareLookups(schema: schema, model: model)
         _schema = schema
         _compiler = SQLiteFetchCompiler(schema: schema, model: model, storeIdentifier: identifier)
@@ -90,14 +102,18 @@ extension SQLiteStore {
 
     /// Connects to the file: a WAL `DatabasePool`, or a `DatabaseQueue` when read-only or when the
     /// pragmas ask for another journal mode. Every connection gets the SQL functions, the busy timeout
-    /// and the pragmas.
+    /// and the pragmas (with ``defaultSynchronousMode`` unless they name a `synchronous` mode).
     private func connect(url: URL, pragmas: [(String, String)]) throws -> any DatabaseWriter {
         var configuration = Configuration()
         configuration.label = "OpenCoreData.SQLiteStore"
         configuration.readonly = isReadOnly
         let timeout = PersistentStoreOptions.double(options?[NSPersistentStoreTimeoutOption]) ?? 240
         configuration.busyMode = .timeout(timeout)
-        let perConnection = pragmas.filter { $0.0.lowercased() != "journal_mode" }
+        var named = pragmas.filter { $0.0.lowercased() != "journal_mode" }
+        if !named.contains(where: { $0.0.lowercased() == "synchronous" }) {
+            named.append(("synchronous", Self.defaultSynchronousMode))
+        }
+        let perConnection = named
         let journalMode = pragmas.first { $0.0.lowercased() == "journal_mode" }?.1.uppercased() ?? "WAL"
         let sqlDebugLog = _sqlDebugLog
         configuration.prepareDatabase { db in
@@ -112,13 +128,26 @@ extension SQLiteStore {
                 return try DatabaseQueue(path: url.path, configuration: configuration)
             }
             if journalMode == "WAL" {
-                return try DatabasePool(path: url.path, configuration: configuration)
+                let pool = try DatabasePool(path: url.path, configuration: configuration)
+                // Setting up WAL, GRDB sets `synchronous = NORMAL` on the writer after the connection's own
+                // preparation: the store's setting is made again so that it wins.
+                try pool.writeWithoutTransaction { db in
+                    for (name, value) in perConnection { try db.execute(sql: "PRAGMA \(name) = \(value)") }
+                }
+                return pool
             }
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = \(journalMode)") }
             return queue
         }
     }
+
+    /// The `synchronous` mode of a store whose ``NSSQLitePragmasOption`` names none: `FULL`, in WAL and
+    /// rollback journal modes alike, so that a save that returned survives a power cut as well as a
+    /// crash of the process (SQLite syncs the write-ahead log, or the journal and the file, before a
+    /// commit returns). `NORMAL` (`["synchronous": "NORMAL"]`) saves one sync per save in WAL mode; a
+    /// power cut may then undo the last saves, though never tear one (see `Docs/Reliability.md`).
+    static let defaultSynchronousMode = "FULL"
 
     /// The pragmas of ``NSSQLitePragmasOption`` as (name, SQL value) pairs.
     ///

@@ -37,6 +37,7 @@ extension SQLiteStore {
                 try db.inTransaction(.immediate) {
                     result = try self.write(changes, in: db, externalData: journal)
                     if let metadataToWrite { try metadataToWrite.write(to: db) }
+                    try self._files?.check()
                     return .commit
                 }
                 return result

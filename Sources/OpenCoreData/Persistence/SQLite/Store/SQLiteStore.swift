@@ -5,12 +5,14 @@ import GRDB
 ///
 /// Connections: a GRDB `DatabasePool` under WAL (one writer, parallel readers), or a `DatabaseQueue`
 /// when the store is read-only or a pragma turns WAL off. Writes use cached prepared statements.
-// @unchecked Sendable: `_database`, `_schema`, `_compiler`, `_model` and the lookups are set once by `_open` under the
+// @unchecked Sendable: `_database`, `_files`, `_schema`, `_compiler`, `_model` and the lookups are set once by `_open` under the
 // coordinator's write lock before the store is published to other threads, and cleared by `_close`
 // under the same lock; GRDB's writers serialize writes and run reads in parallel themselves; the
 // metadata dirty flag is guarded by the base class's `_lock`.
 final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     var _database: (any DatabaseWriter)?
+    /// The files the connections write through, checked before each write commits.
+    var _files: SQLiteStoreFiles?
     var _schema: SQLiteSchema?
     var _compiler: SQLiteFetchCompiler?
     @NonRetaining var _model: NSManagedObjectModel?
@@ -92,6 +94,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     override func _close() {
         _database = nil
+        _files = nil
     }
 
     /// The open connection, or an error naming the file when the store was removed.
@@ -182,10 +185,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         if dictionary[NSStoreUUIDKey] == nil { dictionary[NSStoreUUIDKey] = existing.uuid }
         let updated = SQLiteStoreMetadata(dictionary: dictionary)
         _ = try updated.encodedPlist()
+        let queue = try SQLiteStoreFileAccess.openForWriting(url, label: "OpenCoreData.SQLiteStore(metadata)")
+        defer { try? queue.close() }
         try SQLiteStoreFileAccess.run(url) {
-            let queue = try DatabaseQueue(path: url.path)
             try queue.write { db in try updated.write(to: db) }
-            try queue.close()
         }
     }
 }
