@@ -24,7 +24,8 @@ struct ContextUndoTests {
 
     @Test("undo puts an attribute back and clears the change; redo applies it again", arguments: TestStoreKind.allCases)
     func attributeChange(kind: TestStoreKind) throws {
-        let (_, context, manager) = try undoableContext(kind)
+        let (stack, context, manager) = try undoableContext(kind)
+        defer { withExtendedLifetime(stack) {} }
         let user = context.make("User", ["name": "Ann"])
         try context.save()
         user.setValue("Annie", forKey: "name")

@@ -169,6 +169,27 @@ struct StoreSharingTests {
         #expect(try StoreProcesses.sqlite(store, "SELECT count(*) FROM Z_METADATA") == "1")
     }
 
+    @Test("several processes open a store with a newer model at once: one migrates it, all open it",
+          arguments: ["migrate-alter", "migrate-copy"])
+    func concurrentMigration(operation: String) throws {
+        let directory = try TestScratch.directory("sharing")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("Shared.sqlite")
+        let made = try StoreProcesses.ocd(["selftest", "store-worker", "--store", store.path, "--set-up", "50", "--saves", "1", "--worker", "0"])
+        #expect(made.status == 0, "\(made.error)")
+        let workers = try (1...3).map { worker in
+            try StoreProcesses.startWorker(store: store, ["--operation", operation, "--worker", "\(worker)"],
+                                           log: directory.appendingPathComponent("worker-\(worker).log"))
+        }
+        for (index, worker) in workers.enumerated() {
+            worker.waitUntilExit()
+            let log = (try? String(contentsOf: directory.appendingPathComponent("worker-\(index + 1).log"), encoding: .utf8)) ?? ""
+            #expect(worker.terminationStatus == 0, "worker \(index + 1): \(log)")
+        }
+        let table = operation == "migrate-copy" ? "ZENTRY" : "ZRECORD"
+        #expect(try StoreProcesses.sqlite(store, "SELECT count(*) FROM \(table); PRAGMA integrity_check") == "153\nok")
+    }
+
     /// Three processes save, two more increment one counter (conflicting saves, resolved by fetching
     /// afresh after `NSManagedObjectMergeError`), while `sqlite3` reads the file over and over.
     @Test("many processes save and conflict on one store while sqlite3 reads it; every acknowledged save is there")

@@ -32,15 +32,18 @@ final class LateOverridingValidationPost: PlainValidationPost {
 /// must still see every number attribute.
 @Suite("validateValue(_:forKey:) overrides are found", .serialized)
 struct ValidateValueOverrideDetectionTests {
-    static func context(postClass: NSManagedObject.Type) throws -> NSManagedObjectContext {
+    /// A context on a fresh store whose `Post` entity uses `postClass`; the stack keeps the store's folder.
+    static func context(postClass: NSManagedObject.Type) throws -> (GraphStack, NSManagedObjectContext) {
         let model = BlogModel.make()
         model.entitiesByName["Post"]?.managedObjectClassName = NSStringFromClass(postClass)
-        return try GraphStack(model: model).context()
+        let stack = try GraphStack(model: model)
+        return (stack, stack.context())
     }
 
     @Test("a subclass that inherits an override has it called for every number attribute")
     func inheritedOverride() throws {
-        let context = try Self.context(postClass: InheritingValidationPost.self)
+        let (stack, context) = try Self.context(postClass: InheritingValidationPost.self)
+        defer { withExtendedLifetime(stack) {} }
         let post = context.make("Post", ["title": "T", "views": 3, "rating": 2.5])
         #expect(post is InheritingValidationPost)
         OverridingValidationPost.keys = []
@@ -52,7 +55,8 @@ struct ValidateValueOverrideDetectionTests {
 
     @Test("an override below a class without one is called for every number attribute")
     func overrideBelowPlainClass() throws {
-        let context = try Self.context(postClass: LateOverridingValidationPost.self)
+        let (stack, context) = try Self.context(postClass: LateOverridingValidationPost.self)
+        defer { withExtendedLifetime(stack) {} }
         _ = context.make("Post", ["title": "T", "views": 3, "rating": 2.5])
         LateOverridingValidationPost.keys = []
         try context.save()
@@ -62,7 +66,8 @@ struct ValidateValueOverrideDetectionTests {
 
     @Test("a registered per-key method sees a number attribute of a class without an override")
     func registeredMethodWithoutOverride() throws {
-        let context = try Self.context(postClass: PlainValidationPost.self)
+        let (stack, context) = try Self.context(postClass: PlainValidationPost.self)
+        defer { withExtendedLifetime(stack) {} }
         nonisolated(unsafe) var seen: [Int64] = []
         PlainValidationPost.registerValidation(forKey: "views") { _ in
             { value in
@@ -84,7 +89,8 @@ struct ValidateValueOverrideDetectionTests {
 
     @Test("a class without an override still fails a save for a missing required value")
     func plainClassStillChecked() throws {
-        let context = try Self.context(postClass: PlainValidationPost.self)
+        let (stack, context) = try Self.context(postClass: PlainValidationPost.self)
+        defer { withExtendedLifetime(stack) {} }
         _ = context.make("Post", ["views": 3])
         do {
             try context.save()

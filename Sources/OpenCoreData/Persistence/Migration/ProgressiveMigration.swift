@@ -184,6 +184,12 @@ public struct ProgressiveMigration {
         var working: URL?
         defer { if let working { SQLiteStore.removeFiles(of: working) } }
         try SQLiteStoreRewrite(url: storeURL).run {
+            // Another process may have migrated the store while this one waited for the write lock.
+            if let last = steps.last, try SQLiteStoreRewrite.isAtModel(last.destinationModel,
+                                                                       configuration: Self.configuration(configuration, in: last.destinationModel),
+                                                                       storeAt: storeURL) {
+                return nil
+            }
             let copy = try SQLiteStore.makeWorkingCopy(of: storeURL)
             working = copy
             try run(on: copy, progress: progress, handler: handler, defersCleanup: defersCleanup,

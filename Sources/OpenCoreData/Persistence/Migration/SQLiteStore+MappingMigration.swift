@@ -65,6 +65,10 @@ extension SQLiteStore {
                                           destinationEntities: destination.entities(forConfigurationName: manager._destinationConfiguration))
         if let report { manager.migrationProgressHandler = { fraction in report(Double(fraction), "Migrating with a mapping model") } }
         try SQLiteStoreRewrite(url: url).run {
+            // Another process may have migrated the store while this one waited for the write lock.
+            if try SQLiteStoreRewrite.isAtModel(destination, configuration: manager._destinationConfiguration, storeAt: url) {
+                return nil
+            }
             removeFiles(of: temporary)
             try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: mapping, to: temporary, type: .sqlite, options: nil)
             // The migrated file's externally stored values join the store's before the store changes, so

@@ -34,6 +34,12 @@ struct SQLiteStoreRewrite {
         }
     }
 
+    /// Whether the store at `url` is already laid out for a configuration of `model` by its metadata.
+    static func isAtModel(_ model: NSManagedObjectModel, configuration: String?, storeAt url: URL) throws -> Bool {
+        let metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
+        return model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata.dictionary)
+    }
+
     /// Replaces every table, index, trigger and view of the store with those of the file at `source`,
     /// inside the caller's transaction.
     private func copyContent(of source: URL, into db: Database) throws {

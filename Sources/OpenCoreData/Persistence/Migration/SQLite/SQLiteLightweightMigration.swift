@@ -61,6 +61,12 @@ struct SQLiteLightweightMigration {
             try queue.writeWithoutTransaction { db in
                 first.sqlDebugLog?.trace(db)
                 try db.inTransaction(.immediate) {
+                    // Another process (or coordinator) that opened the store with the same model may have
+                    // migrated it while this one waited for the write lock.
+                    if let done = try steps.last?.alreadyMigrated(db) {
+                        metadata = done
+                        return .commit
+                    }
                     for step in steps { metadata = try step.migrate(db) }
                     return .commit
                 }
@@ -85,6 +91,14 @@ struct SQLiteLightweightMigration {
                                                               configuration: last.destinationConfiguration)
         }
         return metadata
+    }
+
+    /// The store's metadata when it is already at this step's destination model, else nil.
+    func alreadyMigrated(_ db: Database) throws -> SQLiteStoreMetadata? {
+        let current = try SQLiteStoreMetadata.read(from: db, storeURL: url)
+        let compatible = plan.destinationModel.isConfiguration(withName: destinationConfiguration,
+                                                               compatibleWithStoreMetadata: current.dictionary)
+        return compatible ? current : nil
     }
 
     /// An error of the migration, naming the file.
