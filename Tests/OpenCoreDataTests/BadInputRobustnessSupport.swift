@@ -199,18 +199,8 @@ extension RobustnessKit {
 
     /// Runs the `ocd` executable SwiftPM built beside the tests with `arguments`.
     static func ocd(_ arguments: [String]) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = try QueryCommandTests.executable()
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(exited: process.terminationReason == .exit, status: process.terminationStatus,
-                             output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+        let result = try StoreProcesses.ocd(arguments)
+        return CommandResult(exited: result.exited, status: result.status, output: result.output, error: result.error)
     }
 
     /// Each XML attribute of a model file's text: the range of its value and its name.

@@ -31,17 +31,8 @@ struct QueryCommandTests {
 
     /// Runs `ocd query` with arguments; returns the exit status, standard output and standard error.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = ["query"] + arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let result = try StoreProcesses.ocd(["query"] + arguments)
+        return (result.status, result.output, result.error)
     }
 
     @Test("a predicate, a sort and a limit print a table of the chosen properties")

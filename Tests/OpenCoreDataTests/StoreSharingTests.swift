@@ -158,11 +158,7 @@ struct StoreSharingTests {
                                                           "--ack-file", directory.appendingPathComponent("acks-\(worker)").path],
                                            log: directory.appendingPathComponent("worker-\(worker).log"))
         }
-        for (index, worker) in workers.enumerated() {
-            worker.waitUntilExit()
-            let log = (try? String(contentsOf: directory.appendingPathComponent("worker-\(index + 1).log"), encoding: .utf8)) ?? ""
-            #expect(worker.terminationStatus == 0, "worker \(index + 1): \(log)")
-        }
+        Self.expectSuccess(workers, logsIn: directory)
         for worker in 1...4 {
             #expect(try StoreProcesses.recordCounts(store, worker: worker) == [1: 3, 2: 3, 3: 3, 4: 3, 5: 3])
         }
@@ -175,17 +171,12 @@ struct StoreSharingTests {
         let directory = try TestScratch.directory("sharing")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("Shared.sqlite")
-        let made = try StoreProcesses.ocd(["selftest", "store-worker", "--store", store.path, "--set-up", "50", "--saves", "1", "--worker", "0"])
-        #expect(made.status == 0, "\(made.error)")
+        try Self.makeWorkerStore(store, rows: 50)
         let workers = try (1...3).map { worker in
             try StoreProcesses.startWorker(store: store, ["--operation", operation, "--worker", "\(worker)"],
                                            log: directory.appendingPathComponent("worker-\(worker).log"))
         }
-        for (index, worker) in workers.enumerated() {
-            worker.waitUntilExit()
-            let log = (try? String(contentsOf: directory.appendingPathComponent("worker-\(index + 1).log"), encoding: .utf8)) ?? ""
-            #expect(worker.terminationStatus == 0, "worker \(index + 1): \(log)")
-        }
+        Self.expectSuccess(workers, logsIn: directory)
         let table = operation == "migrate-copy" ? "ZENTRY" : "ZRECORD"
         #expect(try StoreProcesses.sqlite(store, "SELECT count(*) FROM \(table); PRAGMA integrity_check") == "153\nok")
     }
@@ -197,8 +188,7 @@ struct StoreSharingTests {
         let directory = try TestScratch.directory("sharing")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("Shared.sqlite")
-        let setUp = try StoreProcesses.ocd(["selftest", "store-worker", "--store", store.path, "--set-up", "0", "--saves", "1", "--worker", "0"])
-        #expect(setUp.status == 0, "\(setUp.error)")
+        try Self.makeWorkerStore(store)
 
         var processes: [(name: String, process: Process, acks: URL)] = []
         for worker in 1...3 {
@@ -237,6 +227,22 @@ struct StoreSharingTests {
             SELECT (SELECT max(Z_PK) FROM ZRECORD) <= Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Record'
             """) == "1")
         #expect(try StoreProcesses.sqlite(store, "PRAGMA integrity_check") == "ok")
+    }
+
+    /// Creates a worker store at model v1 with `rows` set-up sequences and one save of `worker`.
+    static func makeWorkerStore(_ store: URL, rows: Int = 0, worker: Int = 0) throws {
+        let made = try StoreProcesses.ocd(["selftest", "store-worker", "--store", store.path, "--set-up", "\(rows)",
+                                           "--saves", "1", "--worker", "\(worker)"])
+        #expect(made.status == 0, "\(made.error)")
+    }
+
+    /// Waits for workers started with logs `worker-1.log`, … in `directory`; each must exit with 0.
+    static func expectSuccess(_ workers: [Process], logsIn directory: URL) {
+        for (index, worker) in workers.enumerated() {
+            worker.waitUntilExit()
+            let log = (try? String(contentsOf: directory.appendingPathComponent("worker-\(index + 1).log"), encoding: .utf8)) ?? ""
+            #expect(worker.terminationStatus == 0, "worker \(index + 1): \(log)")
+        }
     }
 
     /// Waits until the acknowledgement file holds at least `count` steps, for up to twenty seconds.
@@ -283,8 +289,7 @@ struct StoreSharingTests {
         let directory = try TestScratch.directory("sharing")
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("Source.sqlite")
-        let made = try StoreProcesses.ocd(["selftest", "store-worker", "--store", source.path, "--set-up", "10", "--saves", "1", "--worker", "9"])
-        #expect(made.status == 0, "\(made.error)")
+        try Self.makeWorkerStore(source, rows: 10, worker: 9)
         let store = directory.appendingPathComponent("Shared.sqlite")
         let acks = directory.appendingPathComponent("acks")
         let worker = try StoreProcesses.startWorker(store: store, ["--operation", "save", "--set-up", "0", "--ack-file", acks.path],
@@ -312,8 +317,7 @@ struct StoreSharingTests {
         let directory = try TestScratch.directory("sharing")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("Shared.sqlite")
-        let setUp = try StoreProcesses.ocd(["selftest", "store-worker", "--store", store.path, "--set-up", "0", "--saves", "1", "--worker", "0"])
-        #expect(setUp.status == 0, "\(setUp.error)")
+        try Self.makeWorkerStore(store)
         let model = StoreSharingWorkerModel.make()
         let container = NSPersistentContainer(name: "StoreWorker", managedObjectModel: model)
         container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: store)]
