@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd", targets: ["ocd"]),
+        .library(name: "MagicalRecord", targets: ["MagicalRecord"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,6 +45,20 @@ let package = Package(
                 "OpenCoreData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // MagicalRecord's API (magicalpanda/MagicalRecord 2.4) over OpenCoreData, its own product. Build with
+        // `-Xswiftc -DMR_LOGGING_DISABLED` to compile its logging out, as MagicalRecord's macro of that name does.
+        .target(
+            name: "MagicalRecord",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "MagicalRecordTests",
+            dependencies: ["MagicalRecord"],
+            resources: [.copy("Resources/Staff.xcdatamodeld")]
         ),
         .testTarget(
             name: "OpenCoreDataTests",
