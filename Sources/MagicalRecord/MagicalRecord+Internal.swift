@@ -49,12 +49,15 @@ extension MagicalRecord {
     /// Makes the merged model of the bundle that holds `modelClass` the default model.
     ///
     /// On Linux a class's resources are in its target's resource bundle, `<Package>_<Module>.resources`
-    /// beside the program; that bundle is used when there is one, else `Bundle(for:)`.
+    /// beside the program (`<Package>_<Module>-tool.resources` for a target built for the host); that
+    /// bundle is used when there is one, else `Bundle(for:)`.
     public class func setDefaultModelFrom(_ modelClass: AnyClass) {
         let module = String(reflecting: modelClass).split(separator: ".").first.map(String.init) ?? ""
         let resources = ResourceBundles.all().first { bundle in
+            // SwiftPM names a target's bundle `<Package>_<Module>`, and `<Package>_<Module>-tool` when the
+            // target is built for the host (as test targets of packages with macros are).
             let name = bundle.bundleURL.deletingPathExtension().lastPathComponent
-            return name.hasSuffix("_\(module)")
+            return name.hasSuffix("_\(module)") || name.hasSuffix("_\(module)-tool")
         }
         let bundle = resources ?? Bundle(for: modelClass)
         NSManagedObjectModel.mr_setDefaultManagedObjectModel(NSManagedObjectModel.mergedModel(from: [bundle]))

@@ -32,7 +32,9 @@ extension NSManagedObject {
 
     /// Returns the class's entity, ``mr_entityName()``, in the model of `context`.
     public class func mr_entityDescription(in context: NSManagedObjectContext) -> NSEntityDescription? {
-        NSEntityDescription.entity(forEntityName: mr_entityName(), in: context)
+        guard let entity = NSEntityDescription.entity(forEntityName: mr_entityName(), in: context) else { return nil }
+        ManagedObjectClassUse.note(self, for: entity)
+        return entity
     }
 
     /// Returns the properties of the class's entity named in `properties`, in the order given; names the

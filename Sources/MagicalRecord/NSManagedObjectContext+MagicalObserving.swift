@@ -11,13 +11,14 @@ final class ContextObservations: @unchecked Sendable {
 }
 
 extension NSManagedObjectContext {
-    /// Merges the saves of `otherContext` into the receiver, on the queue that posts them.
+    /// Merges the saves of `otherContext` into the receiver as they happen: the thread that posts a save
+    /// waits while the receiver merges it on its own queue.
     ///
-    /// Core Data asks that a merge run on the receiver's queue; prefer ``mr_observe(onMainThread:)`` for
-    /// a main-queue receiver, or merge inside `perform` yourself.
+    /// For a main-queue receiver, the main queue must be running when another thread saves.
     public func mr_observe(_ otherContext: NSManagedObjectContext) {
         mr_addObservation(of: otherContext) { [weak self] notification in
-            self?.mergeChanges(fromContextDidSave: notification)
+            guard let self else { return }
+            self.performAndWait { self.mergeChanges(fromContextDidSave: notification) }
         }
     }
 
@@ -26,7 +27,7 @@ extension NSManagedObjectContext {
     public func mr_observe(onMainThread otherContext: NSManagedObjectContext) {
         mr_addObservation(of: otherContext) { [weak self] notification in
             guard let self else { return }
-            if Thread.isMainThread {
+            if MainQueue.isCurrent {
                 self.mergeChanges(fromContextDidSave: notification)
             } else {
                 let box = NotificationBox(notification)

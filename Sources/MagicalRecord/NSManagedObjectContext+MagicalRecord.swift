@@ -59,7 +59,7 @@ extension NSManagedObjectContext {
     /// Resets the default context, on the main queue (at once on the main thread, later from another).
     public class func mr_resetDefaultContext() {
         let context = mr_default()
-        if Thread.isMainThread {
+        if MainQueue.isCurrent {
             context.reset()
         } else {
             context.perform { context.reset() }
@@ -119,7 +119,7 @@ extension NSManagedObjectContext {
     /// Returns a description of the context: its class, address, working name and the kind of thread
     /// asking.
     public func mr_description() -> String {
-        let thread = Thread.isMainThread ? "the main thread" : "a background thread"
+        let thread = MainQueue.isCurrent ? "the main thread" : "a background thread"
         return "<\(type(of: self)) (\(Unmanaged.passUnretained(self).toOpaque())): \(mr_workingName())> on \(thread)"
     }
 

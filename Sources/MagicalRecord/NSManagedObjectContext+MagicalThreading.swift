@@ -42,7 +42,7 @@ extension NSManagedObjectContext {
 
     /// ``mr_contextForCurrentThread()`` without the deprecation, for the calls without a context.
     class func mr_currentThreadContext() -> NSManagedObjectContext {
-        if Thread.isMainThread { return mr_default() }
+        if MainQueue.isCurrent { return mr_default() }
         let generation = ThreadContextGeneration.shared.current
         let dictionary = Thread.current.threadDictionary
         if let entry = dictionary[MagicalRecordThreadContextKey] as? ThreadContextEntry, entry.generation == generation {
