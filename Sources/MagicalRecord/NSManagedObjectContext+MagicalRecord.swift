@@ -20,7 +20,9 @@ extension NSManagedObjectContext {
         root.mr_setWorkingName("MagicalRecord Root Saving Context")
         let context = mr_newMainQueue()
         context.parent = root
-        context.mr_setWorkingName("MagicalRecord Default Context")
+        // Not through the main queue: set-up may run on another thread before the main queue is served,
+        // and no other code has the new context yet.
+        context.userInfo[MagicalRecordContextWorkingName] = "MagicalRecord Default Context"
         let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: root,
                                                               queue: nil) { [weak context] notification in
             guard let context else { return }

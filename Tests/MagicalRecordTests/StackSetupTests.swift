@@ -81,7 +81,10 @@ extension MagicalRecordTests {
             defer {
                 MagicalRecord.cleanUp()
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: expected.path + suffix) }
-                if !existed { try? FileManager.default.removeItem(at: folder) }
+                // The folder only if this test made it and nothing else put a file in it since.
+                if !existed, (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+                    try? FileManager.default.removeItem(at: folder)
+                }
             }
             MagicalRecord.setDefaultModelNamed("Staff")
             MagicalRecord.setupCoreDataStack()
