@@ -87,14 +87,16 @@ extension MagicalRecordTests {
             let employee = try #require(Employee.mr_createEntity())
             employee.name = "lxz"
             #expect(employee.objectID.isTemporaryID)
-            NSManagedObjectContext.mr_default().mr_saveOnlySelfAndWait()
-            // A private child of the root saving context: its reads reach the root, not the main queue.
-            let local = NSManagedObjectContext.mr_()
+            // A private child of the default context, from the main queue.
+            let local = NSManagedObjectContext.mr_context(withParent: NSManagedObjectContext.mr_default())
             let there = try #require(employee.mr_(in: local))
             #expect(!employee.objectID.isTemporaryID)
             #expect(there.managedObjectContext === local)
             #expect(local.performAndWait { there.name } == "lxz")
             #expect(there.mr_inThreadContext() === employee)
+            NSManagedObjectContext.mr_default().mr_saveOnlySelfAndWait()
+            let fromRoot = NSManagedObjectContext.mr_()
+            #expect(fromRoot.performAndWait { employee.mr_(in: fromRoot)?.name } == "lxz")
         }
 
         @Test("an entity without a class of its own: its objects are deleted and found in other contexts")

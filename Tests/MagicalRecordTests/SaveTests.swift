@@ -143,14 +143,12 @@ extension MagicalRecordTests {
                 Employee.mr_createEntity(in: local)?.name = "a"
             })
             #expect(try StaffStack.namesInStore(at: url) == ["a"])
-            // A child of the default context saves into it on the main queue: wait elsewhere, so that the
-            // main queue is free to serve it.
+            // A child of the default context, from the main queue: it saves into its parent on this thread.
             let context = NSManagedObjectContext.mr_default()
-            await Task.detached {
-                context.mr_save(blockAndWait: { local in
-                    Employee.mr_createEntity(in: local)?.name = "b"
-                })
-            }.value
+            context.mr_save(blockAndWait: { local in
+                #expect(local.parent === context)
+                Employee.mr_createEntity(in: local)?.name = "b"
+            })
             #expect(try StaffStack.namesInStore(at: url) == ["a", "b"])
             let (saved, _) = await awaitCompletion { completion in
                 context.mr_save({ local in Employee.mr_createEntity(in: local)?.name = "c" }, completion: completion)
