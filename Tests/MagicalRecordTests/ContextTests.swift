@@ -59,25 +59,34 @@ extension MagicalRecordTests {
         }
 
         @Test("calls without a context use the default context on the main thread and a cached child of it on other threads")
-        func threadContexts() throws {
+        func threadContexts() async throws {
             let url = try StaffStack.setUp()
             defer { StaffStack.tearDown(url) }
+            StaffStack.insertEmployees([("lxz", 1.7), ("Bo", 1.8)])
             let defaultContext = NSManagedObjectContext.mr_default()
             #expect(NSManagedObjectContext.mr_currentThreadContext() === defaultContext)
             let box = ContextPair()
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                box.first = NSManagedObjectContext.mr_currentThreadContext()
-                box.second = NSManagedObjectContext.mr_currentThreadContext()
-                NSManagedObjectContext.mr_clearNonMainThreadContextsCache()
-                box.third = NSManagedObjectContext.mr_currentThreadContext()
-                done.signal()
+            // The thread's context reads through the default context on the main queue, which runs while
+            // this test waits.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let thread = Thread {
+                    box.first = NSManagedObjectContext.mr_currentThreadContext()
+                    box.second = NSManagedObjectContext.mr_currentThreadContext()
+                    box.count = Employee.mr_countOfEntities()
+                    box.tallest = Employee.mr_findFirstOrdered(byAttribute: "height", ascending: false).flatMap { tallest in
+                        box.first?.performAndWait { tallest.name }
+                    }
+                    NSManagedObjectContext.mr_clearNonMainThreadContextsCache()
+                    box.third = NSManagedObjectContext.mr_currentThreadContext()
+                    continuation.resume()
+                }
+                thread.start()
             }
-            thread.start()
-            done.wait()
             #expect(box.first != nil && box.first === box.second)
             #expect(box.first?.parent === defaultContext)
             #expect(box.first?.concurrencyType == .privateQueueConcurrencyType)
+            #expect(box.count == 2)
+            #expect(box.tallest == "Bo")
             #expect(box.third != nil && box.third !== box.first)
         }
 
@@ -104,8 +113,10 @@ extension MagicalRecordTests {
 }
 
 /// Contexts a background thread hands back.
-// @unchecked Sendable: written by one thread before it signals a semaphore, read after the wait.
+// @unchecked Sendable: written by one thread before it resumes a continuation, read after the resumption.
 final class ContextPair: @unchecked Sendable {
+    var count: UInt = 0
+    var tallest: String?
     var first: NSManagedObjectContext?
     var second: NSManagedObjectContext?
     var third: NSManagedObjectContext?
