@@ -18,7 +18,7 @@ extension MagicalRecord {
         local.perform {
             local.mr_setWorkingName("MagicalRecord save(_:completion:)")
             block(local)
-            local.mr_save(withOptions: .saveParentContexts, completion: completion)
+            local.mr_save(withOptions: .parentContexts, completion: completion)
         }
     }
 
@@ -29,7 +29,7 @@ extension MagicalRecord {
         local.performAndWait {
             local.mr_setWorkingName("MagicalRecord save(blockAndWait:)")
             block(local)
-            local.mr_save(withOptions: [.saveParentContexts, .saveSynchronously], completion: nil)
+            local.mr_save(withOptions: [.parentContexts, .synchronously], completion: nil)
         }
     }
 }

@@ -19,26 +19,18 @@ public enum MagicalRecordLoggingLevel: UInt, Sendable {
     case all = 0xFFFF_FFFF_FFFF_FFFF
 }
 
-/// The kinds of message MagicalRecord logs, one bit each.
-public struct MagicalRecordLoggingMask: OptionSet, Sendable {
-    /// The mask's bits.
-    public let rawValue: UInt
-
-    /// Creates a mask from its bits.
-    public init(rawValue: UInt) {
-        self.rawValue = rawValue
-    }
-
+/// The kinds of message MagicalRecord logs, one bit each; a ``MagicalRecordLoggingLevel`` is a union of them.
+public enum MagicalRecordLoggingMask: UInt, Sendable {
     /// Errors.
-    public static let error = MagicalRecordLoggingMask(rawValue: 1 << 0)
+    case error = 0b1
     /// Warnings.
-    public static let warn = MagicalRecordLoggingMask(rawValue: 1 << 1)
+    case warn = 0b10
     /// Information.
-    public static let info = MagicalRecordLoggingMask(rawValue: 1 << 2)
+    case info = 0b100
     /// Debugging messages.
-    public static let debug = MagicalRecordLoggingMask(rawValue: 1 << 3)
+    case debug = 0b1000
     /// Detailed tracing.
-    public static let verbose = MagicalRecordLoggingMask(rawValue: 1 << 4)
+    case verbose = 0b10000
 }
 
 /// MagicalRecord's log: messages go through swift-log under the label `MagicalRecord`, filtered by

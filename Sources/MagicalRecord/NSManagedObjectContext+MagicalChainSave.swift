@@ -15,7 +15,7 @@ extension NSManagedObjectContext {
         local.perform {
             local.mr_setWorkingName("MagicalRecord chain save (\(#function))")
             block(local)
-            local.mr_save(withOptions: .saveParentContexts, completion: completion)
+            local.mr_save(withOptions: .parentContexts, completion: completion)
         }
     }
 
@@ -25,7 +25,7 @@ extension NSManagedObjectContext {
         let local = NSManagedObjectContext.mr_context(withParent: self)
         local.performAndWait {
             block(local)
-            local.mr_save(withOptions: [.saveParentContexts, .saveSynchronously], completion: nil)
+            local.mr_save(withOptions: [.parentContexts, .synchronously], completion: nil)
         }
     }
 }

@@ -1,6 +1,8 @@
 import OpenCoreData
 
-/// How ``NSManagedObjectContext/mr_save(withOptions:completion:)`` saves.
+/// How ``NSManagedObjectContext/mr_save(withOptions:completion:)`` saves: `[]` saves only the receiver,
+/// asynchronously. The members have the names Swift gives MagicalRecord's `MRSaveParentContexts`,
+/// `MRSaveSynchronously` and `MRSaveSynchronouslyExceptRootContext`.
 public struct MRSaveOptions: OptionSet, Sendable {
     /// The options' bits.
     public let rawValue: UInt
@@ -10,14 +12,12 @@ public struct MRSaveOptions: OptionSet, Sendable {
         self.rawValue = rawValue
     }
 
-    /// Saves only the receiver, asynchronously.
-    public static let optionNone = MRSaveOptions([])
     /// Saves the receiver, then each parent in turn, up to the persistent store.
-    public static let saveParentContexts = MRSaveOptions(rawValue: 1 << 1)
+    public static let parentContexts = MRSaveOptions(rawValue: 1 << 1)
     /// Saves synchronously: the call returns after the saves.
-    public static let saveSynchronously = MRSaveOptions(rawValue: 1 << 2)
+    public static let synchronously = MRSaveOptions(rawValue: 1 << 2)
     /// Saves synchronously, except the root saving context, which saves asynchronously.
-    public static let saveSynchronouslyExceptRootContext = MRSaveOptions(rawValue: 1 << 3)
+    public static let synchronouslyExceptRootContext = MRSaveOptions(rawValue: 1 << 3)
 }
 
 /// The block a save calls when it finishes, on the main queue: whether the context saved, and the error
@@ -27,23 +27,23 @@ public typealias MRSaveCompletionHandler = @MainActor (_ contextDidSave: Bool, _
 extension NSManagedObjectContext {
     /// Saves the receiver asynchronously, not its parents; `completion` runs on the main queue.
     public func mr_saveOnlySelf(completion: MRSaveCompletionHandler?) {
-        mr_save(withOptions: .optionNone, completion: completion)
+        mr_save(withOptions: [], completion: completion)
     }
 
     /// Saves the receiver, not its parents, and returns when it is saved.
     public func mr_saveOnlySelfAndWait() {
-        mr_save(withOptions: .saveSynchronously, completion: nil)
+        mr_save(withOptions: .synchronously, completion: nil)
     }
 
     /// Saves the receiver and then its parents up to the store, asynchronously; `completion` runs on the
     /// main queue once the last save finished.
     public func mr_saveToPersistentStore(completion: MRSaveCompletionHandler?) {
-        mr_save(withOptions: .saveParentContexts, completion: completion)
+        mr_save(withOptions: .parentContexts, completion: completion)
     }
 
     /// Saves the receiver and then its parents up to the store, and returns when the store is written.
     public func mr_saveToPersistentStoreAndWait() {
-        mr_save(withOptions: [.saveParentContexts, .saveSynchronously], completion: nil)
+        mr_save(withOptions: [.parentContexts, .synchronously], completion: nil)
     }
 
     /// Saves the receiver as `saveOptions` say; `completion` runs on the main queue with the result of
@@ -59,9 +59,9 @@ extension NSManagedObjectContext {
             if let completion { Self.mr_complete(completion, false, nil) }
             return
         }
-        let saveParents = saveOptions.contains(.saveParentContexts)
-        let synchronously = saveOptions.contains(.saveSynchronously)
-        let exceptRoot = saveOptions.contains(.saveSynchronouslyExceptRootContext)
+        let saveParents = saveOptions.contains(.parentContexts)
+        let synchronously = saveOptions.contains(.synchronously)
+        let exceptRoot = saveOptions.contains(.synchronouslyExceptRootContext)
         let isRoot = MagicalRecordStack.shared.withLock { $0.rootSavingContext } === self
         let saveSynchronously = (synchronously && !exceptRoot) || (exceptRoot && !isRoot)
         let save = { [self] in
@@ -80,7 +80,7 @@ extension NSManagedObjectContext {
             }
             if saved, saveParents, let parent {
                 var options = saveOptions
-                if saveSynchronously { options.insert(.saveSynchronously) } else { options.remove(.saveSynchronously) }
+                if saveSynchronously { options.insert(.synchronously) } else { options.remove(.synchronously) }
                 parent.mr_save(withOptions: options, completion: completion)
             } else {
                 if saved { MRLog.verbose("→ Finished saving: \(mr_description())") }

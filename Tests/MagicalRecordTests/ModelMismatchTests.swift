@@ -95,6 +95,10 @@ extension MagicalRecordTests {
             #expect(MagicalRecordLoggingLevel.warn.rawValue & MagicalRecordLoggingMask.error.rawValue != 0)
             #expect(MagicalRecordLoggingLevel.warn.rawValue & MagicalRecordLoggingMask.info.rawValue == 0)
             #expect(MRLog.isCompiledIn)
+            #expect(MRLog.passes(.warn) && MRLog.passes(.error))
+            #expect(!MRLog.passes(.info) && !MRLog.passes(.verbose))
+            MagicalRecord.setLoggingLevel(.off)
+            #expect(!MRLog.passes(.error))
         }
     }
 }

@@ -59,16 +59,16 @@ extension MagicalRecordTests {
         func saveOptions() async throws {
             let url = try StaffStack.setUp()
             defer { StaffStack.tearDown(url) }
-            #expect(MRSaveOptions.saveParentContexts.rawValue == 2)
-            #expect(MRSaveOptions.saveSynchronously.rawValue == 4)
-            #expect(MRSaveOptions.saveSynchronouslyExceptRootContext.rawValue == 8)
+            #expect(MRSaveOptions.parentContexts.rawValue == 2)
+            #expect(MRSaveOptions.synchronously.rawValue == 4)
+            #expect(MRSaveOptions.synchronouslyExceptRootContext.rawValue == 8)
             let context = NSManagedObjectContext.mr_default()
             Employee.mr_createEntity()?.name = "a"
-            context.mr_save(withOptions: [.saveParentContexts, .saveSynchronously], completion: nil)
+            context.mr_save(withOptions: [.parentContexts, .synchronously], completion: nil)
             #expect(try StaffStack.namesInStore(at: url) == ["a"])
 
             Employee.mr_createEntity()?.name = "b"
-            let (saved, _) = await awaitCompletion { context.mr_save(withOptions: [.saveParentContexts, .saveSynchronouslyExceptRootContext], completion: $0) }
+            let (saved, _) = await awaitCompletion { context.mr_save(withOptions: [.parentContexts, .synchronouslyExceptRootContext], completion: $0) }
             #expect(saved)
             #expect(try StaffStack.namesInStore(at: url) == ["a", "b"])
 
