@@ -22,6 +22,12 @@ extension NSManagedObjectModel {
         MagicalRecordStack.shared.withLock { $0.model = newDefaultModel }
     }
 
+    /// Sets the default model of MagicalRecord's stack; `nil` clears it. (The name Swift gives
+    /// `+MR_setDefaultManagedObjectModel:`.)
+    public class func mr_setDefault(_ newDefaultModel: NSManagedObjectModel?) {
+        mr_setDefaultManagedObjectModel(newDefaultModel)
+    }
+
     /// Returns the model made by merging every model found in the main bundle and in the resource
     /// bundles beside the program (`<Package>_<Target>.resources`).
     ///

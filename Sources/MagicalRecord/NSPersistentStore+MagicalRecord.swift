@@ -14,6 +14,11 @@ extension NSPersistentStore {
         MagicalRecordStack.shared.withLock { $0.store = store }
     }
 
+    /// Sets the default store of MagicalRecord's stack. (The name Swift gives `+MR_setDefaultPersistentStore:`.)
+    public class func mr_setDefault(_ store: NSPersistentStore?) {
+        mr_setDefaultPersistentStore(store)
+    }
+
     /// Returns the folder MagicalRecord keeps stores in.
     ///
     /// MagicalRecord uses `<Application Support>/<CFBundleName>/`; on Linux this is the user's data

@@ -23,6 +23,12 @@ extension NSPersistentStoreCoordinator {
         }
     }
 
+    /// Sets the default coordinator of MagicalRecord's stack. (The name Swift gives
+    /// `+MR_setDefaultStoreCoordinator:`.)
+    public class func mr_setDefault(_ coordinator: NSPersistentStoreCoordinator?) {
+        mr_setDefaultStoreCoordinator(coordinator)
+    }
+
     /// The options of an automatically migrating SQLite store: migrate, infer the mapping model, and
     /// use the WAL journal.
     public class func mr_autoMigrationOptions() -> [AnyHashable: Any] {
@@ -107,6 +113,12 @@ extension NSPersistentStoreCoordinator {
     /// Returns a coordinator for the default model with the SQLite store named ``MagicalRecord/defaultStoreName()``.
     public class func mr_newPersistentStoreCoordinator() -> NSPersistentStoreCoordinator {
         mr_coordinator(withSqliteStoreNamed: MagicalRecord.defaultStoreName())
+    }
+
+    /// Returns a coordinator for the default model with the SQLite store named
+    /// ``MagicalRecord/defaultStoreName()``. (The name Swift gives `+MR_newPersistentStoreCoordinator`.)
+    public class func mr_new() -> NSPersistentStoreCoordinator {
+        mr_newPersistentStoreCoordinator()
     }
 
     /// Returns a coordinator for the default model with the SQLite store named `storeFileName`.

@@ -27,6 +27,14 @@ extension MagicalRecordTests {
             let added = memory.mr_addSqliteStoreNamed(other, withOptions: [NSSQLitePragmasOption: ["journal_mode": "DELETE"]])
             #expect(added?.url?.standardizedFileURL == other.standardizedFileURL)
             #expect(memory.mr_addSqliteStoreNamed(42, withOptions: nil) == nil)
+            NSPersistentStoreCoordinator.mr_setDefault(memory)
+            #expect(NSPersistentStoreCoordinator.mr_default() === memory)
+            #expect(NSPersistentStore.mr_default() === memory.persistentStores.first)
+            NSPersistentStore.mr_setDefault(added)
+            #expect(NSPersistentStore.mr_default() === added)
+            let model = NSManagedObjectModel.mr_managedObjectModelNamed("Staff")
+            NSManagedObjectModel.mr_setDefault(model)
+            #expect(NSManagedObjectModel.mr_default() === model)
         }
 
         @Test("a named store coordinator puts its file in the program's data folder")
