@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd", targets: ["ocd"]),
+        .library(name: "MagicalRecord", targets: ["MagicalRecord"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -46,6 +47,20 @@ let package = Package(
                 // The crash trials check stores with SQL of their own, beside the library.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        // MagicalRecord's API (magicalpanda/MagicalRecord 2.4) over OpenCoreData, its own product. Build with
+        // `-Xswiftc -DMR_LOGGING_DISABLED` to compile its logging out, as MagicalRecord's macro of that name does.
+        .target(
+            name: "MagicalRecord",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "MagicalRecordTests",
+            dependencies: ["MagicalRecord"],
+            resources: [.copy("Resources/Staff.xcdatamodeld")]
         ),
         .testTarget(
             name: "OpenCoreDataTests",

@@ -174,6 +174,29 @@ struct ChildContextTests {
         #expect(try storeCount(stack) == 5)
     }
 
+    @Test("from the main queue, performAndWait on a private child of a main-queue context reads and saves through the parent")
+    @MainActor
+    func privateChildOfMainQueueContextFromMainQueue() throws {
+        // Swift Testing drains the main queue on a worker thread: the child's block runs on this thread
+        // inside queue.sync, and reaching the parent must not wait for the main queue this test holds.
+        let stack = try GraphStack()
+        let main = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        main.persistentStoreCoordinator = stack.coordinator
+        main.make("Author", ["name": "Ann"])
+        try main.save()
+        let background = child(of: main)
+        let names = try background.performAndWait {
+            let authors = try background.fetch(NSFetchRequest<NSManagedObject>(entityName: "Author"))
+            background.make("Author", ["name": "Bo"])
+            try background.save()
+            return authors.compactMap { $0.string("name") }
+        }
+        #expect(names == ["Ann"])
+        #expect(main.hasChanges)
+        try main.save()
+        #expect(try storeCount(stack) == 2)
+    }
+
     @Test("a child that merges automatically sees its parent's saved changes")
     func automaticMergeFromParent() async throws {
         let stack = try GraphStack()

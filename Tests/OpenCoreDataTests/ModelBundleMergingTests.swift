@@ -158,4 +158,41 @@ struct ModelBundleMergingTests {
             try NSManagedObjectModel.checksumsForVersionedModel(at: directory.appendingPathComponent("Missing.xcdatamodeld"))
         }
     }
+
+    @Test("a store of an earlier version migrates to the merged model of its bundle: the versions are still found")
+    func mergedModelMigratesEarlierVersion() throws {
+        let (bundle, directory) = try Self.makeBundle()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundleURL = try Self.writeBundle("Shelf", versions: ["Book", "Book"], in: directory)
+        let first = try NSManagedObjectModel.load(from: bundleURL.appendingPathComponent("Shelf.xcdatamodel"))
+        // The second version adds an attribute, so the store of the first needs a migration.
+        let second = bundleURL.appendingPathComponent("Shelf 2.xcdatamodel/contents")
+        let text = try String(contentsOf: second, encoding: .utf8)
+        try text.replacingOccurrences(of: "</entity>", with: #"<attribute name="isbn" optional="YES" attributeType="String"/></entity>"#)
+            .write(to: second, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("Shelf.sqlite")
+        do {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: first)
+            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store, options: nil)
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            try context.performAndWait {
+                NSEntityDescription.insertNewObject(forEntityName: "Book", into: context).setValue("Dune", forKey: "title")
+                try context.save()
+            }
+            try coordinator.remove(coordinator.persistentStores[0])
+        }
+        let merged = try #require(NSManagedObjectModel.mergedModel(from: [bundle]))
+        #expect(merged.entitiesByName["Book"]?.attributesByName["isbn"] != nil)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: merged)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store, options: [
+            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+        ])
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let titles = try context.performAndWait {
+            try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book")).compactMap { $0.value(forKey: "title") as? String }
+        }
+        #expect(titles == ["Dune"])
+    }
 }

@@ -23,8 +23,10 @@ extension NSManagedObjectModel {
         var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
         var identifiers = Set<AnyHashable>()
         var localization: [String: String]?
+        var sources: [URL?] = []
         for model in models {
             guard let copy = model.copy() as? NSManagedObjectModel else { return false }
+            if !copy._entities.isEmpty { sources.append(copy._sourceURL) }
             for entity in copy._entities {
                 if let name = entity._name {
                     guard names.insert(name).inserted else { return false }
@@ -52,6 +54,9 @@ extension NSManagedObjectModel {
         _fetchRequestTemplates = templates
         _versionIdentifiers = identifiers
         _localizationDictionary = localization
+        // When every entity comes from one model file, the merged model is that file's model: migration
+        // still finds the store's model among the versions of its bundle.
+        _sourceURL = sources.count == 1 ? sources[0] : nil
         _relinkDestinationsByName()
         return true
     }

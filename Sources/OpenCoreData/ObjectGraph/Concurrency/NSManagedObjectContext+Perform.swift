@@ -17,7 +17,9 @@ extension NSManagedObjectContext {
         }
         withoutActuallyEscaping(block) { escapable in
             let work = QueueWork( escapable)
-            queue.sync { CurrentContext.run(self, work.value) }
+            MainQueueHold.whileWaiting {
+                queue.sync { CurrentContext.run(self, work.value) }
+            }
         }
     }
 
@@ -77,7 +79,10 @@ extension NSManagedObjectContext {
         case .mainQueueConcurrencyType:
             // On Linux the main queue may be drained by a worker thread (after `dispatchMain()` the main
             // thread parks), so the queue is recognized by a queue-specific mark, not by the thread.
-            return Thread.isMainThread || DispatchQueue.getSpecific(key: MainQueueMark.key) != nil
+            // A thread that holds the main queue while it waits for another context's block (run on this
+            // thread by `queue.sync`) is still the main queue's: a child reaching its main-queue parent
+            // from such a block runs there, as on Apple platforms, instead of waiting for itself.
+            return Thread.isMainThread || DispatchQueue.getSpecific(key: MainQueueMark.key) != nil || MainQueueHold.isHeld
         default:
             return true
         }
@@ -97,6 +102,34 @@ final class ResultBox<T>: @unchecked Sendable {
 struct QueueWork<Block>: @unchecked Sendable {
     let value: Block
     init(_ value: Block) { self.value = value }
+}
+
+/// Notes that the current thread, running main-queue work, waits in another context's `performAndWait`.
+///
+/// `queue.sync` runs the other context's block on the waiting thread, where the main queue's mark is not
+/// visible (a queue-specific value is read from the queue running the block). Without the note, a private
+/// child whose parent is a main-queue context, called with `performAndWait` from the main queue, would
+/// wait for the main queue its own caller holds whenever a worker thread drains the main queue (after
+/// `dispatchMain()`, under Swift Testing); on the main thread itself `Thread.isMainThread` already says so.
+enum MainQueueHold {
+    private static var slot: ThreadPointerSlot {
+        @inline(__always) get { ThreadPointerSlot(.mainQueueHeld) }
+    }
+
+    /// Whether the thread holds the main queue while it waits for another context.
+    static var isHeld: Bool {
+        slot.pointer != nil
+    }
+
+    /// Runs `body` (a wait for another context's queue), noting that the thread holds the main queue
+    /// when it runs main-queue work.
+    static func whileWaiting<T>(_ body: () throws -> T) rethrows -> T {
+        guard !isHeld, !Thread.isMainThread, DispatchQueue.getSpecific(key: MainQueueMark.key) != nil else {
+            return try body()
+        }
+        // Any non-nil pointer marks the slot; nothing reads through it.
+        return try slot.with(UnsafeRawPointer(bitPattern: 1)!, body)
+    }
 }
 
 /// Marks the main queue so that work running on it is recognized on any thread.

@@ -14,6 +14,9 @@ struct ThreadPointerSlot: Sendable {
         case currentContext = 0
         /// The row identity an object being made for a row takes (`FetchedObjectConstruction`).
         case pendingIdentity = 1
+        /// Set while the thread, running main-queue work, waits in `performAndWait` of another
+        /// context (`MainQueueHold`).
+        case mainQueueHeld = 2
     }
 
     private let index: Int
