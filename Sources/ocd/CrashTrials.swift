@@ -70,6 +70,12 @@ struct CrashTrials: ParsableCommand {
             let directory = root.appendingPathComponent("trial-\(trial)", isDirectory: true)
             let outcome = try runTrial(operation, mode: mode, in: directory, killAfter: delay)
             try? FileManager.default.removeItem(at: directory)
+            if !operation.loops {
+                // A migration's window follows the machine's pace: wider after a kill before it finished,
+                // narrower after one it finished, so that about 60 % finish and the rest are killed on
+                // the way, whatever else the machine is doing.
+                windows[key] = window * (outcome.acknowledged > 0 ? 0.97 : 1.05)
+            }
             if tally[key] == nil { order.append(key) }
             tally[key, default: Tally()].add(outcome)
             if verbose || !outcome.isClean {
