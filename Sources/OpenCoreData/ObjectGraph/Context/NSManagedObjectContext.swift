@@ -17,7 +17,7 @@ import Dispatch
 // context directly (outside `perform`) must do so from its queue, exactly as Core Data requires.
 open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The concurrency type the context was created with.
-    public let concurrencyType: ConcurrencyType
+    public let concurrencyType: NSManagedObjectContextConcurrencyType
     /// The serial queue the context's work runs on (the main queue for main-queue contexts).
     let queue: DispatchQueue
     /// Marks work running on `queue` on behalf of this context (for re-entrant `performAndWait`).
@@ -100,7 +100,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) final var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
 
     /// Creates a context with the given concurrency type.
-    public init(concurrencyType: ConcurrencyType) {
+    public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         self.concurrencyType = concurrencyType
         switch concurrencyType {
         case .mainQueueConcurrencyType:

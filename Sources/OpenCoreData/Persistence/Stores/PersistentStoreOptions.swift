@@ -13,6 +13,9 @@ public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
 public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
 /// The option whose value, a Boolean, asks for the store to be migrated when its model changed.
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+/// The option whose value, a Boolean, opens the store without comparing its entity version hashes with
+/// the model's: the store opens although they differ, and no migration is attempted.
+public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"
 /// The option whose value, a Boolean, asks for a mapping model to be inferred during migration.
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
 /// The option whose value, a Boolean, turns on persistent history tracking.
