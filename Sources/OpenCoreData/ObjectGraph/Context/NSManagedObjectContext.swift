@@ -153,6 +153,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         set { _shouldDeleteInaccessibleFaults = newValue }
     }
 
+    /// Asks the context whether to handle a fault whose data cannot be found, for `oid`, fired by
+    /// `property` (`nil` when the whole object was fired). The default returns `true`.
+    ///
+    /// OpenCoreData does not consult this method: a fault whose row cannot be read reads with no values
+    /// and the next save that writes it throws (see the porting guide, "A fault whose row cannot be read
+    /// does not stop the program").
+    open func shouldHandleInaccessibleFault(_ fault: NSManagedObject, for oid: NSManagedObjectID,
+                                            triggeredByProperty property: NSPropertyDescription?) -> Bool {
+        true
+    }
+
     /// The longest time, in seconds, a cached row may be used to fulfill a fault; a negative value
     /// (the default) means no limit. With 0 or more, faults are fulfilled from the store itself.
     open var stalenessInterval: TimeInterval {

@@ -29,6 +29,16 @@ public let NSPersistentStoreRemoveUbiquitousMetadataOption = "NSPersistentStoreR
 /// The option whose value, a Boolean, forces the destination of a migration to be replaced.
 public let NSPersistentStoreForceDestroyOption = "NSPersistentStoreForceDestroyOption"
 
+/// The option whose value, a number, is the largest number of connections a SQLite store keeps open
+/// for reading (accepted; OpenCoreData's SQLite store sizes its reader pool itself).
+public let NSPersistentStoreConnectionPoolMaxSizeKey = "NSPersistentStoreConnectionPoolMaxSize"
+/// The option whose value, a set of classes, lists the classes a binary store may decode (accepted;
+/// OpenCoreData has no binary store).
+public let NSBinaryStoreSecureDecodingClasses = "NSBinaryStoreSecureDecodingClasses"
+/// The option whose value, a Boolean, lets a binary store decode values without secure coding
+/// (accepted; OpenCoreData has no binary store).
+public let NSBinaryStoreInsecureDecodingCompatibilityOption = "NSBinaryStoreInsecureDecodingCompatibilityOption"
+
 /// Reading option values as Core Data reads them: numbers, Booleans or strings.
 enum PersistentStoreOptions {
     /// The Boolean value of an option, `nil` when absent or not a Boolean.
