@@ -34,6 +34,10 @@ extension NSManagedObjectContext {
 
     /// Marks an object to be deleted from the store when the context saves. An object inserted and not
     /// yet saved is simply removed from the context.
+    ///
+    /// Each call sends the object ``NSManagedObject/prepareForDeletion()`` — deleting it again sends it
+    /// again — and ``NSManagedObject/isDeleted`` is `true` from then on; the delete rules apply at the
+    /// end of the event (``processPendingChanges()``).
     public func delete(_ object: NSManagedObject) {
         _checkQueue("delete(_:)")
         guard object._context === self else {
@@ -41,6 +45,10 @@ extension NSManagedObjectContext {
             preconditionFailure("An NSManagedObject of entity \(object.entity.name ?? "?") may not be deleted by a context it does not belong to.")
         }
         let key = ObjectIdentifier(object)
+        // As Apple's Core Data does, every call tells the object, even one already deleted; a fault
+        // is fired first, so that the object can read its values.
+        object._fireFaultIfNeeded()
+        object.prepareForDeletion()
         if object._isDeleted { return }
         _registerUndoOfMembership(object)
         object._isDeleted = true
