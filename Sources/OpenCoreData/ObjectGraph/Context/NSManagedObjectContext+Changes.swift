@@ -29,6 +29,7 @@ extension NSManagedObjectContext {
         if !object.valuesAtLastEvent.isEmpty { _noteChangedForEvent(object) }
         object.isNewlyInserted = true
         object._insertedInCurrentEvent = true
+        if concurrencyType == .mainQueueConcurrencyType, !_endOfTurnProcessingScheduled { _scheduleEndOfTurnProcessing() }
         object.awakeFromInsert()
     }
 
@@ -50,6 +51,7 @@ extension NSManagedObjectContext {
         object._fireFaultIfNeeded()
         object.prepareForDeletion()
         if object._isDeleted { return }
+        if concurrencyType == .mainQueueConcurrencyType, !_endOfTurnProcessingScheduled { _scheduleEndOfTurnProcessing() }
         _registerUndoOfMembership(object)
         object._isDeleted = true
         if _inserted[key] != nil {
@@ -123,9 +125,24 @@ extension NSManagedObjectContext {
 
     @inline(never)
     private func _noteChangedObject(_ object: NSManagedObject) {
+        if concurrencyType == .mainQueueConcurrencyType, !_endOfTurnProcessingScheduled { _scheduleEndOfTurnProcessing() }
         let key = ObjectIdentifier(object)
         if _inserted[key] != nil || _deleted[key] != nil { return }
         _updated[key] = object
+    }
+
+    /// A main-queue context changed on the main queue announces the change at the end of the main
+    /// queue's current turn, as Apple's Core Data does at the end of the run loop's turn: the main
+    /// queue runs ``processPendingChanges()`` once everything queued before it has run.
+    @inline(never)
+    func _scheduleEndOfTurnProcessing() {
+        guard isOnContextQueue else { return }
+        _endOfTurnProcessingScheduled = true
+        let context = QueueWork(self)
+        DispatchQueue.main.async {
+            context.value._endOfTurnProcessingScheduled = false
+            context.value.processPendingChanges()
+        }
     }
 
     /// Removes an object from the context: it no longer has a context.

@@ -74,6 +74,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     final var _name: String?
     final var _transactionAuthor: String?
     final var _shouldDeleteInaccessibleFaults = true
+    /// Whether a main-queue context has asked the main queue to process its pending changes at the end
+    /// of the current turn (see ``_scheduleEndOfTurnProcessing()``).
+    final var _endOfTurnProcessingScheduled = false
     final var _stalenessInterval: TimeInterval = -1
     final var _mergePolicy: Any = NSErrorMergePolicy
     final var _userInfo = NSMutableDictionary()
