@@ -48,10 +48,10 @@ struct AppleStoreSchemaTests {
     /// Differences each other bundle version must report against the store (all of them where the
     /// list is short, the telling ones otherwise).
     static let otherVersionDifferences: [String: (all: Bool, differences: [String])] = [
-        "SampleModel2.xcdatamodel": (false, [
-            "Z_PRIMARYKEY lacks entity LuxuryCar (3)",
-            "Z_PRIMARYKEY lists entity ExpensiveSportCar (3), which the model lacks",
-            "unexpected column ZCAR.ZCOLOR", "unexpected column ZPERSON.ZID",
+        // LuxuryCar is ExpensiveSportCar renamed: entity 3 under its old name is the same entity (Apple's
+        // Core Data keeps the old name in Z_PRIMARYKEY after a renaming migration), not a difference.
+        "SampleModel2.xcdatamodel": (true, [
+            "missing index Z_Car_byMakerAndNumberPlate", "unexpected column ZCAR.ZCOLOR", "unexpected column ZPERSON.ZID",
         ]),
         "SampleModel3.xcdatamodel": (false, [
             "entity Person has number 4, the model implies 5", "missing table ZMAKER",

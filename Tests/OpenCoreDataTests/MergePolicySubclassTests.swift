@@ -14,8 +14,9 @@ struct MergePolicySubclassTests {
         override func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
             seen += list
             for conflict in list {
-                let read = (conflict.cachedSnapshot?["views"] as? NSNumber)?.intValue ?? 0
-                let stored = (conflict.persistedSnapshot?["views"] as? NSNumber)?.intValue ?? 0
+                // What the context read, and what the coordinator (or, when newer, the store) holds now.
+                let read = (conflict.objectSnapshot?["views"] as? NSNumber)?.intValue ?? 0
+                let stored = ((conflict.persistedSnapshot ?? conflict.cachedSnapshot)?["views"] as? NSNumber)?.intValue ?? 0
                 let mine = (conflict.sourceObject.value(forKey: "views") as? NSNumber)?.intValue ?? 0
                 conflict.sourceObject.setValue(stored + (mine - read), forKey: "views")
             }

@@ -369,7 +369,7 @@ struct ModelAPIConformanceTests {
         user.properties.append(postCount)
         let found = try #require(user.attributesByName["postCount"] as? NSDerivedAttributeDescription)
         #expect(found.isReadOnly)
-        #expect(found.derivationExpression?.description == "posts.@count")
+        #expect(found.derivationExpression?.description == "count:(posts)")
     }
 
     @Test("an expression description names a computed value for dictionary fetches")

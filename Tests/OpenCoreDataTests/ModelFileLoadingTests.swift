@@ -500,8 +500,9 @@ struct ModelFileLoadingTests {
         let count = try #require(tag.attributesByName["photoCount"] as? NSDerivedAttributeDescription)
         #expect(count.attributeType == .integer64AttributeType)
         #expect(count.isReadOnly)
-        #expect(count.derivationExpression?.expressionType == .keyPath)
-        #expect(count.derivationExpression?.keyPath == "photos.@count")
+        // Apple's Core Data records `photos.@count` as the function expression `count:(photos)`.
+        #expect(count.derivationExpression?.expressionType == .function)
+        #expect(count.derivationExpression?.description == "count:(photos)")
         let lower = try #require(tag.attributesByName["lowerName"] as? NSDerivedAttributeDescription)
         #expect(lower.derivationExpression?.expressionType == .function)
         #expect(tag.attributesByName["name"] is NSDerivedAttributeDescription == false)
@@ -517,7 +518,7 @@ struct ModelFileLoadingTests {
         let canonical = try #require(derived.first?.derivationExpression)
         #expect(canonical.expressionType == .function && canonical.function == "canonical:")
         #expect(canonical.expressionValue(with: ["optionalString": "Crème Brûlée"], context: nil) as? String == "creme brulee")
-        #expect(derived[1].derivationExpression?.keyPath == "oneToMany.@count")
+        #expect(derived[1].derivationExpression?.description == "count:(oneToMany)")
         #expect(derived[2].derivationExpression?.expressionType == .function)
     }
 

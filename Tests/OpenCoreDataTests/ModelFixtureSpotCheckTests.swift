@@ -114,7 +114,7 @@ struct ModelFixtureSpotCheckTests {
         let model = try load("delawaremathguy__CoreDataCloudKitShare__CoreDataCloudKitShare.xcdatamodeld")
         let photoCount = try #require(try attribute(model, "Tag", "photoCount") as? NSDerivedAttributeDescription)
         #expect(photoCount.attributeType == .integer64AttributeType)
-        #expect(photoCount.derivationExpression?.description == "photos.@count")
+        #expect(photoCount.derivationExpression?.description == "count:(photos)")
         #expect(photoCount.isReadOnly)
         #expect(try attribute(model, "Rating", "value").defaultValue as? Int16 == 0)
         #expect(model.entitiesByName["Tag"]?.relationshipsByName["photos"]?.inverseRelationship?.name == "tags")

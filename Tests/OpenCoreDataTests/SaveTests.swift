@@ -114,8 +114,11 @@ struct SaveTests {
         let annConflict = try #require(list.first { $0.sourceObject === ann })
         #expect(annConflict.oldVersionNumber == 1)
         #expect(annConflict.newVersionNumber == 2)
+        // Another coordinator wrote the row: a cache-versus-store conflict. objectSnapshot is what the
+        // context read, cachedSnapshot what this coordinator holds, persistedSnapshot the store's row.
         #expect((annConflict.persistedSnapshot?["age"] as? NSNumber)?.intValue == 2)
-        #expect(annConflict.objectSnapshot?["name"] as? String == "Anne")
+        #expect((annConflict.cachedSnapshot?["age"] as? NSNumber)?.intValue == 1)
+        #expect(annConflict.objectSnapshot?["name"] as? String == "Ann")
         let bobConflict = try #require(list.first { $0.sourceObject === bob })
         #expect(bobConflict.persistedSnapshot == nil)
         #expect(bobConflict.newVersionNumber == 0)

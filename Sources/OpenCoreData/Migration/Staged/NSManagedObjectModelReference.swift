@@ -47,6 +47,23 @@ open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Creates a reference to the model, among the models of a bundle (the main bundle for `nil`), whose
+    /// entity version hashes are `versionHashes` (entity name to hash `Data`).
+    public convenience init(entityVersionHashes versionHashes: [AnyHashable: Any], in bundle: Bundle?,
+                            versionChecksum: String) {
+        var hashes: [String: Any] = [:]
+        for (key, value) in versionHashes {
+            if let name = key as? String { hashes[name] = value }
+        }
+        let metadata: [String: Any] = [NSStoreModelVersionHashesKey: hashes]
+        if let model = NSManagedObjectModel.mergedModel(from: [bundle ?? .main], forStoreMetadata: metadata) {
+            self.init(model: model, versionChecksum: versionChecksum)
+        } else {
+            self.init(missing: "No model with the given entity version hashes was found in the bundle \((bundle ?? .main).bundleURL.path).",
+                      versionChecksum: versionChecksum)
+        }
+    }
+
     /// A reference whose model could not be found.
     private init(missing reason: String, versionChecksum: String) {
         _model = NSManagedObjectModel()

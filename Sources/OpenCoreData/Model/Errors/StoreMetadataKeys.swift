@@ -17,7 +17,9 @@ public let NSPersistentStoreOSCompatibility = "NSPersistentStoreOSCompatibility"
 let _NSStoreModelVersionHashesVersionKey = "NSStoreModelVersionHashesVersion"
 /// The SHA-512 digest of the entity names and hashes; see `NSManagedObjectModel._versionHashesDigest`.
 let _NSStoreModelVersionHashesDigestKey = "NSStoreModelVersionHashesDigest"
-/// The Core Data framework version that wrote the store.
-let _NSPersistenceFrameworkVersionKey = "NSPersistenceFrameworkVersion"
+/// The key, in a store's metadata, for the version of the Core Data framework that wrote the store.
+public let NSPersistenceFrameworkVersionKey = "NSPersistenceFrameworkVersion"
+/// The same key, under the name the metadata code uses.
+let _NSPersistenceFrameworkVersionKey = NSPersistenceFrameworkVersionKey
 /// The hashing scheme version OpenCoreData's version hashes follow.
 let _NSStoreModelVersionHashesVersion = 3

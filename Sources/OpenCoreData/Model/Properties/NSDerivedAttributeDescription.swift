@@ -9,11 +9,14 @@ open class NSDerivedAttributeDescription: NSAttributeDescription {
     }
 
     /// The expression that computes the attribute's value.
+    ///
+    /// A key path that counts a collection, `pages.@count`, is kept as the function expression
+    /// `count:(pages)`, the form Core Data records, prints and hashes.
     open var derivationExpression: NSExpression? {
         get { _derivationExpression }
         set {
             _assertEditable()
-            _derivationExpression = newValue
+            _derivationExpression = newValue.map(DerivationExpressionForm.recorded)
         }
     }
 

@@ -13,6 +13,8 @@ enum VersionHashing {
         switch property {
         case let relationship as NSRelationshipDescription:
             return relationshipHash(relationship, base: base)
+        case let derived as NSDerivedAttributeDescription:
+            return derivedAttributeHash(derived)
         case let attribute as NSAttributeDescription:
             return attributeHash(attribute, base: base)
         default:
@@ -55,11 +57,14 @@ enum VersionHashing {
                 buffer.append(hash(of: element))
             }
         }
-        if let derived = attribute as? NSDerivedAttributeDescription, let expression = derived._derivationExpression {
-            // UNVERIFIED (VERSION-HASH.md open point 1): the derivation expression's format text.
-            buffer.append(contentsOf: Array(expression.description.utf8))
-        }
         return SHA2.sha256(buffer)
+    }
+
+    /// SHA256(format text of the derivation expression): nothing else of the attribute — no name, flag
+    /// word, type or trailer — goes in (verified: VERSION-HASH.md "Derived attributes", `count:(pages)`).
+    /// A derived attribute with no expression hashes the empty text (UNVERIFIED).
+    private static func derivedAttributeHash(_ derived: NSDerivedAttributeDescription) -> Data {
+        SHA2.sha256(Data((derived._derivationExpression?.description ?? "").utf8))
     }
 
     /// SHA256(base ‖ destination name ‖ inverse name ‖ u32le(maxCount) ‖ u32le(minCount) ‖ [u16le(1)]).

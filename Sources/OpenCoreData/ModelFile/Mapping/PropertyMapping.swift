@@ -13,8 +13,10 @@ struct PropertyMapping {
     func attribute(_ element: ModelXMLElement, entity: String?, compositeChain: [String] = []) throws -> NSAttributeDescription {
         let name = try propertyName(element, entity: entity)
         let location = ModelFileError.Location(file: file, line: element.line, entity: entity, property: name)
-        guard let typeName = element["attributeType"] else {
-            throw ModelFileError.invalid("the attribute has no attributeType", at: location)
+        // No attributeType is Xcode's "Undefined" type, which it allows for transient attributes only.
+        let typeName = nonEmpty(element["attributeType"]) ?? "Undefined"
+        if typeName == "Undefined", !element.flag("transient") {
+            throw ModelFileError.invalid("the attribute has no attributeType (Undefined is allowed for transient attributes only)", at: location)
         }
         guard let type = AttributeTypeNames.typesByName[typeName] else {
             let known = AttributeTypeNames.typesByName.keys.sorted().joined(separator: ", ")

@@ -2,9 +2,17 @@ import Dispatch
 
 extension NSManagedObjectContext {
     /// Runs a block on the context's queue, asynchronously.
+    ///
+    /// When the block ends, the context processes its pending changes (as Apple's Core Data does), so
+    /// a change made in the block — or left by an earlier `performAndWait` — is announced with
+    /// `NSManagedObjectContextObjectsDidChange` without a run loop or an explicit
+    /// ``processPendingChanges()``.
     public func perform(_ block: @escaping () -> Void) {
         let work = QueueWork( block)
-        queue.async { [self] in CurrentContext.run(self, work.value) }
+        queue.async { [self] in
+            CurrentContext.run(self, work.value)
+            processPendingChanges()
+        }
     }
 
     /// Runs a block on the context's queue and waits for it to finish.
@@ -43,7 +51,8 @@ extension NSManagedObjectContext {
     /// Runs a block on the context's queue and returns its value; the caller suspends until it finishes.
     ///
     /// With `.immediate` (the default) the block runs at once when the caller is already on the
-    /// context's queue; with `.enqueued` it always waits its turn on the queue.
+    /// context's queue; with `.enqueued` it always waits its turn on the queue. A block that waited its
+    /// turn is followed by ``processPendingChanges()``, as ``perform(_:)`` is.
     public func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async rethrows -> T {
         try await _performAsyncHelper(schedule: schedule, block, rescue: { throw $0 })
     }
@@ -60,6 +69,7 @@ extension NSManagedObjectContext {
                 queue.async { [self] in
                     let box = ResultBox<T>()
                     box.result = Result { try CurrentContext.run(self, work.value) }
+                    processPendingChanges()
                     continuation.resume(returning: box)
                 }
             }

@@ -13,6 +13,8 @@ struct InMemoryDictionaryFetch<ResultType> {
         /// The aggregate function (`sum:`, `average:`, …), `nil` for a per-object value.
         let aggregate: String?
         let resultType: NSAttributeType?
+        /// Whether the per-object value is a collection whose elements are aggregated one by one.
+        var spreads = false
     }
 
     /// Runs the fetch against the store's objects (pending changes ignored).
@@ -59,7 +61,13 @@ struct InMemoryDictionaryFetch<ResultType> {
         var rows: [[String: Any]] = buckets.map { bucket in
             var row: [String: Any] = [:]
             for term in terms {
-                let value = term.aggregate.map { Self.aggregate($0, bucket.compactMap { Self.normalized(term.value($0)) }) }
+                let value = term.aggregate.map { name in
+                    Self.aggregate(name, bucket.flatMap { object -> [Any] in
+                        let value = term.value(object)
+                        guard term.spreads else { return Self.normalized(value).map { [$0] } ?? [] }
+                        return (EvaluationValues.elements(of: value) ?? []).compactMap { Self.normalized(EvaluationValues.flatten($0)) }
+                    })
+                }
                     ?? bucket.first.flatMap { Self.normalized(term.value($0)) }
                 if let value = value.map({ Self.converted($0, to: term.resultType) }), !(value is NSNull) {
                     row[term.key] = value
@@ -105,6 +113,15 @@ struct InMemoryDictionaryFetch<ResultType> {
         case let description as NSExpressionDescription:
             guard let expression = description.expression else {
                 throw Self.error("the expression description \"\(description.name)\" has no expression")
+            }
+            if case .function(let name, let arguments) = expression.storage,
+               SQLiteFetchCompiler.aggregateFunctions[name] != nil, arguments.count == 1,
+               Self.isToMany(arguments[0], in: entity), request.propertiesToGroupBy?.isEmpty == false {
+                // Grouped: an aggregate over a to-many relationship (`count:(employees)`,
+                // `sum:(employees.salary)`) aggregates the related values of every object of the group.
+                let argument = arguments[0]
+                return Term(key: description.name, value: { argument.expressionValue(with: $0, context: nil) },
+                            aggregate: name, resultType: description.expressionResultType, spreads: true)
             }
             if case .function(let name, let arguments) = expression.storage,
                SQLiteFetchCompiler.aggregateFunctions[name] != nil, arguments.count == 1,

@@ -29,11 +29,16 @@ extension NSManagedObjectContext {
         if !object.valuesAtLastEvent.isEmpty { _noteChangedForEvent(object) }
         object.isNewlyInserted = true
         object._insertedInCurrentEvent = true
+        if concurrencyType == .mainQueueConcurrencyType, !_endOfTurnProcessingScheduled { _scheduleEndOfTurnProcessing() }
         object.awakeFromInsert()
     }
 
     /// Marks an object to be deleted from the store when the context saves. An object inserted and not
     /// yet saved is simply removed from the context.
+    ///
+    /// Each call sends the object ``NSManagedObject/prepareForDeletion()`` — deleting it again sends it
+    /// again — and ``NSManagedObject/isDeleted`` is `true` from then on; the delete rules apply at the
+    /// end of the event (``processPendingChanges()``).
     public func delete(_ object: NSManagedObject) {
         _checkQueue("delete(_:)")
         guard object._context === self else {
@@ -41,7 +46,12 @@ extension NSManagedObjectContext {
             preconditionFailure("An NSManagedObject of entity \(object.entity.name ?? "?") may not be deleted by a context it does not belong to.")
         }
         let key = ObjectIdentifier(object)
+        // As Apple's Core Data does, every call tells the object, even one already deleted; a fault
+        // is fired first, so that the object can read its values.
+        object._fireFaultIfNeeded()
+        object.prepareForDeletion()
         if object._isDeleted { return }
+        if concurrencyType == .mainQueueConcurrencyType, !_endOfTurnProcessingScheduled { _scheduleEndOfTurnProcessing() }
         _registerUndoOfMembership(object)
         object._isDeleted = true
         if _inserted[key] != nil {
@@ -115,9 +125,24 @@ extension NSManagedObjectContext {
 
     @inline(never)
     private func _noteChangedObject(_ object: NSManagedObject) {
+        if concurrencyType == .mainQueueConcurrencyType, !_endOfTurnProcessingScheduled { _scheduleEndOfTurnProcessing() }
         let key = ObjectIdentifier(object)
         if _inserted[key] != nil || _deleted[key] != nil { return }
         _updated[key] = object
+    }
+
+    /// A main-queue context changed on the main queue announces the change at the end of the main
+    /// queue's current turn, as Apple's Core Data does at the end of the run loop's turn: the main
+    /// queue runs ``processPendingChanges()`` once everything queued before it has run.
+    @inline(never)
+    func _scheduleEndOfTurnProcessing() {
+        guard isOnContextQueue else { return }
+        _endOfTurnProcessingScheduled = true
+        let context = QueueWork(self)
+        DispatchQueue.main.async {
+            context.value._endOfTurnProcessingScheduled = false
+            context.value.processPendingChanges()
+        }
     }
 
     /// Removes an object from the context: it no longer has a context.

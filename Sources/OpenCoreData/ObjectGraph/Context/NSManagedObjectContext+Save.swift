@@ -38,6 +38,7 @@ extension NSManagedObjectContext {
         for object in listed.updated { object.willSave() }
         for object in listed.deleted { object.willSave() }
         _recomputeDerivedAttributes()
+        try _validateDerivedAttributes()
         processPendingChanges()
         let unchanged = _inserted.isUnchanged(since: inserted) && _updated.isUnchanged(since: updated)
             && _deleted.isUnchanged(since: deleted)

@@ -17,7 +17,7 @@ import Dispatch
 // context directly (outside `perform`) must do so from its queue, exactly as Core Data requires.
 open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The concurrency type the context was created with.
-    public let concurrencyType: ConcurrencyType
+    public let concurrencyType: NSManagedObjectContextConcurrencyType
     /// The serial queue the context's work runs on (the main queue for main-queue contexts).
     let queue: DispatchQueue
     /// Marks work running on `queue` on behalf of this context (for re-entrant `performAndWait`).
@@ -74,6 +74,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     final var _name: String?
     final var _transactionAuthor: String?
     final var _shouldDeleteInaccessibleFaults = true
+    /// Whether a main-queue context has asked the main queue to process its pending changes at the end
+    /// of the current turn (see ``_scheduleEndOfTurnProcessing()``).
+    final var _endOfTurnProcessingScheduled = false
     final var _stalenessInterval: TimeInterval = -1
     final var _mergePolicy: Any = NSErrorMergePolicy
     final var _userInfo = NSMutableDictionary()
@@ -100,7 +103,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) final var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
 
     /// Creates a context with the given concurrency type.
-    public init(concurrencyType: ConcurrencyType) {
+    public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         self.concurrencyType = concurrencyType
         switch concurrencyType {
         case .mainQueueConcurrencyType:
@@ -151,6 +154,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open var shouldDeleteInaccessibleFaults: Bool {
         get { _shouldDeleteInaccessibleFaults }
         set { _shouldDeleteInaccessibleFaults = newValue }
+    }
+
+    /// Asks the context whether to handle a fault whose data cannot be found, for `oid`, fired by
+    /// `property` (`nil` when the whole object was fired). The default returns `true`.
+    ///
+    /// OpenCoreData does not consult this method: a fault whose row cannot be read reads with no values
+    /// and the next save that writes it throws (see the porting guide, "A fault whose row cannot be read
+    /// does not stop the program").
+    open func shouldHandleInaccessibleFault(_ fault: NSManagedObject, for oid: NSManagedObjectID,
+                                            triggeredByProperty property: NSPropertyDescription?) -> Bool {
+        true
     }
 
     /// The longest time, in seconds, a cached row may be used to fulfill a fault; a negative value

@@ -10,7 +10,7 @@ enum LockingConflictResolution {
     static func resolve(_ conflict: NSMergeConflict, as type: NSMergePolicyType) {
         let object = conflict.sourceObject
         guard let context = object._context, type != .errorMergePolicyType else { return }
-        guard let persisted = conflict.persistedSnapshot else {
+        guard let persisted = conflict._storedValues else {
             // The row is gone: the object no longer exists, whatever the context did with it.
             context.unregister(object)
             return

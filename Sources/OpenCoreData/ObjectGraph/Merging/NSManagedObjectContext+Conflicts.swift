@@ -39,7 +39,7 @@ extension NSManagedObjectContext {
                 if attempts > Self.conflictRetryLimit { throw NSMergePolicy.lockingError(conflicts) }
                 try _activeMergePolicy.resolve(mergeConflicts: conflicts)
                 for conflict in conflicts where conflict.sourceObject._context === self
-                    && conflict.persistedSnapshot != nil
+                    && conflict._storedValues != nil
                     && conflict.sourceObject.snapshotVersion == Int64(conflict.oldVersionNumber) {
                     // A custom policy that returned without settling the object: its current state wins.
                     LockingConflictResolution.resolve(conflict, as: .mergeByPropertyObjectTrumpMergePolicyType)
@@ -63,19 +63,30 @@ extension NSManagedObjectContext {
     }
 
     /// The conflicts of a save, as ``NSMergeConflict``s; the coordinator's cache takes the rows now stored.
+    ///
+    /// As in Apple's Core Data, `objectSnapshot` is what the context read and `cachedSnapshot` what the
+    /// coordinator holds now; `persistedSnapshot` is set only when the store's row is newer than the
+    /// coordinator's (a cache-versus-store conflict), `nil` for a context-versus-cache conflict. A row
+    /// the coordinator no longer caches counts as one it holds at the store's version.
     func mergeConflicts(for failure: StoreSaveConflicts, coordinator: NSPersistentStoreCoordinator) -> [NSMergeConflict] {
         failure.conflicts.map { conflict in
+            let cachedRow = coordinator._rowCache.row(for: conflict.objectID)
+            // The coordinator's cache is behind the store only when it still holds an older version of
+            // the row (another coordinator wrote it); otherwise the store's row is what it holds now.
+            let cacheIsCurrent = cachedRow == nil || cachedRow?.version == conflict.storeRow?.version
             if let row = conflict.storeRow {
                 coordinator._rowCache.store([row])
             } else {
                 coordinator._rowCache.remove([conflict.objectID])
             }
             let source = registry[conflict.objectID] ?? object(with: conflict.objectID)
+            let stored = conflict.storeRow.map { Self.completeSnapshot($0.values.dictionary, of: source.entity) }
+            let cached = cacheIsCurrent ? stored : cachedRow.map { Self.completeSnapshot($0.values.dictionary, of: source.entity) }
             return NSMergeConflict(source: source,
                                    newVersion: Int(conflict.storeRow?.version ?? 0),
                                    oldVersion: Int(conflict.expectedVersion),
-                                   cachedSnapshot: Self.completeSnapshot(source.snapshot.dictionary, of: source.entity),
-                                   persistedSnapshot: conflict.storeRow.map { Self.completeSnapshot($0.values.dictionary, of: source.entity) })
+                                   read: Self.completeSnapshot(source.snapshot.dictionary, of: source.entity),
+                                   cached: cached, persisted: cacheIsCurrent ? nil : stored, stored: stored)
         }
     }
 

@@ -6,13 +6,18 @@
 open class NSMergeConflict: NSObject {
     /// The object of the context that conflicts.
     public let sourceObject: NSManagedObject
-    /// The values of the object in the context (its unsaved state), or `nil`.
+    /// The values of the object as the context read them (before its unsaved changes), or `nil`.
     public let objectSnapshot: [String: Any]?
-    /// The values of the object in the parent context's cache, or `nil` (always `nil` for a context
-    /// saving to a coordinator).
+    /// The values the persistent store coordinator holds for the object now, or `nil` when it holds
+    /// none (the row was deleted).
     public let cachedSnapshot: [String: Any]?
-    /// The values of the object now in the store, or `nil` when the store no longer has it.
+    /// The values now in the store when they differ from the coordinator's (a conflict between the
+    /// coordinator's cache and the store, written by another coordinator); `nil` for a conflict
+    /// between the context and the coordinator's cache, and when the store no longer has the row.
     public let persistedSnapshot: [String: Any]?
+    /// The newest values of the row (the store's, else the cache's), `nil` when the row is gone: what
+    /// the merge policies resolve against.
+    let _storedValues: [String: Any]?
     /// The version of the row now in the store; 0 when the row was deleted.
     public let newVersionNumber: Int
     /// The version of the row the context read.
@@ -27,6 +32,20 @@ open class NSMergeConflict: NSObject {
         cachedSnapshot = cachesnap
         persistedSnapshot = persnap
         objectSnapshot = srcObject.conflictSnapshot()
+        _storedValues = persnap ?? cachesnap
+        super.init()
+    }
+
+    /// A conflict as a save finds it: `read` is what the context read, `stored` the row's values now.
+    init(source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
+         read: [String: Any], cached: [String: Any]?, persisted: [String: Any]?, stored: [String: Any]?) {
+        sourceObject = srcObject
+        newVersionNumber = newvers
+        oldVersionNumber = oldvers
+        objectSnapshot = read
+        cachedSnapshot = cached
+        persistedSnapshot = persisted
+        _storedValues = stored
         super.init()
     }
 

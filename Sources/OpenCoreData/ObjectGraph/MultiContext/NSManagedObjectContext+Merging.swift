@@ -4,7 +4,8 @@ extension NSManagedObjectContext {
     ///
     /// Registered objects the other context updated are refreshed with the saved values (unsaved
     /// changes made here are kept on top of them); objects it inserted are registered here as faults;
-    /// objects it deleted leave this context. The context then posts
+    /// a registered object it deleted stays registered here, keeps its values and is ``NSManagedObject/isDeleted``
+    /// (its row is gone, so fetches no longer find it). The context then posts
     /// `NSManagedObjectContextObjectsDidChange` (inserted, refreshed and deleted objects) and
     /// `NSManagedObjectContextDidMergeChangesObjectIDs`. Call it on the context's queue.
     public func mergeChanges(fromContextDidSave notification: Notification) {
@@ -123,7 +124,8 @@ extension NSManagedObjectContext {
             _ = try? source?.freshRow(for: current)
             // An object this context deletes itself (a parent taking its child's save) stays pending.
             guard let object = registry[current], _deleted[ObjectIdentifier(object)] == nil else { continue }
-            unregister(object)
+            // As in Apple's Core Data, the instance stays registered with its values, marked deleted;
+            // its row is gone, so no fetch finds it again.
             object._isDeleted = true
             _changeEvents.mergedDeleted[ObjectIdentifier(object)] = object
             deleted.insert(current)

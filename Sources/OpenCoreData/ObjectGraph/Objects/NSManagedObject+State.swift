@@ -194,3 +194,11 @@ enum PropertyValueEquality {
         }
     }
 }
+
+extension NSManagedObject {
+    /// The object's faulting state: 0 when the object is fully realized and not changing state, another
+    /// value (1) while it is a fault.
+    public var faultingState: Int {
+        isFault ? 1 : 0
+    }
+}

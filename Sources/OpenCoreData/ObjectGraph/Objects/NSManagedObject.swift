@@ -349,6 +349,26 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Tells the object that the value of a property has changed.
     open func didChangeValue(forKey key: String) {}
 
+    /// Tells the object that a set-valued property is about to change by a mutation of a given kind with
+    /// the given objects. It announces the change as ``willChangeValue(forKey:)`` does.
+    open func willChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
+                              using inObjects: Set<AnyHashable>) {
+        willChangeValue(forKey: inKey)
+    }
+
+    /// Tells the object that a set-valued property changed by a mutation of a given kind with the given
+    /// objects. It announces the change as ``didChangeValue(forKey:)`` does.
+    open func didChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
+                             using inObjects: Set<AnyHashable>) {
+        didChangeValue(forKey: inKey)
+    }
+
+    /// Whether the object's context ignores changes to properties the model does not describe when it
+    /// tracks changes (`true`, Core Data's default); subclasses may override it.
+    open class var contextShouldIgnoreUnmodeledPropertyChanges: Bool {
+        true
+    }
+
     /// Checks the object's values before it is first saved; throws the validation error (or
     /// `NSValidationMultipleErrorsError` carrying every error under `NSDetailedErrorsKey`).
     ///

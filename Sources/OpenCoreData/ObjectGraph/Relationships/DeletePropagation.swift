@@ -1,6 +1,6 @@
 extension NSManagedObjectContext {
-    /// Applies the delete rules of the objects deleted since the last event: each such object gets
-    /// `prepareForDeletion()` once, then, for each of its relationships,
+    /// Applies the delete rules of the objects deleted since the last event (each was told with
+    /// `prepareForDeletion()` when `delete(_:)` was called): for each of its relationships,
     /// - nullify (the default): the destinations no longer refer to it through the inverse relationship;
     /// - cascade: the destinations are deleted too, and their own rules apply in turn (each object once,
     ///   so cycles of cascades end);
@@ -22,7 +22,6 @@ extension NSManagedObjectContext {
                     waiting.append(object)
                     continue
                 }
-                object.prepareForDeletion()
                 applyDeleteRules(of: object)
             }
             pending = _deleted.values.filter { !$0.preparedForDeletion }

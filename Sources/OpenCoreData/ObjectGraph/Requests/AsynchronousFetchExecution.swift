@@ -27,9 +27,11 @@ extension NSAsynchronousFetchRequest: ContextExecutableRequest {
         completionBlock?(result)
     }
 
-    /// The results, read batch by batch; throws `NSUserCancelledError` when the progress is cancelled.
+    /// The results, read batch by batch; throws `NSUserCancelledError` when the progress is cancelled
+    /// between two batches. A fetch cancelled before it starts (within the block that executed it) reads
+    /// nothing and ends with an empty result and no error, as Apple's Core Data's does.
     private func fetch(in context: NSManagedObjectContext, progress: Progress) throws -> [ResultType] {
-        try Self.checkCancelled(progress)
+        if progress.isCancelled { return [] }
         let request = fetchRequest
         let objects = try context.fetchInChunks(request, chunkSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : Self.defaultChunkSize) { done, total in
             if progress.totalUnitCount != Int64(total) { progress.totalUnitCount = Int64(total) }

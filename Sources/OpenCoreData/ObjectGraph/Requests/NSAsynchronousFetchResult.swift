@@ -25,7 +25,8 @@ open class NSPersistentStoreAsynchronousResult: NSPersistentStoreResult, @unchec
     /// The progress of the request: it advances as results are read and can be cancelled.
     open var progress: Progress? { _progress }
 
-    /// Cancels the request: it stops at the next batch of results and reports `NSUserCancelledError`.
+    /// Cancels the request: it stops at the next batch of results and reports `NSUserCancelledError`;
+    /// cancelled before the fetch starts, it reads nothing and completes with an empty result and no error.
     open func cancel() {
         _progress?.cancel()
     }
@@ -50,7 +51,7 @@ open class NSAsynchronousFetchResult<ResultType>: NSPersistentStoreAsynchronousR
     /// The asynchronous request this is the result of.
     open var fetchRequest: NSAsynchronousFetchRequest<ResultType> { _fetchRequest }
 
-    /// The fetched results, or `nil` while the fetch runs, or when it failed or was cancelled.
+    /// The fetched results, or `nil` while the fetch runs, or when it failed or was cancelled while it read.
     open var finalResult: [ResultType]? {
         _lock.withLock { _finalResult }
     }

@@ -12,7 +12,28 @@ extension Notification.Name {
     /// The notification's `object` is the store about to be removed.
     public static let NSPersistentStoreCoordinatorWillRemoveStore =
         Notification.Name("NSPersistentStoreCoordinatorWillRemoveStoreNotification")
+
+    /// A notification that a coordinator posts before its stores change because of ubiquitous content.
+    ///
+    /// OpenCoreData has no ubiquitous (iCloud) content, so it never posts this notification.
+    public static let NSPersistentStoreCoordinatorStoresWillChange =
+        Notification.Name("NSPersistentStoreCoordinatorStoresWillChangeNotification")
+
+    /// A notification that a store changed outside the current process, for stores added with
+    /// ``NSPersistentStoreRemoteChangeNotificationPostOptionKey``; its `userInfo` holds the store's URL
+    /// under ``NSPersistentStoreURLKey`` and its history token under ``NSPersistentHistoryTokenKey``.
+    ///
+    /// OpenCoreData does not post it yet (persistent history is not implemented).
+    public static let NSPersistentStoreRemoteChange =
+        Notification.Name("NSPersistentStoreRemoteChangeNotification")
 }
+
+/// The key, in a `NSPersistentStoreRemoteChange` notification, for the URL of the store that changed.
+public let NSPersistentStoreURLKey = "storeURL"
+
+/// The key, in a `NSPersistentStoreRemoteChange` notification, for the persistent history token of the
+/// change.
+public let NSPersistentHistoryTokenKey = "historyToken"
 
 /// The key, in a `NSPersistentStoreCoordinatorStoresDidChange` notification, for the array of stores
 /// that were added.

@@ -242,7 +242,8 @@ extension NSPersistentStoreCoordinator {
         }
     }
 
-    /// The entity a request fetches.
+    /// The entity a request fetches. A request made with `NSFetchRequest(entityName:)` has its entity
+    /// set from then on, as Apple's Core Data resolves it when a context executes the request.
     func _entity<Result>(of request: NSFetchRequest<Result>) throws -> NSEntityDescription {
         if let entity = request.entity, let name = entity.name, let own = managedObjectModel.entitiesByName[name] {
             return own
@@ -253,6 +254,7 @@ extension NSPersistentStoreCoordinator {
                     ?? "The fetch request has no entity.",
             ])
         }
+        if request._entity == nil { request._entity = entity }
         return entity
     }
 

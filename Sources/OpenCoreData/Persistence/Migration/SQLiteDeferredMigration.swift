@@ -65,6 +65,12 @@ extension NSPersistentStoreCoordinator {
     /// indexes, then removes the key from each store's metadata.
     ///
     /// - Throws: an error naming the store file when SQLite fails; that store is left as it was.
+    public func finishDeferredLightweightMigrationTask() throws {
+        try finishDeferredLightweightMigration()
+    }
+
+    /// Finishes the deferred work of lightweight migrations of every store of the coordinator (see
+    /// ``finishDeferredLightweightMigrationTask()``, which does the same).
     public func finishDeferredLightweightMigration() throws {
         for store in persistentStores {
             guard let sqlite = store as? SQLiteStore, let metadata = try SQLiteDeferredMigration.finish(sqlite) else { continue }

@@ -31,6 +31,11 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// The class of migration manager a store of this class migrates with: ``NSMigrationManager``.
+    open class func migrationManagerClass() -> AnyClass {
+        NSMigrationManager.self
+    }
+
     /// The type of the store, for example ``NSSQLiteStoreType``.
     open var type: String {
         NSSQLiteStoreType

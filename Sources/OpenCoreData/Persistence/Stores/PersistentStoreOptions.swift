@@ -13,6 +13,9 @@ public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
 public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
 /// The option whose value, a Boolean, asks for the store to be migrated when its model changed.
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+/// The option whose value, a Boolean, opens the store without comparing its entity version hashes with
+/// the model's: the store opens although they differ, and no migration is attempted.
+public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"
 /// The option whose value, a Boolean, asks for a mapping model to be inferred during migration.
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
 /// The option whose value, a Boolean, turns on persistent history tracking.
@@ -25,6 +28,16 @@ public let NSPersistentStoreFileProtectionKey = "NSPersistentStoreFileProtection
 public let NSPersistentStoreRemoveUbiquitousMetadataOption = "NSPersistentStoreRemoveUbiquitousMetadataOption"
 /// The option whose value, a Boolean, forces the destination of a migration to be replaced.
 public let NSPersistentStoreForceDestroyOption = "NSPersistentStoreForceDestroyOption"
+
+/// The option whose value, a number, is the largest number of connections a SQLite store keeps open
+/// for reading (accepted; OpenCoreData's SQLite store sizes its reader pool itself).
+public let NSPersistentStoreConnectionPoolMaxSizeKey = "NSPersistentStoreConnectionPoolMaxSize"
+/// The option whose value, a set of classes, lists the classes a binary store may decode (accepted;
+/// OpenCoreData has no binary store).
+public let NSBinaryStoreSecureDecodingClasses = "NSBinaryStoreSecureDecodingClasses"
+/// The option whose value, a Boolean, lets a binary store decode values without secure coding
+/// (accepted; OpenCoreData has no binary store).
+public let NSBinaryStoreInsecureDecodingCompatibilityOption = "NSBinaryStoreInsecureDecodingCompatibilityOption"
 
 /// Reading option values as Core Data reads them: numbers, Booleans or strings.
 enum PersistentStoreOptions {

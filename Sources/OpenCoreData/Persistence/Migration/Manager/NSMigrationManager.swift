@@ -164,7 +164,7 @@ open class NSMigrationManager: NSObject {
 
     /// A context used on the thread running the migration (confinement, as Apple's migration contexts).
     static func _makeContext() -> NSManagedObjectContext {
-        NSManagedObjectContext(concurrencyType: NSManagedObjectContext.ConcurrencyType(rawValue: 0) ?? .privateQueueConcurrencyType)
+        NSManagedObjectContext(concurrencyType: NSManagedObjectContextConcurrencyType(rawValue: 0) ?? .privateQueueConcurrencyType)
     }
 
     /// Keeps the first error a function called from an expression threw.

@@ -5,7 +5,9 @@ extension NSMappingModel {
     /// A destination entity comes from the source entity with its name, or with the name its
     /// `renamingIdentifier` gives; so does each destination attribute and relationship within its
     /// entity. Entities, attributes and relationships without a source are added; source entities
-    /// without a destination are removed. Integer attributes may change width and floating-point
+    /// without a destination are removed. An unchanged entity's mapping is named `IEM_Copy_<Entity>`
+    /// (``NSEntityMappingType/copyEntityMappingType``), a changed one's `IEM_Transform_<Entity>`
+    /// (``NSEntityMappingType/transformEntityMappingType``). Integer attributes may change width and floating-point
     /// attributes precision; relationships may change between to-one and to-many and between ordered
     /// and unordered.
     ///
@@ -36,13 +38,14 @@ extension NSMappingModel {
                 throw _inferenceError("the destination entities \(other) and \(destinationName) both come from the source entity \(sourceName)")
             }
             claimed[sourceName] = destinationName
-            mapping.name = sourceName + "To" + destinationName
             mapping.sourceEntityName = sourceName
             mapping.sourceEntityVersionHash = source.versionHash
             mapping.attributeMappings = try Self._attributeMappings(destination, source)
             mapping.relationshipMappings = try Self._relationshipMappings(destination, source, sourceModel: sourceModel)
             mapping.mappingType = (sourceName == destinationName && source.versionHash == destination.versionHash)
                 ? .copyEntityMappingType : .transformEntityMappingType
+            // Apple's names for inferred mappings: IEM_Copy_<Entity> and IEM_Transform_<Entity>.
+            mapping.name = (mapping.mappingType == .copyEntityMappingType ? "IEM_Copy_" : "IEM_Transform_") + destinationName
             mappings.append(mapping)
         }
         for source in sourceModel.entities.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) {

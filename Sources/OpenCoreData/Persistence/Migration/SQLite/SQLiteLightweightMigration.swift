@@ -128,9 +128,14 @@ struct SQLiteLightweightMigration {
                 underlying: nil)
         }
         progress?(0.02, "Preparing")
+        // Keyed by the source model's entity names, found by entity number: a store renamed by an
+        // earlier migration keeps the entity's old name in Z_NAME, as Apple's Core Data does.
         var oldMax: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY") {
-            if let name = String.fromDatabaseValue(row[0] as DatabaseValue) { oldMax[name] = try row.storedInteger(atIndex: 1) ?? 0 }
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY") {
+            let number = Int(try row.storedInteger(atIndex: 0) ?? 0)
+            let recorded = String.fromDatabaseValue(row[1] as DatabaseValue)
+            let name = plan.sourceSchema.entities.first { $0.number == number }?.name ?? recorded
+            if let name { oldMax[name] = try row.storedInteger(atIndex: 2) ?? 0 }
         }
         if case let .success(alterations) = inPlacePlan(sqliteVersion: try Self.sqliteVersion(db)) {
             var metadata: SQLiteStoreMetadata?
@@ -312,6 +317,15 @@ struct SQLiteLightweightMigration {
 
     /// Rewrites `Z_PRIMARYKEY` for the new model: each root keeps the highest key handed out.
     private func rewritePrimaryKeys(_ db: Database, oldMax: [String: Int64], offsets: [String: Int64]) throws {
+        // The names the store recorded, by the source model's entity names (found by entity number).
+        var oldPrimaryKeyNames: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
+            let number = Int(try row.storedInteger(atIndex: 0) ?? 0)
+            if let recorded = String.fromDatabaseValue(row[1] as DatabaseValue),
+               let name = plan.sourceSchema.entities.first(where: { $0.number == number })?.name {
+                oldPrimaryKeyNames[name] = recorded
+            }
+        }
         try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
         for layout in plan.destinationSchema.entities {
             var highest: Int64 = 0
@@ -325,8 +339,13 @@ struct SQLiteLightweightMigration {
             } else if let entity = plan.entitiesByDestination[layout.name] {
                 highest = oldMax[entity.sourceLayout.name] ?? 0
             }
+            // An entity renamed through its renaming identifier keeps its old name, as in Apple's stores.
+            var recordedName = layout.name
+            if let entity = plan.entitiesByDestination[layout.name], entity.sourceLayout.name != layout.name {
+                recordedName = oldPrimaryKeyNames[entity.sourceLayout.name] ?? entity.sourceLayout.name
+            }
             try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                           arguments: [layout.number, layout.name, layout.superNumber, highest])
+                           arguments: [layout.number, recordedName, layout.superNumber, highest])
         }
     }
 

@@ -237,6 +237,14 @@ extension SQLiteFetchCompiler {
                     return (aggregate(function, sql, category), function == "COUNT" || function == "AVG" ? .number : category, true)
                 case .object(let sql, _) where function == "COUNT":
                     return ("COUNT(" + sql + ")", .number, true)
+                case .collection:
+                    // An aggregate over a to-many relationship, `count:(employees)` or
+                    // `sum:(employees.salary)`: the group's total of each row's own aggregate.
+                    if let perRow = Self.perRowAggregate(function, arguments[0]),
+                       case .scalar(let sql, let category) = try operand(perRow, in: scope) {
+                        let outer = function == "COUNT" ? "SUM" : function
+                        return (aggregate(outer, sql, category), function == "COUNT" ? .number : category, true)
+                    }
                 default:
                     break
                 }
@@ -267,6 +275,24 @@ extension SQLiteFetchCompiler {
             return (.bound(encoded), category, false)
         case .collection:
             throw Self.unsupported("\(expression) is a collection; fetch an aggregate of it (@count, @sum…)")
+        }
+    }
+
+    /// The per-row expression whose group aggregate is `function` over a to-many key path:
+    /// `employees` → `employees.@count`; `employees.salary` → `employees.@sum.salary` (and `@min`,
+    /// `@max`). Averages have none (an average of averages is not the average).
+    static func perRowAggregate(_ function: String, _ argument: NSExpression) -> NSExpression? {
+        guard case .keyPath(let path, let base) = argument.storage, case .evaluatedObject = base.storage else { return nil }
+        let components = path.split(separator: ".").map(String.init)
+        guard let first = components.first else { return nil }
+        let rest = components.dropFirst().joined(separator: ".")
+        switch function {
+        case "COUNT": return NSExpression(forKeyPath: path + ".@count")
+        case "SUM", "MIN", "MAX":
+            guard !rest.isEmpty else { return nil }
+            let name = ["SUM": "@sum", "MIN": "@min", "MAX": "@max"][function] ?? "@sum"
+            return NSExpression(forKeyPath: first + "." + name + "." + rest)
+        default: return nil
         }
     }
 

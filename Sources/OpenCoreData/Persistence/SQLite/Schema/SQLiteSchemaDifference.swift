@@ -115,8 +115,16 @@ extension SQLiteSchemaSnapshot {
         for (name, index) in indexes where expected.indexes[name] == nil {
             result.append(.extraIndex(name, isUnique: index.isUnique))
         }
+        // An entity renamed by a migration keeps its old name in Z_PRIMARYKEY, as in Apple's Core Data:
+        // a row of the entity's number under a name the model does not have is that entity.
+        var renamed: Set<String> = []
         for (name, entity) in expected.entities {
-            guard let found = entities[name] else {
+            var found = entities[name]
+            if found == nil, let (oldName, row) = entities.first(where: { !$0.key.isEmpty && $0.value.number == entity.number && expected.entities[$0.key] == nil }) {
+                found = row
+                renamed.insert(oldName)
+            }
+            guard let found else {
                 result.append(.missingEntity(name: name, number: entity.number))
                 continue
             }
@@ -127,7 +135,7 @@ extension SQLiteSchemaSnapshot {
                 result.append(.superentityNumber(name: name, expected: entity.superNumber, found: found.superNumber))
             }
         }
-        for (name, entity) in entities where expected.entities[name] == nil {
+        for (name, entity) in entities where expected.entities[name] == nil && !renamed.contains(name) {
             result.append(.extraEntity(name: name, number: entity.number))
         }
         return result.sorted { $0.description < $1.description }

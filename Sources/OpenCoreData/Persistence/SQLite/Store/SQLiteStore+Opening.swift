@@ -86,6 +86,7 @@ extension SQLiteStore {
             throw SQLiteStoreFileAccess.fileError(NSPersistentStoreTypeMismatchError, url,
                 "The store file \(url.path) records the store type \"\(type)\", not \(NSSQLiteStoreType).")
         }
+        if PersistentStoreOptions.bool(options?[NSIgnorePersistentStoreVersioningOption]) == true { return true }
         if model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: dictionary) { return true }
         let differences = try schema.differences(inStoreAt: url)
         if differences.isEmpty { return true }
