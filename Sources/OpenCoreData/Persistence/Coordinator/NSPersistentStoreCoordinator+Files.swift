@@ -48,9 +48,7 @@ extension NSPersistentStoreCoordinator {
             try remove(store)
         }
         guard FileManager.default.fileExists(atPath: url.path) else { return }
-        if !SQLiteStoreCreation.isEmptyDatabase(url) {
-            _ = try SQLiteStoreMetadata.read(fromStoreAt: url)
-        }
+        _ = try SQLiteStoreMetadata.readUnlessEmpty(fromStoreAt: url)
         try SQLiteStoreErasure(url: url).run()
     }
 

@@ -98,6 +98,19 @@ struct SQLiteStoreMetadata {
         }
     }
 
+    /// Reads the metadata of the store file at `url` without changing the file, or returns nil when the
+    /// file is an empty database (a destroyed store, a zero-length file): a place to create a store.
+    static func readUnlessEmpty(fromStoreAt url: URL) throws -> SQLiteStoreMetadata? {
+        let queue = try SQLiteStoreFileAccess.openForReading(url)
+        defer { try? queue.close() }
+        return try SQLiteStoreFileAccess.run(url) {
+            try queue.read { db in
+                let empty = try Bool.fetchOne(db, sql: "SELECT count(*) = 0 FROM sqlite_master") ?? false
+                return empty ? nil : try read(from: db, storeURL: url)
+            }
+        }
+    }
+
     /// The binary property list stored in `Z_PLIST`.
     ///
     /// - Throws: ``NSCoreDataError`` naming the offending key when a

@@ -27,14 +27,7 @@ struct SQLiteStoreErasure {
                 try queue.writeWithoutTransaction { db in
                     let wal = try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal"
                     try db.inTransaction(.immediate) {
-                        let objects = try Row.fetchAll(db, sql: """
-                            SELECT type, name FROM sqlite_master
-                            WHERE name NOT LIKE 'sqlite_%' AND type IN ('view', 'trigger', 'table')
-                            """)
-                        for row in objects {
-                            let type: String = row[0], name: String = row[1]
-                            try db.execute(sql: "DROP \(type.uppercased()) IF EXISTS \(name.quotedDatabaseIdentifier)")
-                        }
+                        try SQLiteStoreRewrite.dropEverything(in: db)
                         return .commit
                     }
                     guard wal else { return false }

@@ -52,13 +52,7 @@ struct SQLiteStoreRewrite {
                 ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid
                 """).map { (type: $0[0] as String, name: $0[1] as String, sql: $0[2] as String) }
         }
-        let existing = try Row.fetchAll(db, sql: """
-            SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND type IN ('view', 'trigger', 'table')
-            """)
-        for row in existing {
-            let type: String = row[0], name: String = row[1]
-            try db.execute(sql: "DROP \(type.uppercased()) IF EXISTS \(name.quotedDatabaseIdentifier)")
-        }
+        try Self.dropEverything(in: db)
         for object in objects where object.type == "table" {
             try db.execute(sql: object.sql)
             try copyRows(of: object.name, from: reader, into: db)
@@ -69,6 +63,18 @@ struct SQLiteStoreRewrite {
         }
         for object in objects where object.type != "table" {
             try db.execute(sql: object.sql)
+        }
+    }
+
+    /// Drops every table, view and trigger of the database (indexes go with their tables), inside the
+    /// caller's transaction; SQLite's own tables stay.
+    static func dropEverything(in db: Database) throws {
+        let objects = try Row.fetchAll(db, sql: """
+            SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND type IN ('view', 'trigger', 'table')
+            """)
+        for row in objects {
+            let type: String = row[0], name: String = row[1]
+            try db.execute(sql: "DROP \(type.uppercased()) IF EXISTS \(name.quotedDatabaseIdentifier)")
         }
     }
 

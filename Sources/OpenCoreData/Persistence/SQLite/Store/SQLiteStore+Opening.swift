@@ -12,8 +12,10 @@ extension SQLiteStore {
         _sqlDebugLog = resolvedSQLDebugLog()
         _sqlDebugLog?.write(.annotation, "CoreData: annotation: Connecting to sqlite database file at \"\(url.path)\"")
         var isDirectory: ObjCBool = false
-        var exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        if exists {
+        // The metadata of the store in the file; nil while there is none (no file, or an empty database:
+        // a destroyed store, a zero-length file), where a store is created.
+        var existing: SQLiteStoreMetadata?
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             if isDirectory.boolValue {
                 throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
                     "The store path \(url.path) is a directory, not a SQLite file.")
@@ -22,14 +24,14 @@ extension SQLiteStore {
                 throw SQLiteStoreFileAccess.fileError(NSFileReadNoPermissionError, url,
                     "The store file \(url.path) cannot be read (permission denied).")
             }
-            // An empty database (a destroyed store, or a zero-length file) is a place to create a store.
-            exists = isReadOnly || !SQLiteStoreCreation.isEmptyDatabase(url)
+            // A read-only store must be a store: reading it the strict way throws what is missing.
+            existing = isReadOnly ? try SQLiteStoreMetadata.read(fromStoreAt: url)
+                                  : try SQLiteStoreMetadata.readUnlessEmpty(fromStoreAt: url)
+        } else if isReadOnly {
+            throw SQLiteStoreFileAccess.fileError(NSFileReadNoSuchFileError, url,
+                "There is no store file at \(url.path) to open read-only.")
         }
-        if !exists {
-            if isReadOnly {
-                throw SQLiteStoreFileAccess.fileError(NSFileReadNoSuchFileError, url,
-                    "There is no store file at \(url.path) to open read-only.")
-            }
+        if existing == nil {
             let directory = url.deletingLastPathComponent()
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -39,14 +41,12 @@ extension SQLiteStore {
             }
             let outcome = try SQLiteStoreCreation.createStoreUnlessPresent(at: url, model: model, configurationName: configuration,
                                                                            sqlDebugLog: _sqlDebugLog)
-            if case .created(let metadata) = outcome {
-                _setLoadedMetadata(metadata.dictionary)
-            } else {
-                exists = true
+            switch outcome {
+            case .created(let metadata): _setLoadedMetadata(metadata.dictionary)
+            case .foundStore: existing = try SQLiteStoreMetadata.read(fromStoreAt: url)
             }
         }
-        if exists {
-            var metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
+        if var metadata = existing {
             if try !checkCompatibility(metadata, schema: schema, model: model, configuration: configuration) {
                 metadata = try SQLiteStoreMetadata.read(fromStoreAt: url)
             }
