@@ -341,6 +341,12 @@ struct APISurfaceTests {
         do { let _: ReferenceWritableKeyPath<NSEntityDescription, String?> = \NSEntityDescription.versionHashModifier }
     }
 
+    /// The deprecated symbols of this section, named (type-checked) where that warns of nothing; never run.
+    @available(*, deprecated)
+    static func surface_NSEntityDescription_deprecated() {
+        do { let _: ReferenceWritableKeyPath<NSEntityDescription, [Any]> = \NSEntityDescription.compoundIndexes }
+    }
+
     @Test("NSPropertyDescription: Apple's symbols with their types")
     func surface_NSPropertyDescription() async throws {
         do { _ = NSPropertyDescription.self }
@@ -438,6 +444,11 @@ struct APISurfaceTests {
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Bool> = \NSFetchRequest<NSManagedObject>.returnsDistinctResults }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Bool> = \NSFetchRequest<NSManagedObject>.shouldRefreshRefetchedObjects }
         do { let _: [NSFetchRequestResultType] = [.managedObjectResultType, .managedObjectIDResultType, .dictionaryResultType, .countResultType] }
+        do { let _: (Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?) -> NSSaveChangesRequest = NSSaveChangesRequest.init(inserted:updated:deleted:locked:) }
+        do { let _: (KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>, KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>, KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>, KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>) = (\.insertedObjects, \.updatedObjects, \.deletedObjects, \.lockedObjects) }
+        do { let _: (NSExpression, NSExpression, Bool) -> NSExpression = NSFetchRequestExpression.expression(forFetch:context:countOnly:) }
+        do { let _: (KeyPath<NSFetchRequestExpression, NSExpression>, KeyPath<NSFetchRequestExpression, NSExpression>, KeyPath<NSFetchRequestExpression, Bool>) = (\.requestExpression, \.contextExpression, \.isCountOnlyRequest) }
+        do { let _: NSExpression.ExpressionType = NSFetchRequestExpressionType }
     }
 
     @Test("Results of requests: Apple's symbols with their types")
@@ -590,6 +601,9 @@ struct APISurfaceTests {
         do { #expect(NSInferredMappingModelError == 134190) }
         do { #expect(NSExternalRecordImportError == 134200) }
         do { #expect(NSPersistentHistoryTokenExpiredError == 134301) }
+        do { #expect(NSManagedObjectModelReferenceNotFoundError == 134504) }
+        do { #expect(NSStagedMigrationFrameworkVersionMismatchError == 134505) }
+        do { #expect(NSStagedMigrationBackwardMigrationError == 134506) }
     }
 
     @Test("Error userInfo keys and domains: Apple's symbols with their types")

@@ -18,6 +18,7 @@ struct InferredMappingTests {
         #expect(byDestination["Shelf"]?.mappingType == .addEntityMappingType)
         #expect(byDestination["Tag"]?.name == "IEM_Transform_Tag")
         #expect(byDestination["Person"]?.name == "IEM_Copy_Person")
+        #expect(byDestination["Shelf"]?.name == "IEM_Add_Shelf")
         let color = try #require(byDestination["Tag"]?.attributeMappings?.first { $0.name == "color" })
         #expect(color.valueExpression == nil)
         let label = try #require(byDestination["Tag"]?.attributeMappings?.first { $0.name == "label" })
@@ -29,7 +30,9 @@ struct InferredMappingTests {
         #expect(Set(tag.relationshipMappings?.compactMap(\.name) ?? []) == Set(clean.entitiesByName["Tag"]?.relationshipsByName.keys.map { $0 } ?? []))
 
         let removed = try NSMappingModel.inferredMappingModel(forSourceModel: clean, destinationModel: source)
-        #expect(removed.entityMappings.contains { $0.mappingType == .removeEntityMappingType && $0.sourceEntityName == "Shelf" })
+        let remove = try #require(removed.entityMappings.first { $0.mappingType == .removeEntityMappingType })
+        #expect(remove.sourceEntityName == "Shelf" && remove.destinationEntityName == nil)
+        #expect(remove.name == "IEM_Remove_Shelf")
     }
 
     @Test("renaming identifiers map renamed entities, attributes and relationships")

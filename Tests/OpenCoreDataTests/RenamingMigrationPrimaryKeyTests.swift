@@ -49,4 +49,44 @@ struct RenamingMigrationPrimaryKeyTests {
         #expect(again.map { $0["Z_NAME"] as String? } == ["Car"])
         #expect(again.map { $0["Z_MAX"] as Int64? } == [2])
     }
+
+    /// Auto with a second attribute and no renaming identifier: a later version of the renamed model.
+    static func laterModel() -> NSManagedObjectModel {
+        let car = ModelKit.entity("Auto", [ModelKit.attribute("plate", .stringAttributeType),
+                                           ModelKit.attribute("color", .stringAttributeType)])
+        car.managedObjectClassName = "NSManagedObject"
+        let model = NSManagedObjectModel()
+        model.entities = [car]
+        return model
+    }
+
+    static func open(_ url: URL, _ model: NSManagedObjectModel, sources: [NSManagedObjectModel]) throws -> NSPersistentStoreCoordinator {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        coordinator.migrationSourceModels = sources
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
+            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+        ])
+        return coordinator
+    }
+
+    @Test("a later migration that renames nothing keeps the name an earlier one kept")
+    func laterMigrationKeepsOldName() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Cars.sqlite")
+        do {
+            let (coordinator, store) = try StoreKit.sqliteCoordinator(Self.model(renamed: false), at: url)
+            try StoreKit.insert(coordinator, "Car", [["plate": "AB-1"]])
+            try coordinator.remove(store)
+        }
+        do {
+            let renamed = try Self.open(url, Self.model(renamed: true), sources: [Self.model(renamed: false)])
+            for store in renamed.persistentStores { try renamed.remove(store) }
+        }
+        let coordinator = try Self.open(url, Self.laterModel(), sources: [Self.model(renamed: true)])
+        #expect(try StoreKit.rows(url, "SELECT Z_NAME FROM Z_PRIMARYKEY").map { $0["Z_NAME"] as String? } == ["Car"])
+        #expect(try StoreKit.rows(url, "SELECT ZPLATE FROM ZAUTO").map { $0[0] as String? } == ["AB-1"])
+        try StoreKit.insert(coordinator, "Auto", [["plate": "CD-2", "color": "red"]])
+        #expect(try StoreKit.rows(url, "SELECT Z_MAX FROM Z_PRIMARYKEY").map { $0[0] as Int64? } == [2])
+    }
 }

@@ -60,8 +60,8 @@ struct StagedMigrationTests {
     /// Opens the store with V3 and the staged migration manager, as a description option.
     /// V1 is found among the coordinator's registered models (Apple's Core Data finds it in the app's
     /// bundle).
-    static func openV3(_ url: URL, manager: NSStagedMigrationManager) throws -> NSPersistentContainer {
-        let container = NSPersistentContainer(name: "Flights", managedObjectModel: model(3))
+    static func openV3(_ url: URL, manager: NSStagedMigrationManager, version: Int = 3) throws -> NSPersistentContainer {
+        let container = NSPersistentContainer(name: "Flights", managedObjectModel: model(version))
         container.persistentStoreCoordinator.migrationSourceModels = [model(1)]
         let description = NSPersistentStoreDescription(url: url)
         description.setOption(manager, forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
@@ -127,5 +127,35 @@ struct StagedMigrationTests {
         #expect(unrelated.code == NSMigrationMissingSourceModelError)
         let missing = NSManagedObjectModelReference(name: "NoSuchModel", in: nil, versionChecksum: "x")
         #expect(missing.resolvedModel.entities.isEmpty)
+    }
+
+    @Test("the stages end at the coordinator's model; a store past it fails with 134506 and stays as it was")
+    func stagesEndAtTheModel() throws {
+        let directory = TemporaryDirectory()
+        let early = directory.file("Early.sqlite")
+        try MigrationKit.makeStore(Self.model(1), at: early) { context in context.make("Aircraft", ["name": "A380"]) }
+        var didMigrate = 0
+        _ = try Self.openV3(early, manager: Self.stages { didMigrate += 1 }, version: 2)
+        #expect(didMigrate == 0)
+        #expect(try MigrationKit.differences(early, Self.model(2)) == [])
+
+        let late = directory.file("Late.sqlite")
+        try MigrationKit.makeStore(Self.model(3), at: late) { context in context.make("Aircraft", ["name": "B787"]) }
+        let backward = try #require(throws: NSError.self) { _ = try Self.openV3(late, manager: Self.stages(), version: 2) }
+        #expect(backward.domain == NSCocoaErrorDomain && backward.code == NSStagedMigrationBackwardMigrationError)
+        #expect(try MigrationKit.differences(late, Self.model(3)) == [])
+    }
+
+    @Test("a stage whose model reference finds no model fails with 134504")
+    func referenceNotFound() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("Flights.sqlite")
+        try MigrationKit.makeStore(Self.model(2), at: url) { _ in }
+        let missing = NSManagedObjectModelReference(name: "NoSuchModel", in: nil, versionChecksum: Self.model(2).versionChecksum)
+        let stage = NSCustomMigrationStage(migratingFrom: missing,
+                                           to: NSManagedObjectModelReference(model: Self.model(3), versionChecksum: Self.model(3).versionChecksum))
+        let error = try #require(throws: NSError.self) { _ = try Self.openV3(url, manager: NSStagedMigrationManager([stage])) }
+        #expect(error.code == NSManagedObjectModelReferenceNotFoundError)
+        #expect(try MigrationKit.differences(url, Self.model(2)) == [])
     }
 }

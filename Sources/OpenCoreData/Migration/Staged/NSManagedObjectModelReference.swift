@@ -68,7 +68,7 @@ open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
     private init(missing reason: String, versionChecksum: String) {
         _model = NSManagedObjectModel()
         _versionChecksum = versionChecksum
-        _loadError = NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingSourceModelError, userInfo: [
+        _loadError = NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectModelReferenceNotFoundError, userInfo: [
             NSLocalizedDescriptionKey: reason,
         ])
         super.init()

@@ -71,7 +71,17 @@ open class NSStagedMigrationManager: NSObject, StagedMigrationRunning, @unchecke
                 NSURLErrorKey: url,
             ])
         }
-        for index in start..<(chain.count - 1) {
+        // The stages end at the coordinator's model: at its first place from the store's on. A store whose
+        // model comes after the coordinator's in the stages would have to migrate backward.
+        let end = chain[start...].firstIndex { $0.checksum == model.versionChecksum } ?? (chain.count - 1)
+        if let first = chain.firstIndex(where: { $0.checksum == model.versionChecksum }), first < start,
+           end == chain.count - 1, start < chain.count - 1 {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSStagedMigrationBackwardMigrationError, userInfo: [
+                NSLocalizedDescriptionKey: "The staged migration of the store at \(url.path) would migrate backward: the store's model (version checksum \(storeChecksum)) comes after the coordinator's model in the stages.",
+                NSURLErrorKey: url,
+            ])
+        }
+        for index in start..<end {
             let step = chain[index]
             let next = chain[index + 1]
             guard let source = step.model, let destination = next.model else {

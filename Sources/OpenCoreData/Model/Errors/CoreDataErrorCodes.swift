@@ -109,3 +109,13 @@ public let NSInferredMappingModelError = 134190
 public let NSExternalRecordImportError = 134200
 /// A persistent history token is no longer valid.
 public let NSPersistentHistoryTokenExpiredError = 134301
+
+// MARK: Staged migration
+
+/// A staged migration failed because a model reference did not find its model.
+public let NSManagedObjectModelReferenceNotFoundError = 134504
+/// A staged migration failed because the persistent store's metadata doesn't support staged lightweight
+/// migrations.
+public let NSStagedMigrationFrameworkVersionMismatchError = 134505
+/// A staged migration failed because of an attempt to migrate backward.
+public let NSStagedMigrationBackwardMigrationError = 134506

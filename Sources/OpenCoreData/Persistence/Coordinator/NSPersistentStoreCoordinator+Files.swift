@@ -93,34 +93,12 @@ extension NSPersistentStoreCoordinator {
                                    withPersistentStoreFrom: sourceURL, sourceOptions: sourceOptions, ofType: type.rawValue)
     }
 
-    /// Copies a store's objects into a new store of a type at a location, adds the new store and removes
-    /// the old one; returns the new store. Objects get new IDs in the new store.
-    ///
-    /// - Throws: an error naming the location when the new store cannot be created or written; the old
-    ///   store stays in the coordinator then.
-    @discardableResult
-    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
-                                       type storeType: NSPersistentStore.StoreType) throws -> NSPersistentStore {
-        try migratePersistentStore(store, to: url, options: options, withType: storeType.rawValue)
-    }
-
-    /// Copies a store's objects into a new store of a named type at a location, adds the new store and
-    /// removes the old one; returns the new store.
-    ///
-    /// Posts `NSPersistentStoreCoordinatorWillRemoveStore` for the old store, then one
-    /// `NSPersistentStoreCoordinatorStoresDidChange` naming the new store under `NSAddedPersistentStoresKey`,
-    /// the old one under `NSRemovedPersistentStoresKey`, and both (old, new) under
-    /// `NSUUIDChangedPersistentStoresKey`.
-    @discardableResult
-    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
-                                       withType storeType: String) throws -> NSPersistentStore {
-        let newStore = try _migratePersistentStore(store, to: url, options: options, withType: storeType)
-        _postStoresDidChange(added: [newStore], removed: [store], uuidChanged: [store, newStore])
-        return newStore
-    }
-
-    private func _migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]?,
-                                         withType storeType: String) throws -> NSPersistentStore {
+    /// Copies every row of `store` into the store of a type at `url` (opened when a store is there,
+    /// created otherwise) in one save, adds that store and removes the old one. When the copy fails the
+    /// old store stays the coordinator's only store for its objects, a store that was at `url` keeps its
+    /// rows, and a store this call created is removed again.
+    func _migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]?,
+                                 withType storeType: String) throws -> NSPersistentStore {
         _writeLock.lock()
         defer { _writeLock.unlock() }
         guard persistentStores.contains(where: { $0 === store }) else {
@@ -128,10 +106,13 @@ extension NSPersistentStoreCoordinator {
                 NSLocalizedDescriptionKey: "The store at \(store.url?.path ?? "(no location)") is not in this coordinator.",
             ])
         }
-        if storeType == NSSQLiteStoreType, FileManager.default.fileExists(atPath: url.path) {
+        if persistentStores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
             throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, url,
-                "Cannot migrate the store to \(url.path): a file already exists there.")
+                "Cannot migrate the store to \(url.path): a store of this coordinator is already there.")
         }
+        let fileExisted = storeType == NSSQLiteStoreType && FileManager.default.fileExists(atPath: url.path)
+        let storeExisted = fileExisted
+            && ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) > 0
         let rows = try store._allRows()
         var related: [NSManagedObjectID: [String: [NSManagedObjectID]]] = [:]
         for row in rows {
@@ -155,14 +136,18 @@ extension NSPersistentStoreCoordinator {
                 let toMany = (related[row.objectID] ?? [:]).mapValues { $0.compactMap { temporary[$0] } }
                 changes.inserted.append(.init(objectID: id, values: row.values.dictionary.mapValues(map), toMany: toMany))
             }
-            var metadata = store.metadata ?? [:]
-            metadata[NSStoreUUIDKey] = newStore.identifier
-            metadata[NSStoreTypeKey] = newStore.type
-            newStore.metadata = metadata
+            if !storeExisted {
+                // A new store carries the old one's custom metadata under its own identity; a store that was
+                // there keeps its own.
+                var metadata = store.metadata ?? [:]
+                metadata[NSStoreUUIDKey] = newStore.identifier
+                metadata[NSStoreTypeKey] = newStore.type
+                newStore.metadata = metadata
+            }
             _ = try newStore._save(changes)
         } catch {
             try? _remove(newStore)
-            if storeType == NSSQLiteStoreType {
+            if !fileExisted, storeType == NSSQLiteStoreType {
                 for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
             }
             throw error

@@ -34,6 +34,9 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         case block = 19
         /// An expression that returns one of two expressions' values depending on a predicate.
         case conditional = 20
+        /// Core Data's expression that returns the result of a fetch request executed in a context
+        /// (`NSFetchRequestExpression`, whose type Core Data names `NSFetchRequestExpressionType`).
+        case fetchRequest = 50
     }
 
     /// The contents of an expression of each kind.
@@ -71,6 +74,7 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         case .evaluatedObject: return .evaluatedObject
         case .variable: return .variable
         case .keyPath: return .keyPath
+        case .function(let name, _) where name == FetchExpression.functionName: return .fetchRequest
         case .function, .method: return .function
         case .unionSet: return .unionSet
         case .intersectSet: return .intersectSet

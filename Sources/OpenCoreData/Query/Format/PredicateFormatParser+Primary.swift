@@ -224,7 +224,7 @@ extension PredicateFormatSyntax {
         try expect(.comma, "',' after the context of FETCH")
         let countOnly = try parseExpression(after: secondComma)
         try expect(.rightParen, "')' to close FETCH")
-        return NSExpression(storage: .function(FetchExpression.functionName, arguments: [request, context, countOnly]))
+        return NSFetchRequestExpression(storage: .function(FetchExpression.functionName, arguments: [request, context, countOnly]))
     }
 
     /// `CAST(value, 'type')`. Casts of literals to `NSDate`, `NSUUID`, `NSURL` and `NSData` are

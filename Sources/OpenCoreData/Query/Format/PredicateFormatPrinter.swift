@@ -19,6 +19,10 @@ enum PredicateFormatPrinter {
     /// The canonical format text of an expression.
     static func format(_ expression: NSExpression) -> String {
         switch expression.expressionType {
+        case .fetchRequest:
+            // Its arguments are the request, the context and the count-only flag.
+            let arguments = (expression.arguments ?? []).map { format($0) }.joined(separator: ", ")
+            return "FETCH(\(arguments))"
         case .constantValue:
             return PredicateFormatConstants.format(expression.constantValue)
         case .evaluatedObject:

@@ -5,7 +5,8 @@ extension NSMappingModel {
     /// A destination entity comes from the source entity with its name, or with the name its
     /// `renamingIdentifier` gives; so does each destination attribute and relationship within its
     /// entity. Entities, attributes and relationships without a source are added; source entities
-    /// without a destination are removed. An unchanged entity's mapping is named `IEM_Copy_<Entity>`
+    /// without a destination are removed (mappings named `IEM_Add_<Entity>` and `IEM_Remove_<Entity>`).
+    /// An unchanged entity's mapping is named `IEM_Copy_<Entity>`
     /// (``NSEntityMappingType/copyEntityMappingType``), a changed one's `IEM_Transform_<Entity>`
     /// (``NSEntityMappingType/transformEntityMappingType``). Integer attributes may change width and floating-point
     /// attributes precision; relationships may change between to-one and to-many and between ordered
@@ -27,7 +28,7 @@ extension NSMappingModel {
             mapping.destinationEntityName = destinationName
             mapping.destinationEntityVersionHash = destination.versionHash
             guard let source = Self._sourceEntity(for: destination, in: sourceModel), let sourceName = source.name else {
-                mapping.name = "Add" + destinationName
+                mapping.name = "IEM_Add_" + destinationName
                 mapping.mappingType = .addEntityMappingType
                 mapping.attributeMappings = []
                 mapping.relationshipMappings = []
@@ -51,7 +52,7 @@ extension NSMappingModel {
         for source in sourceModel.entities.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) {
             guard let sourceName = source.name, claimed[sourceName] == nil else { continue }
             let mapping = NSEntityMapping()
-            mapping.name = "Remove" + sourceName
+            mapping.name = "IEM_Remove_" + sourceName
             mapping.mappingType = .removeEntityMappingType
             mapping.sourceEntityName = sourceName
             mapping.sourceEntityVersionHash = source.versionHash

@@ -339,9 +339,10 @@ struct SQLiteLightweightMigration {
             } else if let entity = plan.entitiesByDestination[layout.name] {
                 highest = oldMax[entity.sourceLayout.name] ?? 0
             }
-            // An entity renamed through its renaming identifier keeps its old name, as in Apple's stores.
+            // An entity keeps the name the store recorded for it, as in Apple's stores: one renamed through
+            // its renaming identifier, in this migration or an earlier one, keeps its old name.
             var recordedName = layout.name
-            if let entity = plan.entitiesByDestination[layout.name], entity.sourceLayout.name != layout.name {
+            if let entity = plan.entitiesByDestination[layout.name] {
                 recordedName = oldPrimaryKeyNames[entity.sourceLayout.name] ?? entity.sourceLayout.name
             }
             try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
