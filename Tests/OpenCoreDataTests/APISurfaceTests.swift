@@ -19,6 +19,10 @@ struct APISurfaceTests {
         do { _ = NSManagedObjectContext.self }
         do { let _: (NSManagedObjectContextConcurrencyType) -> NSManagedObjectContext = NSManagedObjectContext.init(concurrencyType:) }
         do { let _: KeyPath<NSManagedObjectContext, NSManagedObjectContextConcurrencyType> = \NSManagedObjectContext.concurrencyType }
+        do { let _: [NSManagedObjectContext.ConcurrencyType] = [.mainQueue, .privateQueue] }
+        do { let _: (NSManagedObjectContextConcurrencyType) -> NSManagedObjectContext.ConcurrencyType = NSManagedObjectContext.ConcurrencyType.init(rawValue:) }
+        do { let _: KeyPath<NSManagedObjectContext.ConcurrencyType, NSManagedObjectContextConcurrencyType> = \NSManagedObjectContext.ConcurrencyType.rawValue }
+        do { let _: (NSManagedObjectContext.ConcurrencyType) -> NSManagedObjectContext = NSManagedObjectContext.init(_:) }
         do { let _: ReferenceWritableKeyPath<NSManagedObjectContext, NSPersistentStoreCoordinator?> = \NSManagedObjectContext.persistentStoreCoordinator }
         do { let _: ReferenceWritableKeyPath<NSManagedObjectContext, NSManagedObjectContext?> = \NSManagedObjectContext.parent }
         do { let _: ReferenceWritableKeyPath<NSManagedObjectContext, String?> = \NSManagedObjectContext.name }
@@ -97,6 +101,7 @@ struct APISurfaceTests {
 
     @Test("NSManagedObject: Apple's symbols with their types")
     func surface_NSManagedObject() async throws {
+        do { let _: ReferenceWritableKeyPath<NSManagedObject, Any?> = \NSManagedObject.[""] }
         do { _ = NSManagedObject.self }
         do { let _: (NSEntityDescription, NSManagedObjectContext?) -> NSManagedObject = NSManagedObject.init(entity:insertInto:) }
         do { let _: (NSManagedObjectContext) -> NSManagedObject = NSManagedObject.init(context:) }
@@ -156,6 +161,9 @@ struct APISurfaceTests {
 
     @Test("NSPersistentStoreCoordinator: Apple's symbols with their types")
     func surface_NSPersistentStoreCoordinator() async throws {
+        do { let c = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel()); let _: Int = c.performAndWait { 1 }; let _: Int = try c.performAndWait { () throws -> Int in 1 } }
+        do { let c = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel()); let _: Int = await c.perform { 1 } }
+        do { let _: NSPersistentStoreAsynchronousFetchResultCompletionBlock.Type = ((NSAsynchronousFetchResult<any NSFetchRequestResult>) -> Void).self }
         do { _ = NSPersistentStoreCoordinator.self }
         do { let _: (NSManagedObjectModel) -> NSPersistentStoreCoordinator = NSPersistentStoreCoordinator.init(managedObjectModel:) }
         do { let _: KeyPath<NSPersistentStoreCoordinator, NSManagedObjectModel> = \NSPersistentStoreCoordinator.managedObjectModel }
@@ -231,6 +239,8 @@ struct APISurfaceTests {
         do { let _: String = NSStoreModelVersionIdentifiersKey }
         do { let _: String = NSPersistenceFrameworkVersionKey }
         do { let _: String = NSStoreModelVersionChecksumKey }
+        do { let _: String = NSPersistentStoreModelVersionChecksumKey }
+        do { let _: Double = NSCoreDataVersionNumber }
     }
 
     @Test("NSPersistentStore: Apple's symbols with their types")
@@ -246,7 +256,7 @@ struct APISurfaceTests {
         do { let _: ReferenceWritableKeyPath<NSPersistentStore, Bool> = \NSPersistentStore.isReadOnly }
         do { let _: ReferenceWritableKeyPath<NSPersistentStore, [String: Any]?> = \NSPersistentStore.metadata }
         do { let _: (URL) throws -> [String: Any] = NSPersistentStore.metadataForPersistentStore(with:) }
-        do { let _: ([String: Any]?, URL) throws -> Void = NSPersistentStore.setMetadata(_:forPersistentStoreWith:) }
+        do { let _: ([String: Any]?, URL) throws -> Void = NSPersistentStore.setMetadata(_:forPersistentStoreAt:) }
         do { let _: (NSPersistentStore) -> () throws -> Void = NSPersistentStore.loadMetadata }
         do { let _: (NSPersistentStore) -> (NSPersistentStoreCoordinator) -> Void = NSPersistentStore.didAdd(to:) }
         do { let _: (NSPersistentStore) -> (NSPersistentStoreCoordinator?) -> Void = NSPersistentStore.willRemove(from:) }
@@ -344,7 +354,7 @@ struct APISurfaceTests {
     /// The deprecated symbols of this section, named (type-checked) where that warns of nothing; never run.
     @available(*, deprecated)
     static func surface_NSEntityDescription_deprecated() {
-        do { let _: ReferenceWritableKeyPath<NSEntityDescription, [Any]> = \NSEntityDescription.compoundIndexes }
+        do { let _: ReferenceWritableKeyPath<NSEntityDescription, [[Any]]> = \NSEntityDescription.compoundIndexes }
     }
 
     @Test("NSPropertyDescription: Apple's symbols with their types")
@@ -407,6 +417,7 @@ struct APISurfaceTests {
         do { let _: ReferenceWritableKeyPath<NSFetchedPropertyDescription, NSFetchRequest<any NSFetchRequestResult>?> = \NSFetchedPropertyDescription.fetchRequest }
         do { let _: ReferenceWritableKeyPath<NSExpressionDescription, NSExpression?> = \NSExpressionDescription.expression }
         do { let _: ReferenceWritableKeyPath<NSExpressionDescription, NSAttributeType> = \NSExpressionDescription.expressionResultType }
+        do { let _: ReferenceWritableKeyPath<NSExpressionDescription, NSAttributeDescription.AttributeType> = \NSExpressionDescription.resultType }
         do { let _: (String, [NSFetchIndexElementDescription]?) -> NSFetchIndexDescription = NSFetchIndexDescription.init(name:elements:) }
         do { let _: (ReferenceWritableKeyPath<NSFetchIndexDescription, String>, ReferenceWritableKeyPath<NSFetchIndexDescription, [NSFetchIndexElementDescription]>, KeyPath<NSFetchIndexDescription, NSEntityDescription?>, ReferenceWritableKeyPath<NSFetchIndexDescription, NSPredicate?>) = (\.name, \.elements, \.entity, \.partialIndexPredicate) }
         do { let _: (NSPropertyDescription, NSFetchIndexElementType) -> NSFetchIndexElementDescription = NSFetchIndexElementDescription.init(property:collationType:) }
@@ -484,7 +495,7 @@ struct APISurfaceTests {
         do { let _: (NSMergePolicy) -> ([NSMergeConflict]) throws -> Void = NSMergePolicy.resolve(optimisticLockingConflicts:) }
         do { let _: (NSMergePolicy) -> ([NSConstraintConflict]) throws -> Void = NSMergePolicy.resolve(constraintConflicts:) }
         do { let _: [NSMergePolicyType] = [.errorMergePolicyType, .mergeByPropertyStoreTrumpMergePolicyType, .mergeByPropertyObjectTrumpMergePolicyType, .overwriteMergePolicyType, .rollbackMergePolicyType] }
-        do { let _: [Any] = [NSErrorMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy, NSMergeByPropertyObjectTrumpMergePolicy, NSOverwriteMergePolicy, NSRollbackMergePolicy] }
+        do { let _: [AnyObject] = [NSErrorMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy, NSMergeByPropertyObjectTrumpMergePolicy, NSOverwriteMergePolicy, NSRollbackMergePolicy] }
         do { let _: (NSManagedObject, Int, Int, [String: Any]?, [String: Any]?) -> NSMergeConflict = NSMergeConflict.init(source:newVersion:oldVersion:cachedSnapshot:persistedSnapshot:) }
         do { let _: (KeyPath<NSMergeConflict, NSManagedObject>, KeyPath<NSMergeConflict, [String: Any]?>, KeyPath<NSMergeConflict, [String: Any]?>, KeyPath<NSMergeConflict, [String: Any]?>, KeyPath<NSMergeConflict, Int>, KeyPath<NSMergeConflict, Int>) = (\.sourceObject, \.objectSnapshot, \.cachedSnapshot, \.persistedSnapshot, \.newVersionNumber, \.oldVersionNumber) }
         do { let _: ([String], NSManagedObject?, [AnyHashable: Any]?, [NSManagedObject], [Any]) -> NSConstraintConflict = NSConstraintConflict.init(constraint:database:databaseSnapshot:conflicting:conflictingSnapshots:) }
@@ -523,7 +534,7 @@ struct APISurfaceTests {
         do { let _: [String] = [NSMigrationManagerKey, NSMigrationSourceObjectKey, NSMigrationDestinationObjectKey, NSMigrationEntityMappingKey, NSMigrationPropertyMappingKey, NSMigrationEntityPolicyKey] }
         do { let _: ([NSMigrationStage]) -> NSStagedMigrationManager = NSStagedMigrationManager.init(_:) }
         do { let _: (KeyPath<NSStagedMigrationManager, [NSMigrationStage]>, KeyPath<NSStagedMigrationManager, NSPersistentContainer?>) = (\.stages, \.container) }
-        do { let _: ReferenceWritableKeyPath<NSMigrationStage, String?> = \NSMigrationStage.label }
+        do { let _: ReferenceWritableKeyPath<NSMigrationStage, String?> = \NSMigrationStage.label; let stage = NSLightweightMigrationStage([]); stage.label = "x"; let _: String = stage.label }
         do { let _: ([String]) -> NSLightweightMigrationStage = NSLightweightMigrationStage.init(_:) }
         do { let _: (NSManagedObjectModelReference, NSManagedObjectModelReference) -> NSCustomMigrationStage = NSCustomMigrationStage.init(migratingFrom:to:) }
         do { let _: (ReferenceWritableKeyPath<NSCustomMigrationStage, ((NSStagedMigrationManager, NSCustomMigrationStage) throws -> Void)?>, ReferenceWritableKeyPath<NSCustomMigrationStage, ((NSStagedMigrationManager, NSCustomMigrationStage) throws -> Void)?>) = (\.willMigrateHandler, \.didMigrateHandler) }

@@ -1,8 +1,8 @@
 import Testing
 import OpenCoreData
 
-/// `NSManagedObjectContextConcurrencyType` is a top-level enum, as in Apple's API; the nested name is a
-/// typealias of it.
+/// `NSManagedObjectContextConcurrencyType` is a top-level enum, as in Apple's API; the nested
+/// `NSManagedObjectContext.ConcurrencyType` is Apple's struct of values to create a context with.
 @Suite("Context concurrency type")
 struct ContextConcurrencyTypeTests {
     @Test("the top-level enum has Apple's cases and raw values")
@@ -15,12 +15,16 @@ struct ContextConcurrencyTypeTests {
         #expect(NSManagedObjectContextConcurrencyType(rawValue: 3) == nil)
     }
 
-    @Test("a context reports the type it was made with, under either name")
+    @Test("a context reports the type it was made with, made either way")
     func contextType() {
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         let type: NSManagedObjectContextConcurrencyType = context.concurrencyType
-        let nested: NSManagedObjectContext.ConcurrencyType = type
-        #expect(nested == .privateQueueConcurrencyType)
-        #expect(NSManagedObjectContext.ConcurrencyType.self == NSManagedObjectContextConcurrencyType.self)
+        #expect(type == .privateQueueConcurrencyType)
+        let main = NSManagedObjectContext(.mainQueue)
+        #expect(main.concurrencyType == .mainQueueConcurrencyType)
+        #expect(NSManagedObjectContext(.privateQueue).concurrencyType == .privateQueueConcurrencyType)
+        let nested = NSManagedObjectContext.ConcurrencyType(rawValue: .mainQueueConcurrencyType)
+        #expect(nested == .mainQueue && nested.rawValue == .mainQueueConcurrencyType)
+        #expect(NSManagedObjectContext.ConcurrencyType.privateQueue != .mainQueue)
     }
 }

@@ -2,7 +2,7 @@
 // @unchecked Sendable: a stage is configured before the migration starts and only read while it runs.
 open class NSMigrationStage: NSObject, @unchecked Sendable {
     /// A label that describes the stage, for logs and errors.
-    open var label: String?
+    open var label: String!
 
     /// Creates a stage.
     public override init() {

@@ -10,6 +10,9 @@ public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
 public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
 /// The version checksum of the model that wrote the store; see ``NSManagedObjectModel/versionChecksum``.
 public let NSStoreModelVersionChecksumKey = "NSStoreModelVersionChecksumKey"
+/// The key of a store's metadata holding the version checksum of the model the store was last saved
+/// with (``NSManagedObjectModel/versionChecksum``); the same key as ``NSStoreModelVersionChecksumKey``.
+public let NSPersistentStoreModelVersionChecksumKey = NSStoreModelVersionChecksumKey
 /// The operating system version the store is compatible with.
 public let NSPersistentStoreOSCompatibility = "NSPersistentStoreOSCompatibility"
 
@@ -23,3 +26,7 @@ public let NSPersistenceFrameworkVersionKey = "NSPersistenceFrameworkVersion"
 let _NSPersistenceFrameworkVersionKey = NSPersistenceFrameworkVersionKey
 /// The hashing scheme version OpenCoreData's version hashes follow.
 let _NSStoreModelVersionHashesVersion = 3
+
+/// The version of Core Data whose stores OpenCoreData writes: the `NSPersistenceFrameworkVersion` it
+/// records in a store's metadata, that of the Core Data of iOS and macOS 26 whose file format new stores follow.
+public let NSCoreDataVersionNumber: Double = 1518

@@ -13,7 +13,7 @@ extension NSEntityDescription {
     /// indexes. Reading it gives each element as a property description when the entity has the property,
     /// and as a name otherwise.
     @available(*, deprecated, message: "Use indexes (NSFetchIndexDescription) instead")
-    public var compoundIndexes: [Any] {
+    public var compoundIndexes: [[Any]] {
         get {
             indexes.filter(\._isCompoundIndex).map { index -> [Any] in
                 index.elements.map { element -> Any in element.property ?? element.propertyName ?? "" }
@@ -21,8 +21,7 @@ extension NSEntityDescription {
         }
         set {
             var kept = indexes.filter { !$0._isCompoundIndex }
-            for (offset, group) in newValue.enumerated() {
-                let items: [Any] = (group as? [Any]) ?? (group as? NSArray).map { $0.map { $0 } } ?? [group]
+            for (offset, items) in newValue.enumerated() {
                 let elements = items.compactMap { item -> NSFetchIndexElementDescription? in
                     if let property = item as? NSPropertyDescription {
                         return NSFetchIndexElementDescription(property: property, collationType: .binary)

@@ -27,6 +27,12 @@ open class NSExpressionDescription: NSPropertyDescription {
         }
     }
 
+    /// The type of the expression's value, as an ``NSAttributeDescription/AttributeType``.
+    open var resultType: NSAttributeDescription.AttributeType {
+        get { NSAttributeDescription.AttributeType(rawValue: expressionResultType) }
+        set { expressionResultType = newValue.rawValue }
+    }
+
     /// Always `true`: an expression's value can only be read.
     open override var isReadOnly: Bool { true }
 

@@ -8,9 +8,9 @@ import COpenCoreDataRuntime
 /// values, which live in allocations of their own. Asking for them a few objects ahead lets those loads
 /// overlap the work on the objects before.
 enum ObjectPassPrefetch {
-    /// How many objects ahead the parts of an object are asked for; the object itself is asked for
-    /// twice as far ahead, so that it is there when its parts are asked for.
-    static var distance: Int { 8 }
+    /// How many objects ahead the parts of an object are asked for (``PassPrefetch/distance``); the
+    /// object itself is asked for twice as far ahead, so that it is there when its parts are asked for.
+    static var distance: Int { PassPrefetch.distance }
 
     /// The parts of an object a pass touches besides the object itself.
     struct Parts: OptionSet {

@@ -19,7 +19,7 @@ extension NSPersistentStoreCoordinator {
     /// the row cache.
     func fetchRows(for objectIDs: [NSManagedObjectID], entity: NSEntityDescription,
                    affectedStores: [AnyObject]?) throws -> [StoreRow] {
-        let probe = NSFetchRequest<NSManagedObject>()
+        let probe = NSFetchRequest<NSFetchRequestResult>()
         probe._entity = entity
         probe._entityName = entity.name
         probe._affectedStores = affectedStores

@@ -27,6 +27,39 @@ extension NSPersistentStoreCoordinator {
             queue.sync { work.value() }
         }
     }
+
+    /// Runs a block on the coordinator's queue, waits for it to finish and returns its result or
+    /// rethrows its error.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        try _performAndWait(block, rescue: { throw $0 })
+    }
+
+    /// Runs a block on the coordinator's queue and returns its result, or throws its error, when it ends.
+    public func perform<T>(_ block: @escaping @Sendable () throws -> T) async rethrows -> T {
+        try await _perform(block, rescue: { throw $0 })
+    }
+
+    // `rescue` rethrows the block's error: a `rethrows` function may throw only through a closure it was given.
+    private func _performAndWait<T>(_ block: () throws -> T, rescue: (any Error) throws -> T) rethrows -> T {
+        var result: Result<T, any Error>?
+        performAndWait { () -> Void in result = Result { try block() } }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): return try rescue(error)
+        case nil: preconditionFailure("performAndWait finished without running its block")
+        }
+    }
+
+    private func _perform<T>(_ block: @escaping @Sendable () throws -> T,
+                             rescue: (any Error) throws -> T) async rethrows -> T {
+        let outcome: UncheckedSendableBox<Result<T, any Error>> = await withCheckedContinuation { continuation in
+            perform { continuation.resume(returning: UncheckedSendableBox(Result { try block() })) }
+        }
+        switch outcome.value {
+        case .success(let value): return value
+        case .failure(let error): return try rescue(error)
+        }
+    }
 }
 
 /// One serial queue per coordinator, created on first use.

@@ -125,8 +125,9 @@ extension NSPersistentStoreCoordinator {
 }
 
 /// A value moved to another thread that the compiler cannot prove safe to send.
-// @unchecked Sendable: used only to hand a closure to exactly one other queue, which runs it once;
-// the closure's captures are the coordinator (Sendable) and a description that the caller gives away.
+// @unchecked Sendable: used only to hand a value to exactly one other queue or task, which alone uses
+// it from then on: a closure that queue runs once (capturing the coordinator, which is Sendable, and a
+// description the caller gives away), or a block's result handed back to the caller that waited for it.
 struct UncheckedSendableBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }

@@ -264,7 +264,7 @@ final class StoreRowCache: @unchecked Sendable {
     /// fetched rows' identities are shared, and stay cached).
     private static func release(_ identities: inout [ObjectIdentity]) {
         while !identities.isEmpty {
-            let ahead = identities.count &- 1 &- ObjectPassPrefetch.distance
+            let ahead = identities.count &- 1 &- PassPrefetch.distance
             if ahead >= 0, case .id(let id) = identities[ahead] {
                 ocd_prefetchForWriting(Unmanaged.passUnretained(id).toOpaque())
             }

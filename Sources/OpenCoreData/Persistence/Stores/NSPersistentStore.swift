@@ -127,7 +127,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     /// Writes metadata into the store at a location.
-    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreWith url: URL) throws {
+    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
         try SQLiteStore.writeMetadata(metadata ?? [:], toStoreAt: url)
     }
 

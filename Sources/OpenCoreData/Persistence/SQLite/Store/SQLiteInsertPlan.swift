@@ -192,7 +192,7 @@ final class SQLiteInsertPlan {
         try inserts.withUnsafeBufferPointer { inserts in
             for offset in rows.indices {
                 // The values of the row a few ahead, which left the caches since they were set.
-                let ahead = offset &+ ObjectPassPrefetch.distance
+                let ahead = offset &+ PassPrefetch.distance
                 if ahead < rows.endIndex { inserts[rows[ahead].position].values.slots.prefetchForReading() }
                 let row = rows[offset]
                 if withKeys {

@@ -1,3 +1,6 @@
+/// The block an asynchronous fetch request calls with its result.
+public typealias NSPersistentStoreAsynchronousFetchResultCompletionBlock = (NSAsynchronousFetchResult<any NSFetchRequestResult>) -> Void
+
 /// A fetch request that runs in the background of its context and reports its results to a completion
 /// block, with a progress you can observe and cancel.
 ///

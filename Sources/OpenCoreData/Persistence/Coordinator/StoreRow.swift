@@ -69,7 +69,7 @@ struct StoreRow: @unchecked Sendable {
     static func removeLast(prefetchingAheadIn rows: inout [StoreRow]) -> StoreRow? {
         guard !rows.isEmpty else { return nil }
         rows.withUnsafeBufferPointer { rows in
-            let ahead = rows.count &- 1 &- ObjectPassPrefetch.distance
+            let ahead = rows.count &- 1 &- PassPrefetch.distance
             if ahead >= 0 { prefetch(rows.baseAddress.unsafelyUnwrapped + ahead) }
         }
         return rows.removeLast()
