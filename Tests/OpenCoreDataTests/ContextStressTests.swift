@@ -8,7 +8,7 @@ private struct CommittedWork: Sendable {
     var increments = 0
 }
 
-@Suite("Many contexts working at once")
+@Suite("Many contexts working at once", .tags(.stress))
 struct ContextStressTests {
     /// Worker contexts, rounds each worker runs at least, and how long they keep going.
     private static let workers = 4

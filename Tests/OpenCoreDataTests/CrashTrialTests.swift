@@ -8,7 +8,7 @@ import Testing
 /// migration followed by `replacePersistentStore(at:…)`, in WAL and rollback journal modes: every store
 /// opens and passes SQLite's integrity check, and every acknowledged step is in it whole
 /// (`ocd selftest crash-trials`; `Benchmarks/crash-trials.sh` runs a thousand).
-@Suite("Crashes in the middle of work")
+@Suite("Crashes in the middle of work", .tags(.slow))
 struct CrashTrialTests {
     @Test("a few dozen kill trials lose nothing and tear nothing")
     func killTrials() throws {

@@ -137,7 +137,7 @@ struct EntityInheritanceTests {
         #expect(onlyBikes.count == 1)
     }
 
-    @Test("inserting an object of an abstract entity stops the program, naming the entity")
+    @Test("inserting an object of an abstract entity stops the program, naming the entity", .tags(.exitTest))
     func abstractEntityTraps() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try GraphStack(model: VehicleModel.make())
@@ -147,7 +147,7 @@ struct EntityInheritanceTests {
         #expect(message.contains("abstract entity Vehicle"))
     }
 
-    @Test("a fetch typed as one sub-entity's class that finds an object of another stops the program, naming both")
+    @Test("a fetch typed as one sub-entity's class that finds an object of another stops the program, naming both", .tags(.exitTest))
     func mistypedFetchTraps() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try GraphStack(.sqlite, model: VehicleModel.make())
@@ -166,7 +166,7 @@ struct EntityInheritanceTests {
         #expect(message.contains("returned Motorcycle, which is not Car"))
     }
 
-    @Test("a typed fetch whose store rows are all of its class, merged with an unsaved object of another, stops the program")
+    @Test("a typed fetch whose store rows are all of its class, merged with an unsaved object of another, stops the program", .tags(.exitTest))
     func mistypedPendingObjectTraps() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try GraphStack(.sqlite, model: VehicleModel.make())
@@ -183,7 +183,7 @@ struct EntityInheritanceTests {
         #expect(message.contains("returned Motorcycle, which is not Car"))
     }
 
-    @Test("setting a to-one relationship to an object of an unrelated entity stops the program")
+    @Test("setting a to-one relationship to an object of an unrelated entity stops the program", .tags(.exitTest))
     func wrongEntityTraps() async {
         await #expect(processExitsWith: .failure) {
             let stack = try GraphStack(model: VehicleModel.make())

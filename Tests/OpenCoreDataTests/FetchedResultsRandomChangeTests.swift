@@ -1,7 +1,7 @@
 import Testing
 import OpenCoreData
 
-@Suite("NSFetchedResultsController: a mirror driven by the callbacks equals a fresh fetch after every random change")
+@Suite("NSFetchedResultsController: a mirror driven by the callbacks equals a fresh fetch after every random change", .tags(.fuzz))
 struct FetchedResultsRandomChangeTests {
     struct Configuration: Sendable, CustomStringConvertible {
         let sectioned: Bool

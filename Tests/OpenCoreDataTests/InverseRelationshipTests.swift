@@ -217,7 +217,7 @@ struct InverseRelationshipTests {
         #expect(ann.related("posts").isEmpty)
     }
 
-    @Test("relating objects of two contexts stops the program with Core Data's message")
+    @Test("relating objects of two contexts stops the program with Core Data's message", .tags(.exitTest))
     func differentContextsTrap() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try GraphRulesModel.stack(.inMemory)
@@ -231,7 +231,7 @@ struct InverseRelationshipTests {
         #expect(message.contains("Illegal attempt to establish a relationship 'author' between objects in different contexts"))
     }
 
-    @Test("adding an object of another context to a to-many stops the program")
+    @Test("adding an object of another context to a to-many stops the program", .tags(.exitTest))
     func differentContextsToManyTrap() async {
         await #expect(processExitsWith: .failure) {
             let stack = try GraphRulesModel.stack(.inMemory)
@@ -243,7 +243,7 @@ struct InverseRelationshipTests {
         }
     }
 
-    @Test("a to-one set to an object of the wrong entity stops the program naming the desired entity")
+    @Test("a to-one set to an object of the wrong entity stops the program naming the desired entity", .tags(.exitTest))
     func wrongEntityTrap() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try GraphRulesModel.stack(.inMemory)

@@ -116,7 +116,7 @@ struct ManagedObjectKVCTests {
         #expect((post.value(forKey: "fault") as? Bool) == false)
     }
 
-    @Test("an unknown key traps naming the entity and the key")
+    @Test("an unknown key traps naming the entity and the key", .tags(.exitTest))
     func unknownKeyTraps() async {
         await #expect(processExitsWith: .failure) {
             let stack = try GraphStack(.inMemory)
@@ -125,7 +125,7 @@ struct ManagedObjectKVCTests {
         }
     }
 
-    @Test("a value of the wrong type traps naming entity, key and value")
+    @Test("a value of the wrong type traps naming entity, key and value", .tags(.exitTest))
     func wrongTypeTraps() async {
         await #expect(processExitsWith: .failure) {
             let stack = try GraphStack(.inMemory)

@@ -5,7 +5,7 @@ import GRDB
 /// A migration killed at any point leaves a store that opens at the old version or at the new one,
 /// with all its rows: `ocd migrate` runs in a child process that is killed (SIGKILL) after a random
 /// delay, many times.
-@Suite("Migration crash safety", .serialized)
+@Suite("Migration crash safety", .tags(.slow), .serialized)
 struct MigrationCrashTests {
     static let groups = 50
     static let items = 60_000

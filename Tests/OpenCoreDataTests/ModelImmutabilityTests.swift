@@ -29,7 +29,7 @@ struct ModelImmutabilityTests {
         #expect(message.contains("Can't modify an immutable model."))
     }
 
-    @Test("Changing the entities of a model in use traps")
+    @Test("Changing the entities of a model in use traps", .tags(.exitTest))
     func modelSetter() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = ModelImmutabilityTests.modelInUse()
@@ -38,7 +38,7 @@ struct ModelImmutabilityTests {
         Self.expectImmutableModelMessage(result)
     }
 
-    @Test("Changing an entity of a model in use traps")
+    @Test("Changing an entity of a model in use traps", .tags(.exitTest))
     func entitySetter() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = ModelImmutabilityTests.modelInUse()
@@ -47,7 +47,7 @@ struct ModelImmutabilityTests {
         Self.expectImmutableModelMessage(result)
     }
 
-    @Test("Changing an attribute of a model in use traps")
+    @Test("Changing an attribute of a model in use traps", .tags(.exitTest))
     func attributeSetter() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = ModelImmutabilityTests.modelInUse()
@@ -56,7 +56,7 @@ struct ModelImmutabilityTests {
         Self.expectImmutableModelMessage(result)
     }
 
-    @Test("Changing a relationship of a model in use traps")
+    @Test("Changing a relationship of a model in use traps", .tags(.exitTest))
     func relationshipSetter() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = ModelImmutabilityTests.modelInUse()
@@ -65,7 +65,7 @@ struct ModelImmutabilityTests {
         Self.expectImmutableModelMessage(result)
     }
 
-    @Test("Changing an index of a model in use traps")
+    @Test("Changing an index of a model in use traps", .tags(.exitTest))
     func indexSetter() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = ModelImmutabilityTests.modelInUse()
@@ -74,7 +74,7 @@ struct ModelImmutabilityTests {
         Self.expectImmutableModelMessage(result)
     }
 
-    @Test("Changing a fetch request template of a model in use traps")
+    @Test("Changing a fetch request template of a model in use traps", .tags(.exitTest))
     func templateSetter() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = ModelImmutabilityTests.modelInUse()

@@ -166,7 +166,7 @@ struct PredicateBadInputTests {
 
     // MARK: Fuzzing
 
-    @Test("fuzz: a few thousand random and mutated inputs each parse or throw", .timeLimit(.minutes(2)))
+    @Test("fuzz: a few thousand random and mutated inputs each parse or throw", .tags(.fuzz), .timeLimit(.minutes(2)))
     func fuzz() {
         var fuzzer = PredicateFuzzer(seed: 0x0C0D_EDA7A)
         let result = fuzzer.run(cases: 4_000)
@@ -175,7 +175,7 @@ struct PredicateBadInputTests {
         #expect(result.problems.isEmpty, "\(result.problems.prefix(5))")
     }
 
-    @Test("fuzz: one million inputs (set OPENCOREDATA_FUZZ=1)",
+    @Test("fuzz: one million inputs (set OPENCOREDATA_FUZZ=1)", .tags(.fuzz),
           .enabled(if: ProcessInfo.processInfo.environment["OPENCOREDATA_FUZZ"] == "1"))
     func fuzzMillion() {
         var fuzzer = PredicateFuzzer(seed: 0x5EED_F0CC)

@@ -6,7 +6,7 @@ import GRDBSQLite
 /// Saving many new objects at once, as the insert benchmark does: every object becomes exactly one
 /// row with its values, primary keys are allocated in one run, and every saved object ends with a
 /// permanent ID — checked on the file with SQLite-level queries.
-@Suite("Save throughput")
+@Suite("Save throughput", .tags(.stress))
 final class SaveThroughputTests {
     let directory: URL
     let url: URL

@@ -5,7 +5,7 @@ import Testing
 
 /// One SQLite store shared by several containers of a process, by other processes and by the `sqlite3`
 /// tool: every save that returned is in the file, whatever the others do.
-@Suite("Sharing a store between containers and processes")
+@Suite("Sharing a store between containers and processes", .tags(.slow))
 struct StoreSharingTests {
     /// A model with one entity, `Item(title)`.
     static func model() -> NSManagedObjectModel {

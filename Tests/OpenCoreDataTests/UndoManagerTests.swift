@@ -217,7 +217,7 @@ struct UndoManagerTests {
                              .NSUndoManagerWillRedoChange, .NSUndoManagerDidRedoChange])
     }
 
-    @Test("registering with no open group while groupsByEvent is false stops the program")
+    @Test("registering with no open group while groupsByEvent is false stops the program", .tags(.exitTest))
     func registrationWithoutGroupTraps() async {
         await #expect(processExitsWith: .failure) {
             let manager = UndoManager()
@@ -226,7 +226,7 @@ struct UndoManagerTests {
         }
     }
 
-    @Test("endUndoGrouping without a matching begin stops the program")
+    @Test("endUndoGrouping without a matching begin stops the program", .tags(.exitTest))
     func unbalancedEndTraps() async {
         await #expect(processExitsWith: .failure) {
             UndoManager().endUndoGrouping()

@@ -7,7 +7,7 @@ import Testing
 /// ignores `SIGXFSZ`, so the write fails with `EFBIG` as it would on a full disk): the save throws
 /// Core Data's error naming the file, nothing of it reaches the store, the context keeps its changes,
 /// and the same save succeeds once the limit is raised.
-@Suite("Saves the file system refuses")
+@Suite("Saves the file system refuses", .tags(.slow))
 struct WriteFailureTests {
     @Test("a write failure throws 134180 with the SQLite code, keeps the changes, and a retry saves them", arguments: ["wal", "delete"])
     func fileSizeLimit(journalMode: String) throws {
