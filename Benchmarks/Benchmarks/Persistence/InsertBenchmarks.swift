@@ -1,7 +1,8 @@
 import Benchmark
 import Workloads
 
-/// Insert 50,000 rows of ten Integer 64 values in one transaction, into a new WAL file.
+/// Insert 50,000 rows of ten Integer 64 values in one transaction, into a new WAL file; the file's row
+/// count and sum checked afterwards.
 enum InsertBenchmarks {
     static func register() {
         for contender in Contenders.insert {
@@ -12,6 +13,7 @@ enum InsertBenchmarks {
                     benchmark.startMeasurement()
                     try instance.run(count: Shape.insertCount)
                     benchmark.stopMeasurement()
+                    try InsertCheck.verify(url: directory.file("Insert.sqlite"), rows: Shape.insertCount)
                 }
             }
         }

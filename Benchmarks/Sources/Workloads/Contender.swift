@@ -27,6 +27,8 @@ public protocol FetchContender {
 public enum Contenders {
     public static var insert: [any InsertContender.Type] { [
         OpenCoreDataInsert.self,
+        OpenCoreDataKVCNumberInsert.self,
+        OpenCoreDataKVCInt64Insert.self,
         RawSQLiteInsert.self,
         GRDBStatementInsert.self,
         GRDBRecordInsert.self,
@@ -34,6 +36,8 @@ public enum Contenders {
 
     public static var fetch: [any FetchContender.Type] { [
         OpenCoreDataFetch.self,
+        OpenCoreDataKVCNumberFetch.self,
+        OpenCoreDataKVCInt64Fetch.self,
         RawSQLiteFetch.self,
         GRDBRowCursorFetch.self,
         GRDBRecordFetch.self,

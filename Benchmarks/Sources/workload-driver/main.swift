@@ -62,6 +62,7 @@ do {
                 let directory = try ScratchDirectory()
                 var instance: (any InsertContender)? = try contender.init(url: directory.file("Insert.sqlite"))
                 times.append(try time { try instance?.run(count: rows ?? Shape.insertCount) })
+                try InsertCheck.verify(url: directory.file("Insert.sqlite"), rows: rows ?? Shape.insertCount)
                 // What letting go of the saved objects costs (for OpenCoreData, the context and the cached
                 // rows of the save), outside the timing as in the benchmarks.
                 releases.append(time { instance = nil })

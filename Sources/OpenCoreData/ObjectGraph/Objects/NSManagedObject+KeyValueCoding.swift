@@ -7,8 +7,10 @@ extension NSManagedObject: ObjectIDRepresentable {
 }
 
 extension NSManagedObject {
-    /// Implements `value(forKey:)`: access notifications around the primitive value.
+    /// Implements `value(forKey:)`: access notifications around the primitive value (read in place
+    /// when nothing could tell, see `NSManagedObject+KeyValueSlots.swift`).
     func _value(forKey key: String) -> Any? {
+        if let value = _slotValue(forKey: key) { return value }
         if _entity.propertiesByName[key] == nil {
             return builtInValue(forKey: key)
         }
@@ -17,8 +19,10 @@ extension NSManagedObject {
         return primitiveValue(forKey: key)
     }
 
-    /// Implements `setValue(_:forKey:)`: change notifications around the primitive setter.
+    /// Implements `setValue(_:forKey:)`: change notifications around the primitive setter (set in
+    /// place when nothing could tell, see `NSManagedObject+KeyValueSlots.swift`).
     func _setValue(_ value: Any?, forKey key: String) {
+        if _setSlotValue(value, forKey: key) { return }
         guard let property = _entity.propertiesByName[key] else { undefinedKey(key, value: value) }
         let inverse = property is NSRelationshipDescription ? InverseMaintenance(self, key: key, newValue: value) : nil
         willChangeValue(forKey: key)
