@@ -2,11 +2,18 @@ import Foundation
 
 /// Locates the real-world files under `Tests/Fixtures`, copied byte for byte from `shared/fixtures`.
 enum Fixtures {
+    /// The package's folder: the nearest folder above this file that holds `Package.swift`.
+    static let packageRoot: URL = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/",
+              !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory
+    }()
+
     /// `Tests/Fixtures`.
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Fixtures", isDirectory: true)
+    static let root: URL = packageRoot.appendingPathComponent("Tests/Fixtures", isDirectory: true)
 
     /// `Tests/Fixtures/models`: Xcode model bundles from public projects.
     static let models = root.appendingPathComponent("models", isDirectory: true)

@@ -4,7 +4,7 @@ import Testing
 /// What a user relies on while a context lets go of unreferenced registered objects: the same answers
 /// as a context that keeps every registered object (`retainsRegisteredObjects`).
 @Suite("Registered object release: behavior a user relies on")
-struct RegisteredObjectReleaseReviewTests {
+struct RegisteredObjectReleaseTests {
     /// More objects than a context holds before it lets go of unreferenced ones.
     private static var manyRows: Int { NSManagedObjectContext.minimumRegistryReleaseThreshold + 100 }
 

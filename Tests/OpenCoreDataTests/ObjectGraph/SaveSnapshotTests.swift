@@ -5,7 +5,7 @@ import Testing
 /// holds: only stored attributes (with derived ones and subentities), or also transient attributes and
 /// relationships to other objects saved in the same save.
 @Suite("Save: committed values of saved objects")
-struct SaveSnapshotReviewTests {
+struct SaveSnapshotTests {
     /// Leaf (stored attributes only, one derived) ← SubLeaf; Node (transient note, to-one leaf without inverse).
     private static func model() -> NSManagedObjectModel {
         let searchName = NSDerivedAttributeDescription()

@@ -35,7 +35,7 @@ struct ConcurrencyDebugTests {
     private func ocd() throws -> URL {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var candidates = [executable.deletingLastPathComponent().appendingPathComponent("ocd")]
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = Fixtures.packageRoot
         candidates.append(root.appendingPathComponent(".build/debug/ocd"))
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
         return try #require(found, "the ocd executable is built by `swift build` / `swift test`; looked in \(candidates.map(\.path))")

@@ -14,7 +14,7 @@ struct QueryCommandTests {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = Fixtures.packageRoot
         let fallback = root.appendingPathComponent(".build/debug/ocd")
         try #require(FileManager.default.isExecutableFile(atPath: fallback.path), "ocd is built with the tests")
         return fallback

@@ -178,8 +178,7 @@ enum MigrationBundleKit {
             candidates.append(folder.appendingPathComponent("ocd"))
             folder = folder.deletingLastPathComponent()
         }
-        candidates.append(Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/ocd"))
+        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/ocd"))
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
                             "the ocd tool was not found beside the tests (\(candidates.map(\.path)))")
     }
