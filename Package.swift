@@ -4,7 +4,8 @@ import PackageDescription
 
 let package = Package(
     name: "OpenCoreData",
-    platforms: [.macOS(.v13)],
+    // Synchronization's Atomic and Mutex, which the library uses, need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd", targets: ["ocd"]),

@@ -6,7 +6,7 @@ import PackageDescription
 // Run: `swift package --disable-sandbox benchmark` (see README.md).
 let package = Package(
     name: "OpenCoreDataBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "OpenCoreData", path: ".."),
         // The MallocInterposer trait keeps the allocation metrics; the other default trait

@@ -1,6 +1,11 @@
 #include "COpenCoreDataRuntime.h"
-#include <dlfcn.h>
 #include <stddef.h>
+#if __has_include(<dlfcn.h>)
+#include <dlfcn.h>
+#define OCD_HAS_DLSYM 1
+#else
+#define OCD_HAS_DLSYM 0
+#endif
 
 extern void *swift_retain(void *object);
 
@@ -11,7 +16,12 @@ static ImmortalizeFunction immortalizeFunction(void) {
     static ImmortalizeFunction function;
     static _Bool looked;
     if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
+#if OCD_HAS_DLSYM
         ImmortalizeFunction found = (ImmortalizeFunction)dlsym(RTLD_DEFAULT, "_swift_stdlib_immortalize");
+#else
+        // Without the dynamic linker's lookup (Windows, WebAssembly) objects stay mortal.
+        ImmortalizeFunction found = NULL;
+#endif
         __atomic_store_n(&function, found, __ATOMIC_RELAXED);
         __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
     }
