@@ -39,3 +39,12 @@ struct TypedPredicateFormatTests {
         #expect(NSSortDescriptor(SortDescriptor(\Trip.name)).ascending)
     }
 }
+
+@Suite("Typed expressions convert to NSExpression")
+struct TypedExpressionConversionTests {
+    @Test("a key path expression becomes a key path; an unconvertible one gives nil")
+    func expressions() {
+        #expect(NSExpression(#Expression<Trip, Int64> { $0.nights })?.keyPath == "nights")
+        #expect(NSExpression(#Expression<Trip, Int64> { $0.nights / 2 }) == nil)
+    }
+}
