@@ -75,7 +75,7 @@ open class NSStagedMigrationManager: NSObject, StagedMigrationRunning, @unchecke
         // model comes after the coordinator's in the stages would have to migrate backward.
         let end = chain[start...].firstIndex { $0.checksum == model.versionChecksum } ?? (chain.count - 1)
         if let first = chain.firstIndex(where: { $0.checksum == model.versionChecksum }), first < start,
-           end == chain.count - 1, start < chain.count - 1 {
+           end == chain.count - 1 {
             throw NSError(domain: NSCocoaErrorDomain, code: NSStagedMigrationBackwardMigrationError, userInfo: [
                 NSLocalizedDescriptionKey: "The staged migration of the store at \(url.path) would migrate backward: the store's model (version checksum \(storeChecksum)) comes after the coordinator's model in the stages.",
                 NSURLErrorKey: url,

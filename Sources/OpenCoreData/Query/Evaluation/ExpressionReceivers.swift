@@ -34,8 +34,12 @@ enum FetchExpression {
     static func evaluate(_ arguments: [Any?]) -> Any? {
         guard arguments.count == 3,
               let performer = EvaluationValues.flatten(arguments[1]) as? ExpressionFetchPerformer else { return nil }
-        let flag = EvaluationValues.flatten(arguments[2])
-        let countOnly = (flag as? Bool) ?? (NumericValue(flag)?.int64Value.map { $0 != 0 } ?? false)
-        return performer._expressionFetch(EvaluationValues.flatten(arguments[0]), countOnly: countOnly)
+        return performer._expressionFetch(EvaluationValues.flatten(arguments[0]),
+                                          countOnly: isCountOnly(EvaluationValues.flatten(arguments[2])))
+    }
+
+    /// Whether a count-only flag's value (a Boolean or a number) asks for a count.
+    static func isCountOnly(_ flag: Any?) -> Bool {
+        (flag as? Bool) ?? (NumericValue(flag)?.int64Value.map { $0 != 0 } ?? false)
     }
 }

@@ -38,9 +38,7 @@ open class NSFetchRequestExpression: NSExpression, @unchecked Sendable {
     /// Whether the expression performs `count(for:)` rather than `fetch(_:)` when evaluated.
     open var isCountOnlyRequest: Bool {
         let flag = _fetchArguments[2]
-        guard flag.expressionType == .constantValue else { return false }
-        let value = flag.constantValue
-        return (value as? Bool) ?? (NumericValue(value)?.int64Value.map { $0 != 0 } ?? false)
+        return flag.expressionType == .constantValue && FetchExpression.isCountOnly(flag.constantValue)
     }
 }
 
