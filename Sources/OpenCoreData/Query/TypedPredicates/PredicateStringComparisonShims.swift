@@ -120,4 +120,19 @@ extension PredicateExpressions.StringLocalizedStandardContains: TypedPredicateNo
         try conversion.comparison(root, other, .contains, options: [.caseInsensitive, .diacriticInsensitive])
     }
 }
+
+extension PredicateExpressions.StringCaseInsensitiveCompare: TypedPredicateNode {
+    /// `TERNARY(a ==[c] b, 0, TERNARY(a <[c] b, -1, 1))`.
+    func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
+        try conversion.comparisonResult(root, compared, options: .caseInsensitive)
+    }
+}
+
+extension PredicateExpressions.StringLocalizedCompare: TypedPredicateNode {
+    /// `TERNARY(a == b, 0, TERNARY(a < b, -1, 1))`: OpenCoreData's predicates have no locale option (Apple's
+    /// print `==[l]`), and compare strings as `localizedCompare(_:)` orders them only in sort descriptors.
+    func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
+        try conversion.comparisonResult(root, compared, options: [])
+    }
+}
 #endif

@@ -19,8 +19,18 @@ struct TypedPredicateConversion {
     /// What the variables of enclosing closures (`?.`) stand for.
     var bindings: [PredicateExpressions.VariableID: NSExpression] = [:]
 
+    /// The names given to the variables of `contains(where:)`, `allSatisfy` and `filter` closures, shared by
+    /// every copy of the conversion: `_local_1`, `_local_2`, … in order of appearance, as Apple names them.
+    private let iteratorNames = IteratorNames()
+
     init(input: PredicateExpressions.VariableID) {
         self.input = input
+    }
+
+    /// A new iterator variable's name (`_local_1` prints as `$_local_1`).
+    func newIteratorName() -> String {
+        iteratorNames.count += 1
+        return "_local_\(iteratorNames.count)"
     }
 
     /// This conversion with one more variable bound to an expression.
@@ -30,11 +40,37 @@ struct TypedPredicateConversion {
         return copy
     }
 
+    /// The node converted; a node with no conversion that evaluates without the input becomes the constant
+    /// it evaluates to, as Apple's conversion folds it (`nonObjC.values.contains(1)` is a Boolean constant).
     func converted(_ node: Any) throws -> TypedPredicateConverted {
         guard let convertible = node as? any TypedPredicateNode else {
-            throw TypedPredicateConversionError.unsupportedNode(String(describing: type(of: node)))
+            if let constant = Self.folded(node) { return constant }
+            throw TypedPredicateConversionError.unsupportedNode(Self.name(of: node))
         }
-        return try convertible.converted(in: self)
+        do {
+            return try convertible.converted(in: self)
+        } catch let error as TypedPredicateConversionError {
+            if let constant = Self.folded(node) { return constant }
+            throw error
+        }
+    }
+
+    /// The constant a subtree evaluates to with no variable bound, when it is one a store can compare.
+    private static func folded(_ node: Any) -> TypedPredicateConverted? {
+        guard let expression = node as? any PredicateExpression,
+              let value = try? evaluatedWithoutBindings(expression),
+              let constant = try? TypedPredicateConstants.storable(value) else { return nil }
+        return .expression(NSExpression(forConstantValue: constant))
+    }
+
+    private static func evaluatedWithoutBindings<Node: PredicateExpression>(_ node: Node) throws -> Any {
+        try node.evaluate(PredicateBindings())
+    }
+
+    /// A node's type name without its generic arguments (`IntDivision`), for error messages.
+    static func name(of node: Any) -> String {
+        let full = String(describing: type(of: node))
+        return String(full.prefix { $0 != "<" })
     }
 
     /// The node as a value: a predicate used as a value becomes `TERNARY(predicate, YES, NO)`.
@@ -60,11 +96,22 @@ struct TypedPredicateConversion {
         }
     }
 
+    /// `value != nil`, the test of `?.` and `??`.
+    static func isPresent(_ value: NSExpression) -> NSPredicate {
+        NSComparisonPredicate(leftExpression: value, rightExpression: NSExpression(forConstantValue: nil),
+                              modifier: .direct, type: .notEqualTo)
+    }
+
     func comparison(_ lhs: Any, _ rhs: Any, _ type: NSComparisonPredicate.Operator,
                     options: NSComparisonPredicate.Options = []) throws -> TypedPredicateConverted {
         .predicate(NSComparisonPredicate(leftExpression: try expression(lhs), rightExpression: try expression(rhs),
                                          modifier: .direct, type: type, options: options))
     }
+}
+
+/// The counter behind ``TypedPredicateConversion/newIteratorName()``; one conversion runs on one thread.
+final class IteratorNames {
+    var count = 0
 }
 
 /// Why a `Predicate` has no `NSPredicate` counterpart.

@@ -13,18 +13,38 @@ extension PredicateExpressions.Variable: TypedPredicateNode {
 }
 
 extension PredicateExpressions.KeyPath: TypedPredicateNode {
+    /// A property becomes a key path (`author.name`); `count` becomes `length` on a string and `@count`
+    /// on a collection, `isEmpty` a comparison of either with 0.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        guard let name = KeyPathNames.string(for: keyPath) else {
-            throw TypedPredicateConversionError.unnamedKeyPath(keyPath.debugDescription)
-        }
         let base = try conversion.expression(root)
-        switch base.expressionType {
+        let isString = Root.Output.self is any StringProtocol.Type
+        switch kind {
+        case .collectionCount?:
+            return .expression(Self.appending(isString ? "length" : "@count", to: base))
+        case .collectionIsEmpty?:
+            return .predicate(NSComparisonPredicate(
+                leftExpression: Self.appending(isString ? "length" : "@count", to: base),
+                rightExpression: NSExpression(forConstantValue: 0), modifier: .direct, type: .equalTo))
+        case .collectionFirst?, .bidirectionalCollectionLast?:
+            throw TypedPredicateConversionError.unsupportedNode("KeyPath \(keyPath.debugDescription) (first or last element)")
+        case nil:
+            guard let name = KeyPathNames.string(for: keyPath) else {
+                throw TypedPredicateConversionError.unnamedKeyPath(keyPath.debugDescription)
+            }
+            return .expression(Self.appending(name, to: base))
+        }
+    }
+
+    /// `base.name`: a key path read from the evaluated object, extended, or read from another value (an
+    /// iterator variable, a `SUBQUERY`, a `TERNARY`).
+    private static func appending(_ name: String, to base: NSExpression) -> NSExpression {
+        switch base.storage {
         case .evaluatedObject:
-            return .expression(NSExpression(forKeyPath: name))
-        case .keyPath:
-            return .expression(NSExpression(forKeyPath: base.keyPath + "." + name))
+            return NSExpression(forKeyPath: name)
+        case .keyPath(let path, let operand):
+            return NSExpression(forKeyPath: path + "." + name, operand: operand)
         default:
-            throw TypedPredicateConversionError.unsupportedNode("KeyPath on \(base)")
+            return NSExpression(forKeyPath: name, operand: base)
         }
     }
 }
@@ -83,31 +103,5 @@ extension PredicateExpressions.Disjunction: TypedPredicateNode {
 extension PredicateExpressions.Negation: TypedPredicateNode {
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
         .predicate(NSCompoundPredicate(notPredicateWithSubpredicate: try conversion.predicate(wrapped)))
-    }
-}
-
-extension PredicateExpressions.CollectionContainsCollection: TypedPredicateNode
-where Base.Output: StringProtocol, Other.Output: StringProtocol {
-    func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        try conversion.comparison(base, other, .contains)
-    }
-}
-
-extension PredicateExpressions.SequenceStartsWith: TypedPredicateNode
-where Base.Output: StringProtocol, Prefix.Output: StringProtocol {
-    func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        try conversion.comparison(base, prefix, .beginsWith)
-    }
-}
-
-extension PredicateExpressions.OptionalFlatMap: TypedPredicateNode {
-    /// `$0.parent?.name` becomes `TERNARY(parent != nil, parent.name, nil)`.
-    func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        let value = try conversion.expression(wrapped)
-        let inner = conversion.binding(variable.key, to: value)
-        let test = NSComparisonPredicate(leftExpression: value, rightExpression: NSExpression(forConstantValue: nil),
-                                         modifier: .direct, type: .notEqualTo)
-        return .expression(NSExpression(forConditional: test, trueExpression: try inner.expression(transform),
-                                        falseExpression: NSExpression(forConstantValue: nil)))
     }
 }

@@ -23,7 +23,7 @@ struct TypedPredicateFetchTests {
         #expect(selects.first?.contains("birthday") == false)
     }
 
-    @Test("a ?. chain evaluates in memory; the SQLite store refuses its TERNARY with an error, not a wrong fetch")
+    @Test("a ?. chain runs in SQL as a CASE expression and agrees with in-memory evaluation")
     func optionalChain() throws {
         let stack = try TripStack()
         try stack.seed(today: Date())
@@ -32,13 +32,26 @@ struct TypedPredicateFetchTests {
         let converted = try #require(NSPredicate(typed))
         let request = NSFetchRequest<Trip>(entityName: "Trip")
         request.predicate = converted
-        let error = #expect(throws: NSError.self) { try context.performAndWait { try context.fetch(request) } }
-        #expect(error?.code == 134091)
+        let fetched = try context.performAndWait { try context.fetch(request).map(\.nights).sorted() }
+        #expect(fetched == [3, 4, 5])
+        let selects = stack.recorder.statements.filter { $0.hasPrefix("SELECT") && $0.contains("ZTRIP") }
+        #expect(selects.contains { $0.contains("CASE WHEN") })
         let nights = try context.performAndWait {
             let all = try context.fetch(NSFetchRequest<Trip>(entityName: "Trip"))
             return all.filter { converted.evaluate(with: $0) }.map(\.nights).sorted()
         }
         #expect(nights == [3, 4, 5])
+    }
+
+    @Test("a TERNARY whose branches give values of different kinds is refused with an error, not a wrong fetch")
+    func mixedBranches() throws {
+        let stack = try TripStack()
+        try stack.seed(today: Date())
+        let context = stack.context()
+        let request = NSFetchRequest<Trip>(entityName: "Trip")
+        request.predicate = NSPredicate(format: "TERNARY(nights > 2, name, nights) == 'x'")
+        let error = #expect(throws: NSError.self) { try context.performAndWait { try context.fetch(request) } }
+        #expect(error?.code == 134091)
     }
 
     @Test("a converted predicate evaluates in memory as Foundation's Predicate does")

@@ -1,6 +1,7 @@
 import GRDB
 
-/// Expressions: constants, `SELF`, variables, key paths, collection operators, `SUBQUERY` and functions.
+/// Expressions: constants, `SELF`, variables, key paths, collection operators, `SUBQUERY`, functions and
+/// `TERNARY`.
 extension SQLiteFetchCompiler {
     /// The functions evaluated in SQL by `SQLiteFunctions.expressionFunction`, with the Query layer's
     /// own arithmetic (so results match in-memory evaluation exactly).
@@ -45,7 +46,9 @@ extension SQLiteFetchCompiler {
                 values.append(value ?? NSNull())
             }
             return .constant(values)
-        case .method, .unionSet, .intersectSet, .minusSet, .anyKey, .block, .conditional:
+        case .conditional(let test, let whenTrue, let whenFalse):
+            return try conditionalOperand(test, whenTrue, whenFalse, in: scope, expression: expression)
+        case .method, .unionSet, .intersectSet, .minusSet, .anyKey, .block:
             throw Self.unsupported("the expression \(expression) has no SQL form")
         }
     }

@@ -24,6 +24,9 @@ enum SQLiteFunctions {
     /// `ocd_function(name, arguments…)`: a built-in expression function (`add:to:`, `divide:by:`,
     /// `abs:`, `lowercase:`…) computed exactly as in-memory evaluation computes it.
     static let expressionFunction = "ocd_function"
+    /// `ocd_length(text)`: a string's `length` as key-value coding reads it, in UTF-16 code units (SQLite's
+    /// `LENGTH` counts code points).
+    static let length = "ocd_length"
     /// The collation `OCD_CASE_INSENSITIVE`: `caseInsensitiveCompare:` order.
     static let caseInsensitiveCollation = "OCD_CASE_INSENSITIVE"
     /// The collation `OCD_LOCALIZED`: `localizedCompare:` order.
@@ -53,6 +56,10 @@ enum SQLiteFunctions {
         db.add(function: DatabaseFunction(fold, argumentCount: 2, pure: true) { arguments in
             guard let text = string(arguments[0]) else { return nil }
             return StringFolding.fold(text, options: options(arguments[1]))
+        })
+        db.add(function: DatabaseFunction(length, argumentCount: 1, pure: true) { arguments in
+            guard let text = string(arguments[0]) else { return nil }
+            return text.utf16.count
         })
         db.add(function: DatabaseFunction(expressionFunction, argumentCount: nil, pure: true) { arguments in
             guard let name = arguments.first.flatMap(string) else { return nil }

@@ -65,11 +65,18 @@ extension SQLiteFetchCompiler {
                     element = next
                     type = next.attributeType
                 }
-                guard index == components.count - 1 else {
+                // A string's `length`, as key-value coding reads it (`name.length`).
+                let readsLength = type == .stringAttributeType && index == components.count - 2
+                    && components[index + 1] == "length"
+                guard index == components.count - 1 || readsLength else {
                     throw Self.unsupported("key path \"\(keyPath)\" continues after the attribute \"\(path)\"")
                 }
                 guard let column = layout.attributeColumns[path], !(element is NSCompositeAttributeDescription) else {
                     throw Self.unsupported("the attribute \"\(path)\" in key path \"\(keyPath)\" has no column in the store")
+                }
+                if readsLength {
+                    return .attribute(column: "\(SQLiteFunctions.length)(\(currentAlias).\(column))",
+                                      type: .integer64AttributeType)
                 }
                 return .attribute(column: "\(currentAlias).\(column)", type: type)
             }
