@@ -60,11 +60,11 @@ extension NSIncrementalStore {
 }
 
 extension NSManagedObjectContext {
-    /// Before a save of a context whose coordinator has an incremental store: permanent IDs for the new
-    /// objects, so that the store's ``NSSaveChangesRequest`` names them by the IDs the store gave.
+    /// Before a save of a context whose coordinator has an incremental or atomic store: permanent IDs
+    /// for the new objects, so that the store is handed them under the IDs it gave.
     func _obtainPermanentIDsForIncrementalStores(_ source: any ContextObjectSource) throws {
         guard let coordinator = source as? NSPersistentStoreCoordinator, !_inserted.isEmpty,
-              coordinator.persistentStores.contains(where: { $0 is NSIncrementalStore }) else { return }
+              coordinator.persistentStores.contains(where: { $0 is NSIncrementalStore || $0 is NSAtomicStore }) else { return }
         try obtainPermanentIDs(for: Array(_inserted.values))
     }
 }

@@ -8,8 +8,7 @@ import Testing
 struct IncrementalStoreFaultTests {
     @Test("a fetched object is a fault until read; its values come from the node")
     func faultFiresThroughNode() throws {
-        let (coordinator, store) = try JSONStoreKit.open(JSONStoreKit.url())
-        try JSONStoreKit.seed(coordinator)
+        let (coordinator, store) = try JSONStoreKit.seeded()
         let context = JSONStoreKit.context(coordinator)
         try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
@@ -29,8 +28,7 @@ struct IncrementalStoreFaultTests {
 
     @Test("to-one values from the node, to-many values from newValue(forRelationship:)")
     func relationships() throws {
-        let (coordinator, store) = try JSONStoreKit.open(JSONStoreKit.url())
-        try JSONStoreKit.seed(coordinator)
+        let (coordinator, store) = try JSONStoreKit.seeded()
         let context = JSONStoreKit.context(coordinator)
         try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
@@ -54,8 +52,9 @@ struct IncrementalStoreFaultTests {
         let context = JSONStoreKit.context(coordinator)
         let entity = try #require(coordinator.managedObjectModel.entitiesByName["Person"])
         let ghost = store.newObjectID(for: entity, referenceObject: 999)
-        context.performAndWait {
+        let error = context.performAndWait {
             #expect(throws: NSError.self) { try context.existingObject(with: ghost) }
         }
+        #expect(error?.domain == NSCocoaErrorDomain)
     }
 }

@@ -24,7 +24,7 @@ struct IncrementalStoreRegistrationTests {
 }
 
 /// A store class registered by name and made by the coordinator; stores that return nonsense.
-@Suite("Incremental store registration and bad results")
+@Suite("Incremental store registration and bad results", .serialized)
 struct IncrementalStoreBadResultTests {
     /// A store whose `execute(_:with:)` returns what it is told to.
     final class ScriptedStore: NSIncrementalStore, @unchecked Sendable {

@@ -43,13 +43,22 @@ enum JSONStoreKit {
         return (coordinator, try #require(store as? JSONFileStore))
     }
 
+    /// A store seeded by another coordinator (`seed(_:)`), opened by a new one: nothing of it is cached.
+    static func seeded() throws -> (NSPersistentStoreCoordinator, JSONFileStore) {
+        let url = url()
+        let (writer, _) = try open(url)
+        try seed(writer)
+        return try open(url)
+    }
+
     static func context(_ coordinator: NSPersistentStoreCoordinator) -> NSManagedObjectContext {
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return context
     }
 
-    /// Saves three people (Ann 31, Bo 22, Cy 45) with notes and tags; returns the store's file location.
+    /// Saves three people (Ann 31, Bo 22, Cy 45), two notes each and one tag on each first note; returns
+    /// the context that saved them.
     @discardableResult
     static func seed(_ coordinator: NSPersistentStoreCoordinator) throws -> NSManagedObjectContext {
         let context = context(coordinator)
