@@ -243,6 +243,43 @@ struct APISurfaceTests {
         do { let _: Double = NSCoreDataVersionNumber }
     }
 
+    @Test("NSIncrementalStore, NSIncrementalStoreNode, NSAtomicStore, NSAtomicStoreCacheNode: Apple's symbols with their types")
+    func surface_CustomStores() async throws {
+        do { let _: NSPersistentStore.Type = NSIncrementalStore.self }
+        do { let _: (URL) -> Any = NSIncrementalStore.identifierForNewStore(at:) }
+        do { let _: (NSIncrementalStore) -> () throws -> Void = NSIncrementalStore.loadMetadata }
+        do { let _: (NSIncrementalStore) -> (NSPersistentStoreRequest, NSManagedObjectContext?) throws -> Any = NSIncrementalStore.execute(_:with:) }
+        do { let _: (NSIncrementalStore) -> (NSManagedObjectID, NSManagedObjectContext) throws -> NSIncrementalStoreNode = NSIncrementalStore.newValuesForObject(with:with:) }
+        do { let _: (NSIncrementalStore) -> (NSRelationshipDescription, NSManagedObjectID, NSManagedObjectContext?) throws -> Any = NSIncrementalStore.newValue(forRelationship:forObjectWith:with:) }
+        do { let _: (NSIncrementalStore) -> ([NSManagedObject]) throws -> [NSManagedObjectID] = NSIncrementalStore.obtainPermanentIDs(for:) }
+        do { let _: (NSIncrementalStore) -> ([NSManagedObjectID]) -> Void = NSIncrementalStore.managedObjectContextDidRegisterObjects(with:) }
+        do { let _: (NSIncrementalStore) -> ([NSManagedObjectID]) -> Void = NSIncrementalStore.managedObjectContextDidUnregisterObjects(with:) }
+        do { let _: (NSIncrementalStore) -> (NSEntityDescription, Any) -> NSManagedObjectID = NSIncrementalStore.newObjectID(for:referenceObject:) }
+        do { let _: (NSIncrementalStore) -> (NSManagedObjectID) -> Any = NSIncrementalStore.referenceObject(for:) }
+        do { let _: (NSManagedObjectID, [String: Any], UInt64) -> NSIncrementalStoreNode = NSIncrementalStoreNode.init(objectID:withValues:version:) }
+        do { let _: (NSIncrementalStoreNode) -> ([String: Any], UInt64) -> Void = NSIncrementalStoreNode.update(withValues:version:) }
+        do { let _: KeyPath<NSIncrementalStoreNode, NSManagedObjectID> = \NSIncrementalStoreNode.objectID }
+        do { let _: KeyPath<NSIncrementalStoreNode, UInt64> = \NSIncrementalStoreNode.version }
+        do { let _: (NSIncrementalStoreNode) -> (NSPropertyDescription) -> Any? = NSIncrementalStoreNode.value(for:) }
+        do { let _: NSPersistentStore.Type = NSAtomicStore.self }
+        do { let _: (NSAtomicStore) -> () throws -> Void = NSAtomicStore.load }
+        do { let _: (NSAtomicStore) -> () throws -> Void = NSAtomicStore.save }
+        do { let _: (NSAtomicStore) -> (NSManagedObject) -> NSAtomicStoreCacheNode = NSAtomicStore.newCacheNode(for:) }
+        do { let _: (NSAtomicStore) -> (NSManagedObject) -> Any = NSAtomicStore.newReferenceObject(for:) }
+        do { let _: (NSAtomicStore) -> (NSAtomicStoreCacheNode, NSManagedObject) -> Void = NSAtomicStore.updateCacheNode(_:from:) }
+        do { let _: (NSAtomicStore) -> () -> Set<NSAtomicStoreCacheNode> = NSAtomicStore.cacheNodes }
+        do { let _: (NSAtomicStore) -> (Set<NSAtomicStoreCacheNode>) -> Void = NSAtomicStore.addCacheNodes(_:) }
+        do { let _: (NSAtomicStore) -> (Set<NSAtomicStoreCacheNode>) -> Void = NSAtomicStore.willRemoveCacheNodes(_:) }
+        do { let _: (NSAtomicStore) -> (NSManagedObjectID) -> NSAtomicStoreCacheNode? = NSAtomicStore.cacheNode(for:) }
+        do { let _: (NSAtomicStore) -> (NSEntityDescription, Any) -> NSManagedObjectID = NSAtomicStore.objectID(for:withReferenceObject:) }
+        do { let _: (NSAtomicStore) -> (NSManagedObjectID) -> Any = NSAtomicStore.referenceObject(for:) }
+        do { let _: (NSManagedObjectID) -> NSAtomicStoreCacheNode = NSAtomicStoreCacheNode.init(objectID:) }
+        do { let _: KeyPath<NSAtomicStoreCacheNode, NSManagedObjectID> = \NSAtomicStoreCacheNode.objectID }
+        do { let _: ReferenceWritableKeyPath<NSAtomicStoreCacheNode, NSMutableDictionary?> = \NSAtomicStoreCacheNode.propertyCache }
+        do { let _: (NSAtomicStoreCacheNode) -> (String) -> Any? = NSAtomicStoreCacheNode.value(forKey:) }
+        do { let _: (NSAtomicStoreCacheNode) -> (Any?, String) -> Void = NSAtomicStoreCacheNode.setValue(_:forKey:) }
+    }
+
     @Test("NSPersistentStore: Apple's symbols with their types")
     func surface_NSPersistentStore() async throws {
         do { _ = NSPersistentStore.self }

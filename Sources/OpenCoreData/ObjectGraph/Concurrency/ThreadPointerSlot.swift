@@ -17,6 +17,8 @@ struct ThreadPointerSlot: Sendable {
         /// Set while the thread, running main-queue work, waits in `performAndWait` of another
         /// context (`MainQueueHold`).
         case mainQueueHeld = 2
+        /// The context on whose behalf the thread is asking the coordinator's stores (`StoreRequestor`).
+        case storeRequestor = 3
     }
 
     private let index: Int

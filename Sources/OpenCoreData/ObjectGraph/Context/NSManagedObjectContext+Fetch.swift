@@ -15,6 +15,13 @@ extension NSManagedObjectContext {
         let entity = try coordinator._entity(of: request)
         let resolved = resolvedCopy(of: request, entity: entity)
         let results: [Any]
+        if let root = coordinator as? NSPersistentStoreCoordinator,
+           let fromStores = try _fetchThroughIncrementalStores(resolved, entity: entity, coordinator: root) {
+            return try fromStores.map { result in
+                guard let typed = result as? T else { throw Self._resultTypeError(result, T.self, entity) }
+                return typed
+            }
+        }
         switch request.resultType {
         case .managedObjectIDResultType:
             results = try fetchIDs(resolved, entity: entity, coordinator: coordinator)
@@ -41,7 +48,14 @@ extension NSManagedObjectContext {
         if _needsQueryGenerationScope { return try _readingQueryGeneration { try count(for: request) } }
         let coordinator = try requireObjectSource()
         let entity = try coordinator._entity(of: request)
-        return try count(resolvedCopy(of: request, entity: entity), entity: entity, coordinator: coordinator)
+        let resolved = resolvedCopy(of: request, entity: entity)
+        if let root = coordinator as? NSPersistentStoreCoordinator,
+           root._stores(for: entity, request: resolved).contains(where: { $0 is NSIncrementalStore }) {
+            resolved.resultType = .countResultType
+            let counted = try _fetchThroughIncrementalStores(resolved, entity: entity, coordinator: root)
+            return (counted?.first as? NSNumber)?.intValue ?? 0
+        }
+        return try count(resolved, entity: entity, coordinator: coordinator)
     }
 
     // MARK: Implementation
@@ -85,6 +99,13 @@ extension NSManagedObjectContext {
         return coordinator
     }
 
+    /// The error for a result a store returned that is not of the fetch's result class.
+    private static func _resultTypeError(_ result: Any, _ type: Any.Type, _ entity: NSEntityDescription) -> NSError {
+        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
+            NSLocalizedDescriptionKey: "A fetch of entity \(entity.name ?? "?") returned \(Swift.type(of: result)), which is not \(type): make the request's result type match its entity's class.",
+        ])
+    }
+
     /// A copy of the request with its entity set to the coordinator's entity.
     private func resolvedCopy<T>(of request: NSFetchRequest<T>, entity: NSEntityDescription) -> NSFetchRequest<T> {
         guard let copy = Self.copy(of: request) else { return request }
@@ -103,7 +124,7 @@ extension NSManagedObjectContext {
     }
 
     /// A copy of the request without limit and offset.
-    private func unlimitedCopy<T>(of request: NSFetchRequest<T>) -> NSFetchRequest<T> {
+    func unlimitedCopy<T>(of request: NSFetchRequest<T>) -> NSFetchRequest<T> {
         guard let copy = Self.copy(of: request) else { return request }
         copy._fetchLimit = 0
         copy._fetchOffset = 0
@@ -176,7 +197,7 @@ extension NSManagedObjectContext {
     /// request includes them), when the request includes pending changes. When there are any, the
     /// request's predicate and sort descriptors will be evaluated on them: a key path naming no property
     /// throws here (``FetchRequestKeyPaths``) instead of stopping the program there.
-    private func pendingObjects<T>(matching request: NSFetchRequest<T>, entity: NSEntityDescription) throws -> [NSManagedObject] {
+    func pendingObjects<T>(matching request: NSFetchRequest<T>, entity: NSEntityDescription) throws -> [NSManagedObject] {
         guard request.includesPendingChanges else { return [] }
         let candidates = Array(_inserted.values) + Array(_updated.values) + Array(_deleted.values)
         let pending = candidates.filter { object in
@@ -188,7 +209,7 @@ extension NSManagedObjectContext {
 
     /// Store results corrected by the context's pending changes: deleted objects removed, changed
     /// objects re-evaluated, inserted objects added; then sorted and windowed in memory.
-    private func merge<T>(_ storeObjects: [NSManagedObject], with pending: [NSManagedObject],
+    func merge<T>(_ storeObjects: [NSManagedObject], with pending: [NSManagedObject],
                           request: NSFetchRequest<T>) -> [NSManagedObject] {
         let pendingIDs = Set(pending.map(ObjectIdentifier.init))
         let predicate = request.predicate

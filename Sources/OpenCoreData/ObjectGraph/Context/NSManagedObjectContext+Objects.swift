@@ -263,8 +263,10 @@ extension NSManagedObjectContext {
     /// The row of an object from the coordinator; `nil` without a coordinator or when the row is gone.
     func _coordinatorRow(for objectID: NSManagedObjectID, fresh: Bool) throws -> StoreRow? {
         guard let coordinator = _objectSource, !objectID.isTemporaryID || _links.parent != nil else { return nil }
-        if fresh { return try coordinator.freshRow(for: objectID) }
-        return try coordinator.row(for: objectID)
+        return try StoreRequestor.run(self) {
+            if fresh { return try coordinator.freshRow(for: objectID) }
+            return try coordinator.row(for: objectID)
+        }
     }
 
     /// The row of an object, or `nil` (store errors read as a missing row).
@@ -287,6 +289,6 @@ extension NSManagedObjectContext {
     /// none for a new object of a context without a parent.
     func _loadRelatedObjectIDs(for relationship: NSRelationshipDescription, ofID objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
         guard let coordinator = _objectSource, !objectID.isTemporaryID || _links.parent != nil else { return [] }
-        return try coordinator.relatedObjectIDs(for: relationship, of: objectID)
+        return try StoreRequestor.run(self) { try coordinator.relatedObjectIDs(for: relationship, of: objectID) }
     }
 }

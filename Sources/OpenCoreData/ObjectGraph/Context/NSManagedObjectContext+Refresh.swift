@@ -108,7 +108,9 @@ extension NSManagedObjectContext {
         guard !temporary.isEmpty else { return }
         let coordinator = try requireObjectSource()
         let ids = temporary.map(\._objectID)
-        let permanent = try coordinator.obtainPermanentIDs(for: ids, assignedStores: _assignedStores(for: ids))
+        let permanent = try StoreRequestor.run(self) {
+            try coordinator.obtainPermanentIDs(for: ids, assignedStores: _assignedStores(for: ids))
+        }
         for object in temporary {
             if let newID = permanent[object._objectID] { changeID(of: object, to: newID) }
         }

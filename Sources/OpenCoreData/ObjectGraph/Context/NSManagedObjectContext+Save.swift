@@ -43,10 +43,14 @@ extension NSManagedObjectContext {
         let unchanged = _inserted.isUnchanged(since: inserted) && _updated.isUnchanged(since: updated)
             && _deleted.isUnchanged(since: deleted)
 
-        let (result, saved) = try _writeResolvingConflicts(coordinator, firstPending: unchanged ? listed : nil) {
-            var changes = try self.storeChanges(inserted: $0, updated: $1, deleted: $2, coordinator: coordinator)
-            if coordinator is ParentContextSource { changes.transientValues = self._transientValuesForParent(inserted: $0, updated: $1) }
-            return changes
+        // An incremental store is handed its new objects with the permanent IDs it gave them.
+        try _obtainPermanentIDsForIncrementalStores(coordinator)
+        let (result, saved) = try StoreRequestor.run(self) {
+            try _writeResolvingConflicts(coordinator, firstPending: unchanged ? listed : nil) {
+                var changes = try self.storeChanges(inserted: $0, updated: $1, deleted: $2, coordinator: coordinator)
+                if coordinator is ParentContextSource { changes.transientValues = self._transientValuesForParent(inserted: $0, updated: $1) }
+                return changes
+            }
         }
         // Asked before adopting, which empties the inserted objects.
         let insertedSet = _reportedInsertedSet()

@@ -57,6 +57,10 @@ extension NSManagedObjectContext {
     /// object holds any more (see `StoreRowCache.forgetUnheldRows(of:)`). Called once the context has let
     /// go of those objects.
     func _forgetUnheldRows(of identities: [ObjectIdentity]) {
-        _coordinator?._rowCache.forgetUnheldRows(of: identities)
+        guard let coordinator = _coordinator else { return }
+        coordinator._rowCache.forgetUnheldRows(of: identities)
+        if !identities.isEmpty {
+            NSIncrementalStore._contextDidRelease(identities, context: ObjectIdentifier(self), coordinator: coordinator)
+        }
     }
 }

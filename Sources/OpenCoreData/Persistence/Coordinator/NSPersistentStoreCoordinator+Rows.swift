@@ -96,9 +96,9 @@ extension NSPersistentStoreCoordinator {
             byStoreAndEntity[key] = group
         }
         for group in byStoreAndEntity.values {
-            let keys = try group.store._allocatePrimaryKeys(for: group.entity, count: group.ids.count)
-            for (id, key) in zip(group.ids, keys) {
-                result[id] = NSManagedObjectID(entity: group.entity, store: group.store, primaryKey: key)
+            let permanent = try group.store._newPermanentIDs(for: group.ids, entity: group.entity)
+            for (id, permanentID) in zip(group.ids, permanent) {
+                result[id] = permanentID
             }
         }
         return result

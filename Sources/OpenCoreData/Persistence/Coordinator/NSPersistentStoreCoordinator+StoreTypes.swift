@@ -14,8 +14,11 @@ extension NSPersistentStoreCoordinator {
     /// Registers a persistent store class under a store type name, or removes the registration when
     /// `storeClass` is `nil`.
     ///
-    /// Registering a built-in type's name replaces its entry in ``registeredStoreTypes``; adding a store
-    /// of a type whose class is not one of OpenCoreData's own throws ``NSPersistentStoreInvalidTypeError``.
+    /// Adding a store of a registered type makes an instance of its class with
+    /// `init(persistentStoreCoordinator:configurationName:at:options:)`: subclass `NSIncrementalStore` or
+    /// `NSAtomicStore` (a class that subclasses `NSPersistentStore` directly cannot be added, and throws
+    /// ``NSPersistentStoreInvalidTypeError``). Registering a built-in type's name replaces its entry in
+    /// ``registeredStoreTypes``; stores of that type are still the built-in ones.
     public class func registerStoreClass(_ storeClass: AnyClass?, forStoreType storeType: String) {
         StoreTypeRegistry.shared.register(storeClass, for: storeType)
     }

@@ -48,9 +48,7 @@ extension NSPersistentStoreCoordinator {
             store = InMemoryStore(persistentStoreCoordinator: self, configurationName: configuration,
                                   at: storeURL ?? URL(fileURLWithPath: "/dev/null"), options: options)
         default:
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "Unknown persistent store type \"\(storeType)\" for \(storeURL?.path ?? "(no location)"); OpenCoreData supports \(NSSQLiteStoreType) and \(NSInMemoryStoreType).",
-            ])
+            store = try _registeredStore(ofType: storeType, configurationName: configuration, at: storeURL, options: options)
         }
         _writeLock.lock()
         defer { _writeLock.unlock() }
@@ -64,6 +62,28 @@ extension NSPersistentStoreCoordinator {
         _lock.withLock { _stores.append(store) }
         store.didAdd(to: self)
         return store
+    }
+
+    /// A new store of a type registered with ``registerStoreClass(_:forStoreType:)``, made with the class's
+    /// `init(persistentStoreCoordinator:configurationName:at:options:)`.
+    private func _registeredStore(ofType storeType: String, configurationName configuration: String?,
+                                  at storeURL: URL?, options: [AnyHashable: Any]?) throws -> NSPersistentStore {
+        guard let registered = StoreTypeRegistry.shared.types[storeType] else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
+                NSLocalizedDescriptionKey: "Unknown persistent store type \"\(storeType)\" for \(storeURL?.path ?? "(no location)"); OpenCoreData supports \(NSSQLiteStoreType), \(NSInMemoryStoreType) and the types registered with registerStoreClass(_:forStoreType:).",
+            ])
+        }
+        guard let storeClass = registered as? NSPersistentStore.Type else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
+                NSLocalizedDescriptionKey: "The class \(registered) registered for the store type \"\(storeType)\" is not a subclass of NSPersistentStore.",
+            ])
+        }
+        guard let storeURL else {
+            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
+                NSLocalizedDescriptionKey: "A store of type \"\(storeType)\" needs a URL.",
+            ])
+        }
+        return storeClass.init(persistentStoreCoordinator: self, configurationName: configuration, at: storeURL, options: options)
     }
 
     /// Adds the store a description describes, calling `block` with the description and the error, if

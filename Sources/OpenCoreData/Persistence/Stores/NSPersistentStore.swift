@@ -20,8 +20,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// Creates a store for a coordinator, with a configuration, a location and options.
     ///
-    /// A `nil` configuration name means the model's default configuration (every entity).
-    public init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
+    /// A `nil` configuration name means the model's default configuration (every entity). The coordinator
+    /// creates a store of a registered class (``NSPersistentStoreCoordinator/registerStoreClass(_:type:)``)
+    /// with this initializer.
+    public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
                 at url: URL, options: [AnyHashable: Any]? = nil) {
         _coordinator = root
         _configurationName = name ?? "PF_DEFAULT_CONFIGURATION_NAME"
@@ -164,7 +166,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// Opens or creates the store for the coordinator's model; called once by the coordinator.
     func _open(model: NSManagedObjectModel) throws {
-        throw _unsupported("opening")
+        throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
+            NSLocalizedDescriptionKey: "The store class \(Swift.type(of: self)) for type \(type) at \(url?.path ?? "(no location)") subclasses NSPersistentStore directly; a custom store subclasses NSIncrementalStore or NSAtomicStore.",
+        ])
     }
 
     /// Releases the store's resources; called when the store leaves its coordinator.
@@ -203,6 +207,13 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Allocates `count` new primary keys for rows of `entity`'s inheritance tree.
     func _allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
         throw _unsupported("allocating primary keys")
+    }
+
+    /// Permanent IDs for the temporary IDs of new objects of `entity` (or its subentities) the store will
+    /// hold, in the same order. By default, IDs with keys from ``_allocatePrimaryKeys(for:count:)``.
+    func _newPermanentIDs(for temporaryIDs: [NSManagedObjectID], entity: NSEntityDescription) throws -> [NSManagedObjectID] {
+        let keys = try _allocatePrimaryKeys(for: entity, count: temporaryIDs.count)
+        return zip(temporaryIDs, keys).map { id, key in NSManagedObjectID(entity: id.entity, store: self, primaryKey: key) }
     }
 
     /// Writes the part of a save that belongs to this store in one transaction: permanent keys for the
