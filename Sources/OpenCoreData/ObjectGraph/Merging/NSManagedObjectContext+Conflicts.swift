@@ -29,7 +29,8 @@ extension NSManagedObjectContext {
             storeChanges.assignedStores = _assignedStores(forInserted: pending.inserted)
             storeChanges.versionChecks = try _versionChecks(excluding: storeChanges, coordinator)
             do {
-                let result = try coordinator.save(storeChanges)
+                // A store with history tracking records who wrote (`Persistence/History/HistoryAuthor.swift`).
+                let result = try HistoryAuthor.$current.withValue(_historyAuthor) { try coordinator.save(storeChanges) }
                 _conflictDetectionObjects = [:]
                 return (result, pending)
             } catch let failure as StoreSaveConflicts {

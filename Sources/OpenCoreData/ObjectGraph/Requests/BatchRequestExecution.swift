@@ -107,7 +107,8 @@ protocol BatchRequest: ContextExecutableRequest, CoordinatorExecutableRequest {
 
 extension BatchRequest {
     func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
-        try run(on: BatchExecution.coordinator(of: context))
+        // A store with history tracking records the context as the writer.
+        try HistoryAuthor.$current.withValue(context._historyAuthor) { try run(on: BatchExecution.coordinator(of: context)) }
     }
 
     func execute(in coordinator: NSPersistentStoreCoordinator, context: NSManagedObjectContext) throws -> Any {

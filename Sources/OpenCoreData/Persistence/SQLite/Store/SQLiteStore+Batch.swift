@@ -128,10 +128,15 @@ extension SQLiteStore: BatchOperationStore {
         let sql = "UPDATE \(layout.table) AS \(scope.alias) SET \(sets.sql) WHERE \(scope.alias).Z_PK IN (SELECT Z_PK FROM (\(idQuery.sql)))"
         let arguments = StatementArguments(databaseValues: sets.arguments) + idQuery.arguments
         let reportsIDs = operation.reportsObjectIDs
+        let author = HistoryAuthor.current
+        let names = operation.values.map(\.attribute.name)
         return try writeTransaction { db in
-            let ids = reportsIDs ? try self.objectIDs(idQuery, in: db) : nil
+            let history = self._history.map { SQLiteHistoryRecorder(store: self, tracking: $0, db: db) }
+            let ids = reportsIDs || history != nil ? try self.objectIDs(idQuery, in: db) : nil
             try db.execute(sql: sql, arguments: arguments)
-            return (db.changesCount, ids)
+            let count = db.changesCount
+            try history?.recordBatchUpdate(ids ?? [], names: names, author: author)
+            return (count, reportsIDs ? ids : nil)
         }
     }
 }

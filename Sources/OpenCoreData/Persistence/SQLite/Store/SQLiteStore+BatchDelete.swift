@@ -17,6 +17,7 @@ extension SQLiteStore {
             requestQuery = nil
         }
         var externalFiles: [URL] = []
+        let author = HistoryAuthor.current
         let outcome = try writeTransaction { db -> BatchDeleteOutcome in
             let requested: [NSManagedObjectID]
             if let requestQuery {
@@ -28,8 +29,11 @@ extension SQLiteStore {
             try plan.close(over: requested)
             try plan.checkDenyRules()
             externalFiles = try plan.externalDataFiles()
+            let history = self._history.map { SQLiteHistoryRecorder(store: self, tracking: $0, db: db) }
+            let tombstones = try history?.tombstones(of: plan.deleted) ?? [:]
             let nullified = try plan.nullifyReferences()
             try plan.deleteRows()
+            try history?.recordBatchDelete(deleted: plan.deleted, nullified: nullified, tombstones: tombstones, author: author)
             return BatchDeleteOutcome(deleted: plan.deleted, requested: requested, nullified: nullified)
         }
         for file in externalFiles {

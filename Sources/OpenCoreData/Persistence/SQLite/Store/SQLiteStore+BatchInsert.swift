@@ -45,20 +45,31 @@ extension SQLiteStore {
         let insertSQL = "INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         let updateSQL = "UPDATE \(layout.table) SET \((columns.map { "\($0.column) = ?" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")) WHERE Z_PK = ?"
 
+        let author = HistoryAuthor.current
         return try writeTransaction { db -> [NSManagedObjectID] in
             let keys = try Self.allocatePrimaryKeys(in: db, rootNumber: layout.rootNumber, count: encoded.count)
             let insert = try db.makeStatement(sql: insertSQL)
             let update = try db.makeStatement(sql: updateSQL)
             var ids: [NSManagedObjectID] = []
             ids.reserveCapacity(encoded.count)
+            // For the history: the new rows, and the rows stored before that a uniqueness constraint matched.
+            var inserted: [NSManagedObjectID] = [], overwritten: [NSManagedObjectID] = []
+            var seen = Set<Int64>()
             for (values, key) in zip(encoded, keys) {
                 if let existing = try self.matchingRow(values, constraints: constraints, table: layout.table, in: db) {
                     try update.execute(arguments: StatementArguments(databaseValues: values + [existing.databaseValue]))
                     ids.append(NSManagedObjectID(entity: entity, store: self, primaryKey: existing))
+                    if seen.insert(existing).inserted { overwritten.append(ids[ids.count - 1]) }
                 } else {
                     try insert.execute(arguments: StatementArguments(databaseValues: [key.databaseValue, layout.number.databaseValue, 1.databaseValue] + values))
                     ids.append(NSManagedObjectID(entity: entity, store: self, primaryKey: key))
+                    seen.insert(key)
+                    inserted.append(ids[ids.count - 1])
                 }
+            }
+            if let tracking = self._history {
+                try SQLiteHistoryRecorder(store: self, tracking: tracking, db: db).recordBatchInsert(
+                    inserted: inserted, updated: overwritten, names: Array(Set(columns.map(\.name))), author: author)
             }
             return ids
         }

@@ -59,6 +59,7 @@ extension SQLiteStore {
         _schema = schema
         _compiler = SQLiteFetchCompiler(schema: schema, model: model, storeIdentifier: identifier)
         _model = model
+        try openHistory(schema: schema, model: model)
         if !isReadOnly, let database = _database {
             if PersistentStoreOptions.bool(options?[NSSQLiteAnalyzeOption]) == true {
                 try SQLiteStoreFileAccess.run(url) { try database.writeWithoutTransaction { try $0.execute(sql: "ANALYZE") } }
@@ -67,6 +68,7 @@ extension SQLiteStore {
                 try SQLiteStoreFileAccess.run(url) { try database.vacuum() }
             }
         }
+        try startRemoteChangeNotifications()
     }
 
     /// Checks an existing store against the model: the store type, then the entity version hashes; when

@@ -31,11 +31,17 @@ extension SQLiteStore {
         let metadataToWrite = dirty ? SQLiteStoreMetadata(dictionary: metadata ?? [:]) : nil
         let journal = ExternalDataJournal()
         defer { journal.rollback() }
+        // Read on the caller's thread: the writer's queue may run the transaction on another.
+        let author = HistoryAuthor.current
         let result = try loggedSave(changes) { try SQLiteStoreFileAccess.run(fileURL) {
             try database.writeWithoutTransaction { db -> StoreSaveResult in
                 var result = StoreSaveResult.empty
                 try db.inTransaction(.immediate) {
+                    // History is written in the same transaction; tombstones are read before the rows go.
+                    let history = self._history.map { SQLiteHistoryRecorder(store: self, tracking: $0, db: db) }
+                    let tombstones = try history?.tombstones(of: changes.deleted.lazy.map(\.objectID)) ?? [:]
                     result = try self.write(changes, in: db, externalData: journal)
+                    try history?.recordSave(changes, result: result, tombstones: tombstones, author: author)
                     if let metadataToWrite { try metadataToWrite.write(to: db) }
                     try self._files?.check()
                     return .commit

@@ -19,6 +19,12 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     var _metadataIsDirty = false
     /// The SQL debug log, chosen when the store opens; `nil` when nothing is logged.
     var _sqlDebugLog: SQLDebugLog?
+    /// The history tables' layout when the store was added with ``NSPersistentHistoryTrackingKey``
+    /// (`Persistence/History/`); `nil` otherwise.
+    var _history: SQLiteHistoryTracking?
+    /// The watcher posting ``Foundation/NSNotification/Name/NSPersistentStoreRemoteChange`` when the
+    /// store was added with ``NSPersistentStoreRemoteChangeNotificationPostOptionKey``; `nil` otherwise.
+    var _remoteChangeMonitor: RemoteChangeMonitor?
     /// Lookups computed once at opening: entities by number, layouts by entity name, and each
     /// entity's attributes and relationships by name.
     var _entitiesByNumber: [Int64: NSEntityDescription] = [:]
@@ -93,6 +99,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     override func _close() {
+        _remoteChangeMonitor?.stop()
+        _remoteChangeMonitor = nil
         _database = nil
         _files = nil
     }
