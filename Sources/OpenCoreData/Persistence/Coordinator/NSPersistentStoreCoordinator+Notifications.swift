@@ -19,11 +19,13 @@ extension Notification.Name {
     public static let NSPersistentStoreCoordinatorStoresWillChange =
         Notification.Name("NSPersistentStoreCoordinatorStoresWillChangeNotification")
 
-    /// A notification that a store changed outside the current process, for stores added with
-    /// ``NSPersistentStoreRemoteChangeNotificationPostOptionKey``; its `userInfo` holds the store's URL
-    /// under ``NSPersistentStoreURLKey`` and its history token under ``NSPersistentHistoryTokenKey``.
+    /// A notification that a store was written, by this coordinator, another coordinator or another
+    /// process, for stores added with ``NSPersistentStoreRemoteChangeNotificationPostOptionKey``.
     ///
-    /// OpenCoreData does not post it yet (persistent history is not implemented).
+    /// The object is the coordinator; `userInfo` holds the store's URL under ``NSPersistentStoreURLKey``,
+    /// its UUID under `NSStoreUUIDKey` and, when the store tracks persistent history, the current history
+    /// token under ``NSPersistentHistoryTokenKey``. On Linux the store's files are watched with inotify
+    /// (see Docs/History.md for the delay).
     public static let NSPersistentStoreRemoteChange =
         Notification.Name("NSPersistentStoreRemoteChangeNotification")
 }
