@@ -39,7 +39,7 @@ struct SQLiteUnsupportedPredicateTests {
     @Test("custom selector comparisons, block expressions and functions with no SQL form are refused",
           arguments: [
               "FUNCTION(title, 'reversedString') == 'x'", "random() > 0.5", "median:(likes) > 1",
-              "title == ANYKEY", "TERNARY(likes > 2, title, 'x') == 'x'", "likes == $LIMIT",
+              "title == ANYKEY", "TERNARY(likes > 2, title, likes) == 'x'", "likes == $LIMIT",
               "tags.name == 'swift'", "posts.@sum.title > 1", "author.posts.title CONTAINS 'x' AND tags.@distinctUnionOfObjects.name == 'x'",
           ])
     func noSQLForm(_ format: String) throws {
@@ -58,7 +58,7 @@ struct SQLiteUnsupportedPredicateTests {
 
     @Test("key paths that name no stored property are refused with the key named", arguments: [
         ("Post", "nothing == 1", "nothing"), ("Person", "mood == 'happy'", "mood"), ("Person", "level > 1", "level"),
-        ("Post", "title.length > 1", "title"), ("Post", "author.nothing == 1", "nothing"),
+        ("Post", "title.size > 1", "title"), ("Post", "author.nothing == 1", "nothing"),
     ])
     func unknownKeys(_ entity: String, _ format: String, _ key: String) throws {
         let error = try compileError(NSPredicate(format: format), entity: entity)
