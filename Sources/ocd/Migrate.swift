@@ -66,10 +66,10 @@ struct Migrate: ParsableCommand {
 }
 
 /// A one-line progress bar on standard error: `[#########-----------]  45% Copying Book`, drawn only when
-/// standard error is a terminal.
+/// standard error is a terminal (see ``TerminalProgress/isWanted``).
 final class ProgressBar {
     private var lastLength = 0
-    private let isShown = isatty(FileHandle.standardError.fileDescriptor) != 0
+    private let isShown = TerminalProgress.isWanted
 
     func show(_ fraction: Double, _ step: String) {
         guard isShown else { return }

@@ -2,8 +2,17 @@ import Foundation
 
 /// A progress bar on standard error, drawn only when standard error is a terminal: long work in `ocd`
 /// (compiling many versions, dumping a large store) shows how far it is, and stays quiet in a pipe or a
-/// log file.
+/// log file. `OCD_PROGRESS=always` (or `never`) overrides the terminal check.
 final class TerminalProgress {
+    /// Whether progress is drawn: on a terminal, unless `OCD_PROGRESS` says otherwise.
+    static var isWanted: Bool {
+        switch ProcessInfo.processInfo.environment["OCD_PROGRESS"] {
+        case "always": return true
+        case "never": return false
+        default: return isatty(FileHandle.standardError.fileDescriptor) != 0
+        }
+    }
+
     private let total: Int
     private let label: String
     private let isShown: Bool
@@ -14,7 +23,7 @@ final class TerminalProgress {
     init(total: Int, label: String, shown: Bool? = nil) {
         self.total = max(total, 0)
         self.label = label
-        isShown = shown ?? (isatty(FileHandle.standardError.fileDescriptor) != 0)
+        isShown = shown ?? Self.isWanted
     }
 
     /// Shows that `done` of the steps are done; redrawn at most ten times a second.

@@ -117,4 +117,16 @@ struct InspectDumpCommandTests {
         #expect(missing.status != 0)
         #expect(missing.error.contains("no entity named \"Nothing\""))
     }
+
+    @Test("dump draws its progress bar when asked to (OCD_PROGRESS=always), as on a terminal")
+    func dumpShowsProgress() throws {
+        let (directory, url) = try Self.copy(try Self.fixture("SampleModel2_V1.sqlite"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try StoreProcesses.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                            ["OCD_PROGRESS=always", try QueryCommandTests.executable().path, "dump", url.path, "--entity", "Feedback"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("dumping Feedback ["))
+        #expect(result.error.contains("100% (444/444)"))
+        #expect(result.output.split(separator: "\n").count == 444)
+    }
 }
