@@ -32,7 +32,8 @@ let package = Package(
         ),
         // What Swift cannot spell: the runtime's class-method lookup (see ManagedObjectOverrides.swift), a
         // conditional retain, immortal objects (see ObjectImmortality.swift) and C thread-local slots.
-        .target(name: "COpenCoreDataRuntime"),
+        // zlib inflates and deflates the raw DEFLATE streams of Core Data's model caches (Z_MODELCACHE).
+        .target(name: "COpenCoreDataRuntime", linkerSettings: [.linkedLibrary("z")]),
         .macro(
             name: "OpenCoreDataMacros",
             dependencies: [

@@ -65,11 +65,14 @@ struct Migrate: ParsableCommand {
     }
 }
 
-/// A one-line progress bar on standard error: `[#########-----------]  45% Copying Book`.
+/// A one-line progress bar on standard error: `[#########-----------]  45% Copying Book`, drawn only when
+/// standard error is a terminal (see ``TerminalProgress/isWanted``).
 final class ProgressBar {
     private var lastLength = 0
+    private let isShown = TerminalProgress.isWanted
 
     func show(_ fraction: Double, _ step: String) {
+        guard isShown else { return }
         let width = 30
         let filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded())
         let percent = Int((fraction * 100).rounded())
@@ -81,6 +84,7 @@ final class ProgressBar {
     }
 
     func finish() {
+        guard isShown else { return }
         FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -7,6 +7,6 @@ struct OCD: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ocd",
         abstract: "Work with Core Data models and stores from the command line.",
-        subcommands: [Demo.self, ModelCommand.self, SelfTest.self, Migrate.self, QueryCommand.self]
+        subcommands: [Demo.self, ModelCommand.self, SelfTest.self, Migrate.self, QueryCommand.self, Inspect.self, Dump.self, Codegen.self]
     )
 }

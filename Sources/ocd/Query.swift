@@ -11,15 +11,16 @@ struct QueryCommand: ParsableCommand {
         Every result is a dictionary fetch (.dictionaryResultType): without --properties the entity's \
         attributes are shown. A property that contains "(" or "@" is an expression, named by its text: \
         --properties "name,posts.@count" or --group-by city --properties "city,count:(name)". \
-        The store is opened read-only.
+        The store is opened read-only. Without --model, the model is the one the store keeps of itself \
+        (Z_MODELCACHE), which every store Core Data or OpenCoreData wrote since 2011 has.
         """
     )
 
     @Argument(help: "The SQLite store file.")
     var store: String
 
-    @Option(name: .long, help: "The model: an .xcdatamodeld bundle or an .xcdatamodel version folder.")
-    var model: String
+    @Option(name: .long, help: "The model: an .xcdatamodeld bundle, an .xcdatamodel version folder, a compiled .momd or .mom; the store's own cache by default.")
+    var model: String?
 
     @Option(name: .long, help: "The entity to fetch.")
     var entity: String
@@ -64,7 +65,8 @@ struct QueryCommand: ParsableCommand {
             throw Self.error(NSFileReadNoSuchFileError, "\(storeURL.path): no such store file")
         }
         if let limit, limit < 0 { throw Self.error(NSFormattingError, "--limit must not be negative, not \(limit)") }
-        let managedObjectModel = try NSManagedObjectModel.load(from: URL(fileURLWithPath: model))
+        let managedObjectModel = try model.map { try NSManagedObjectModel.load(from: URL(fileURLWithPath: $0)) }
+            ?? NSManagedObjectModel.load(cachedInStoreAt: storeURL)
         guard let description = managedObjectModel.entitiesByName[entity] else {
             let names = managedObjectModel.entities.compactMap(\.name).sorted().joined(separator: ", ")
             throw Self.error(NSCoreDataError, "the model has no entity named \"\(entity)\"; it has \(names)")

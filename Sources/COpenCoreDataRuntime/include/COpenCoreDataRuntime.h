@@ -1,6 +1,8 @@
 #ifndef OPENCOREDATA_RUNTIME_H
 #define OPENCOREDATA_RUNTIME_H
 
+#include <stddef.h>
+
 /// An overridable method of `NSManagedObject` whose implementation `ocd_managedObjectMethodImplementation`
 /// looks up.
 typedef enum OCDManagedObjectMethod {
@@ -62,5 +64,31 @@ static inline void ocd_prefetchForReading(const void *_Nullable address, long le
         __builtin_prefetch((const char *)address + offset, 0, 3);
     }
 }
+
+/// The outcomes of `ocd_inflateRaw` and `ocd_deflateRaw`.
+#define OCD_DEFLATE_OK 0
+/// The input is not a DEFLATE stream.
+#define OCD_DEFLATE_CORRUPT 1
+/// The input ends before its DEFLATE stream does.
+#define OCD_DEFLATE_TRUNCATED 2
+/// The stream inflates to more than the limit.
+#define OCD_DEFLATE_TOO_LARGE 3
+/// Memory ran out.
+#define OCD_DEFLATE_NO_MEMORY 4
+
+/// Inflates the raw DEFLATE stream (RFC 1951, no zlib or gzip header) of `inputLength` bytes at `input`
+/// into a new buffer of at most `outputLimit` bytes, which the caller frees with `ocd_freeDeflateBuffer`.
+/// Returns `OCD_DEFLATE_OK` with the buffer in `output` and its size in `outputLength`, or another
+/// outcome with `output` null. Bytes after the end of the stream are ignored.
+int ocd_inflateRaw(const void *_Nullable input, size_t inputLength, size_t outputLimit,
+                   void *_Nullable *_Nonnull output, size_t *_Nonnull outputLength);
+
+/// Compresses `inputLength` bytes at `input` as one raw DEFLATE stream at zlib's compression `level`
+/// (0–9) into a new buffer, which the caller frees with `ocd_freeDeflateBuffer`.
+int ocd_deflateRaw(const void *_Nullable input, size_t inputLength, int level,
+                   void *_Nullable *_Nonnull output, size_t *_Nonnull outputLength);
+
+/// Frees a buffer `ocd_inflateRaw` or `ocd_deflateRaw` made.
+void ocd_freeDeflateBuffer(void *_Nullable buffer);
 
 #endif

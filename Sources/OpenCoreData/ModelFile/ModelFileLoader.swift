@@ -3,8 +3,13 @@ import Foundation
 /// Reads an Xcode model file from disk into a managed object model.
 enum ModelFileLoader {
     /// Fills the empty, editable `model` from the model at `url` (a bundle, a version folder or a
-    /// `contents` file).
+    /// `contents` file; a compiled `.momd` folder or `.mom` file).
     static func load(_ url: URL, into model: NSManagedObjectModel) throws {
+        if CompiledModelFiles.isCompiled(url) {
+            try CompiledModelFiles.load(url, into: model)
+            model._sourceURL = url.standardizedFileURL
+            return
+        }
         let contents = try ModelBundleLayout.contentsURL(for: url)
         try loadContents(contents, into: model)
         model._sourceURL = url.standardizedFileURL

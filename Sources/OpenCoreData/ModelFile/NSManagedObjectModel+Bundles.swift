@@ -8,10 +8,11 @@ extension NSManagedObjectModel {
     ///   when they hold none), or `nil` when a model cannot be read or two models define an entity or a
     ///   fetch request template with the same name.
     ///
-    /// On Apple platforms the bundles hold compiled `.momd` models; OpenCoreData reads the model source
-    /// Xcode writes: each `.xcdatamodeld` bundle (its current version) and `.xcdatamodel` folder at the
-    /// top level of a bundle's resources. Add the model to your target's resources with
-    /// `.copy("Model.xcdatamodeld")` and pass `[Bundle.module]`.
+    /// The models are the compiled `.momd` folders (their current version) and `.mom` files at the top
+    /// level of a bundle's resources, as apps ship them, and the model source Xcode writes: each
+    /// `.xcdatamodeld` bundle (its current version) and `.xcdatamodel` folder; for a name present in both
+    /// forms, the source. Add the model to your target's resources with `.copy("Model.xcdatamodeld")` (or
+    /// `.copy("Model.momd")`) and pass `[Bundle.module]`.
     public class func mergedModel(from bundles: [Bundle]?) -> NSManagedObjectModel? {
         guard let models = _models(in: bundles) else { return nil }
         return NSManagedObjectModel(byMerging: models)

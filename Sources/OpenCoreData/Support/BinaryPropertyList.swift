@@ -108,6 +108,50 @@ struct BinaryPropertyList {
         return nil
     }
 
+    /// The value of the integer object at `index`: 1-, 2- and 4-byte integers are unsigned, 8-byte ones
+    /// signed, as Foundation writes them; a 16-byte integer gives its low 8 bytes when its high 8 are
+    /// zero. `nil` for another object or one that cannot be read.
+    func integerValue(at index: Int) -> Int64? {
+        guard let offset = offset(of: index), bytes[offset] >> 4 == 0x1 else { return nil }
+        let size = 1 << Int(bytes[offset] & 0x0F)
+        guard size <= 16, offset + 1 <= bytes.count - size else { return nil }
+        var value: UInt64 = 0
+        for position in (offset + 1 + max(0, size - 8))..<(offset + 1 + size) {
+            value = value << 8 | UInt64(bytes[position])
+        }
+        if size == 16, bytes[(offset + 1)..<(offset + 9)].contains(where: { $0 != 0 }) { return nil }
+        return Int64(bitPattern: value)
+    }
+
+    /// The value of the real or date object at `index` (a date as seconds since 2001-01-01), or `nil`.
+    func realValue(at index: Int) -> Double? {
+        guard let offset = offset(of: index), bytes[offset] >> 4 == 0x2 || bytes[offset] == 0x33 else { return nil }
+        let size = 1 << Int(bytes[offset] & 0x0F)
+        guard size == 4 || size == 8, offset + 1 <= bytes.count - size else { return nil }
+        var bits: UInt64 = 0
+        for byte in bytes[(offset + 1)..<(offset + 1 + size)] {
+            bits = bits << 8 | UInt64(byte)
+        }
+        return size == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
+    }
+
+    /// The value of the boolean object at `index`, or `nil`.
+    func booleanValue(at index: Int) -> Bool? {
+        guard let offset = offset(of: index) else { return nil }
+        switch bytes[offset] {
+        case 0x08: return false
+        case 0x09: return true
+        default: return nil
+        }
+    }
+
+    /// The bytes of the data object at `index`, or `nil`.
+    func dataValue(at index: Int) -> Data? {
+        guard let offset = offset(of: index), bytes[offset] >> 4 == 0x4,
+              let (count, start) = length(Int(bytes[offset] & 0x0F), at: offset), start <= bytes.count - count else { return nil }
+        return Data(bytes[start..<(start + count)])
+    }
+
     /// The byte offset of the object at `index`, when it lies inside the bytes.
     private func offset(of index: Int) -> Int? {
         guard index >= 0, index < objectCount,

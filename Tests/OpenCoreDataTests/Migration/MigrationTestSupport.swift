@@ -183,11 +183,15 @@ enum MigrationBundleKit {
                             "the ocd tool was not found beside the tests (\(candidates.map(\.path)))")
     }
 
-    /// Starts `ocd` with arguments, its output going to pipes.
+    /// Starts `ocd` with arguments, its output going to pipes; its progress bar is drawn all the same
+    /// (`OCD_PROGRESS=always`), for the tests to see.
     static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = try ocdExecutable()
         process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["OCD_PROGRESS"] = "always"
+        process.environment = environment
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -96,7 +96,7 @@ struct ModelBundleMergingTests {
         #expect(model.entities.compactMap(\.name).sorted() == ["Album", "Song"])
     }
 
-    @Test("a compiled .momd without its source gives nil")
+    @Test("a damaged compiled .momd gives nil")
     func compiledOnly() throws {
         let (bundle, directory) = try Self.makeBundle()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -309,7 +309,7 @@ struct ModelFileErrorTests {
         #expect(throws: Never.self) { try NSManagedObjectModel.versions(inBundleAt: url) }
     }
 
-    @Test("a compiled .momd or .mom is refused with an explanation")
+    @Test("a damaged compiled .momd or .mom is refused with an explanation")
     func compiledModel() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -317,8 +317,8 @@ struct ModelFileErrorTests {
         try FileManager.default.createDirectory(at: momd, withIntermediateDirectories: true)
         let mom = momd.appendingPathComponent("Model.mom")
         try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]).write(to: mom)
-        expectContentError(try ModelFileKit.loadError(at: momd), mentions: ["compiled Core Data models", "Model.momd"])
-        expectContentError(try ModelFileKit.loadError(at: mom), mentions: ["compiled Core Data models", "Model.mom"])
+        expectContentError(try ModelFileKit.loadError(at: momd), mentions: ["not a compiled Core Data model", "Model.momd/Model.mom"])
+        expectContentError(try ModelFileKit.loadError(at: mom), mentions: ["not a compiled Core Data model", "Model.mom"])
     }
 
     @Test("a bundle without any version folder is an error")

@@ -55,6 +55,24 @@ struct QueryCommandTests {
         """)
     }
 
+    @Test("without --model the store's own cached model is used")
+    func cachedModel() throws {
+        let (directory, store, _) = try Self.sample()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.run([store.path, "--entity", "Person",
+                                   "--predicate", "lastName == 'Gleaves' OR lastName == 'Moreton'",
+                                   "--sort", "lastName,-firstName", "--limit", "3",
+                                   "--properties", "firstName,lastName,cars.@count"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.hasPrefix("firstName | lastName | cars.@count"))
+        #expect(result.output.contains("Faron     | Moreton  | 2"))
+        let old = directory.appendingPathComponent("Recipes.sqlite")
+        try FileManager.default.copyItem(at: Fixtures.stores.appendingPathComponent("magicalpanda__MagicalRecord__Recipes/Recipes.sqlite"), to: old)
+        let refused = try Self.run([old.path, "--entity", "Recipe"])
+        #expect(refused.status != 0)
+        #expect(refused.error.contains("no model cache"))
+    }
+
     @Test("--group-by counts rows per group (subentity rows included); --json prints objects in property order")
     func groupedJSON() throws {
         let (directory, store, model) = try Self.sample()

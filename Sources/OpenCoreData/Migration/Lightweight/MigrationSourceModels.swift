@@ -28,12 +28,14 @@ enum MigrationSourceModels {
         return model
     }
 
-    /// The `.xcdatamodeld` bundle a model was loaded from, if any.
+    /// The `.xcdatamodeld` bundle (or compiled `.momd` folder) a model was loaded from, if any.
     static func bundleURL(of model: NSManagedObjectModel) -> URL? {
         guard let url = model._sourceURL else { return nil }
-        if url.pathExtension == ModelBundleLayout.bundleExtension { return url }
+        let bundles = [ModelBundleLayout.bundleExtension, CompiledModelFiles.bundleExtension]
+        if bundles.contains(url.pathExtension) { return url }
         let parent = url.deletingLastPathComponent()
-        if url.pathExtension == ModelBundleLayout.versionExtension, parent.pathExtension == ModelBundleLayout.bundleExtension {
+        if [ModelBundleLayout.versionExtension, CompiledModelFiles.modelExtension].contains(url.pathExtension),
+           bundles.contains(parent.pathExtension) {
             return parent
         }
         return nil

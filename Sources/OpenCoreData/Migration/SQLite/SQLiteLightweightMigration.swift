@@ -203,9 +203,7 @@ struct SQLiteLightweightMigration {
             metadata.plist.removeValue(forKey: NSPersistentStoreDeferredLightweightMigrationOptionKey)
         }
         try metadata.write(to: db)
-        if try db.tableExists(SQLiteBookkeepingTables.modelCacheTable) {
-            try db.execute(sql: "DELETE FROM \(SQLiteBookkeepingTables.modelCacheTable)")
-        }
+        try SQLiteModelCache.write(plan.destinationModel, to: db)
         let remaining = try destination.differences(in: db).filter { difference in
             guard defersCleanup else { return true }
             if case let .extraTable(name) = difference, name.hasPrefix(Self.oldPrefix) { return false }

@@ -16,9 +16,6 @@ enum ModelBundleLayout {
     /// `url` itself when it is a file.
     static func contentsURL(for url: URL) throws -> URL {
         let kind = try itemKind(at: url)
-        if ["mom", "momd"].contains(url.pathExtension.lowercased()) {
-            throw ModelFileError.invalid("compiled Core Data models (.mom, .momd) are not supported; load the .xcdatamodeld bundle or .xcdatamodel folder Xcode compiled it from", file: url)
-        }
         if kind == .file { return url }
         if url.pathExtension == bundleExtension || isBundle(url) {
             let versions = try versionFolders(inBundle: url)

@@ -16,8 +16,9 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     private var _descriptions: [NSPersistentStoreDescription]
     private var _viewContext: NSManagedObjectContext?
 
-    /// Creates a container for the model named `name`: the `<name>.xcdatamodeld` (or `<name>.xcdatamodel`)
-    /// found in the main bundle's resources, another loaded bundle's resources, or the working directory.
+    /// Creates a container for the model named `name`: the `<name>.xcdatamodeld` (or `<name>.xcdatamodel`,
+    /// or the compiled `<name>.momd` or `<name>.mom`) found in the main bundle's resources, another loaded
+    /// bundle's resources, or the working directory.
     ///
     /// When no model is found, or it cannot be read, the container has an empty model and
     /// ``loadPersistentStores(completionHandler:)`` reports the error for each store description.
@@ -34,7 +35,7 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         } else {
             model = NSManagedObjectModel()
             loadError = NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
-                NSLocalizedDescriptionKey: "No model named \(name) was found: looked for \(name).xcdatamodeld and \(name).xcdatamodel in the main bundle's resources, the loaded bundles and the working directory \(FileManager.default.currentDirectoryPath).",
+                NSLocalizedDescriptionKey: "No model named \(name) was found: looked for \(name).xcdatamodeld, \(name).xcdatamodel, \(name).momd and \(name).mom in the main bundle's resources, the loaded bundles and the working directory \(FileManager.default.currentDirectoryPath).",
             ])
         }
         self.init(name: name, managedObjectModel: model, modelLoadError: loadError)
@@ -140,7 +141,7 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         }
         directories.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
         for directory in directories {
-            for suffix in ["xcdatamodeld", "xcdatamodel"] {
+            for suffix in ["xcdatamodeld", "xcdatamodel", "momd", "mom"] {
                 let candidate = directory.appendingPathComponent("\(name).\(suffix)")
                 if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
             }

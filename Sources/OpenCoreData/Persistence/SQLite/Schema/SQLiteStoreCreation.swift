@@ -13,7 +13,8 @@ enum SQLiteStoreCreation {
 
     /// Creates an empty store for the named configuration of a model at `url`: incremental
     /// auto-vacuum and WAL journaling, then in one transaction every table and index of the layout,
-    /// one `Z_PRIMARYKEY` row per entity (`Z_MAX` 0), the `Z_METADATA` row and an empty `Z_MODELCACHE`.
+    /// one `Z_PRIMARYKEY` row per entity (`Z_MAX` 0), the `Z_METADATA` row and the model's archive in
+    /// `Z_MODELCACHE`, as Apple's Core Data writes them.
     ///
     /// Several processes may create the same store at once: the file is made (or found) by SQLite, and
     /// the layout is written inside a write transaction that first checks that the database is still
@@ -61,6 +62,7 @@ enum SQLiteStoreCreation {
                                            arguments: [row.number, row.name, row.superNumber])
                         }
                         try metadata.write(to: db)
+                        try SQLiteModelCache.write(model, to: db)
                         outcome = .created(metadata)
                         return .commit
                     }
