@@ -2,6 +2,13 @@
 import CompilerPluginSupport
 import PackageDescription
 
+/// The library's checked and plain builds (Docs/Internals.md): `OCD_INTERNAL_CHECKS=1` compiles the run-time
+/// checks of the invariants its runtime techniques rely on, and `OCD_PLAIN_SWIFT=1` switches every such
+/// technique off.
+let openCoreDataSettings: [SwiftSetting] = ["OCD_INTERNAL_CHECKS", "OCD_PLAIN_SWIFT"].compactMap { name in
+    Context.environment[name] == "1" ? .define(name) : nil
+}
+
 let package = Package(
     name: "OpenCoreData",
     // Synchronization's Atomic and Mutex, which the library uses, need macOS 15.
@@ -28,6 +35,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: openCoreDataSettings,
             linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.linux]))]
         ),
         // What Swift cannot spell: the runtime's class-method lookup (see ManagedObjectOverrides.swift), a

@@ -25,7 +25,7 @@ enum BoxedInstance {
     @inline(__always)
     static func contents(of value: borrowing Any?, orPutInAs expected: AnyClass) -> Contents {
         let wordSize = MemoryLayout<UnsafeRawPointer>.stride
-        guard MemoryLayout<Any?>.size == 4 * wordSize else { return .other }
+        guard RuntimeTechniques.boxedInstance, MemoryLayout<Any?>.size == 4 * wordSize else { return .other }
         let (typeWord, reference) = withUnsafePointer(to: value) { pointer in
             let raw = UnsafeRawPointer(pointer)
             return (raw.load(fromByteOffset: 3 * wordSize, as: UnsafeRawPointer?.self), raw.load(as: UnsafeRawPointer?.self))

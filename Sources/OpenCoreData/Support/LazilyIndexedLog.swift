@@ -201,8 +201,8 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
     /// Keeps room for `capacity` entries, and for their index.
     mutating func reserveCapacity(_ capacity: Int) {
         makeUnique()
-        storage.unsafelyUnwrapped.entries.reserveCapacity(capacity)
-        storage.unsafelyUnwrapped.positions.reserveCapacity(capacity)
+        storage!.entries.reserveCapacity(capacity)
+        storage!.positions.reserveCapacity(capacity)
     }
 
     /// Whether `self` is a copy of `other` that neither has changed since it was made.
@@ -226,7 +226,7 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
         if storage == nil {
             storage = Storage()
         } else if !isKnownUniquelyReferenced(&storage) {
-            storage = storage.unsafelyUnwrapped.copy()
+            storage = storage!.copy()
         }
     }
 

@@ -12,6 +12,7 @@ enum ObjectImmortality {
     /// as it was, to be freed as usual). Call it before any other thread can reach the object.
     @discardableResult
     static func make(_ object: AnyObject) -> Bool {
-        ocd_makeImmortal(Unmanaged.passUnretained(object).toOpaque())
+        guard RuntimeTechniques.immortalLayouts else { return false }
+        return ocd_makeImmortal(Unmanaged.passUnretained(object).toOpaque())
     }
 }

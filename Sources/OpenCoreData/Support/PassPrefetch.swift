@@ -1,3 +1,5 @@
+import COpenCoreDataRuntime
+
 /// How far ahead a pass over many objects or rows asks the processor for the memory it is about to
 /// touch (software prefetch hints, `ocd_prefetchForWriting` and friends in `COpenCoreDataRuntime`).
 ///
@@ -7,4 +9,20 @@
 enum PassPrefetch {
     /// How many elements ahead of the one being worked on a pass asks for an element's memory.
     static var distance: Int { 8 }
+}
+
+extension PassPrefetch {
+    /// Asks the processor for the cache line at `address`, to be written soon (a hint that never
+    /// faults); nothing when ``RuntimeTechniques/prefetchHints`` is off.
+    @inline(__always)
+    static func forWriting(_ address: UnsafeRawPointer?) {
+        if RuntimeTechniques.prefetchHints { ocd_prefetchForWriting(address) }
+    }
+
+    /// Asks the processor for the `length` bytes at `address`, to be read soon (a hint that never
+    /// faults); nothing when ``RuntimeTechniques/prefetchHints`` is off.
+    @inline(__always)
+    static func forReading(_ address: UnsafeRawPointer?, length: Int) {
+        if RuntimeTechniques.prefetchHints { ocd_prefetchForReading(address, length) }
+    }
 }

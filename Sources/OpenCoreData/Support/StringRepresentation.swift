@@ -9,9 +9,10 @@ struct StringRepresentation: Equatable {
     private let low: UInt64
     private let high: UInt64
 
-    /// Whether strings are 16 bytes, the size this type reads. Elsewhere there are no representations
-    /// to compare, and lookups go by contents.
-    static var isAvailable: Bool { MemoryLayout<String>.size == 16 }
+    /// Whether strings are 16 bytes, the size this type reads, and the technique is on
+    /// (``RuntimeTechniques/stringRepresentation``). Otherwise there are no representations to compare,
+    /// and lookups go by contents.
+    static var isAvailable: Bool { MemoryLayout<String>.size == 16 && RuntimeTechniques.stringRepresentation }
 
     /// The representation of `string` (all zeros where ``isAvailable`` is false).
     @inline(__always)

@@ -110,7 +110,7 @@ struct ChangedKeys: Sequence, ExpressibleByArrayLiteral {
                 let index = bits.trailingZeroBitCount
                 bits &= bits - 1
                 // A bit is set only together with the layout.
-                return layout.unsafelyUnwrapped.names[index]
+                return layout!.names[index]
             }
             return others.next()
         }

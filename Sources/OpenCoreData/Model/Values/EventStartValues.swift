@@ -71,7 +71,7 @@ struct EventStartValues: Sequence, ExpressibleByDictionaryLiteral {
                 let index = remaining.trailingZeroBitCount
                 remaining &= remaining - 1
                 // A bit is set only together with the layout.
-                return (layout.unsafelyUnwrapped.names[index], slots[index])
+                return (layout!.names[index], slots[index])
             }
             return otherIterator.next()
         }

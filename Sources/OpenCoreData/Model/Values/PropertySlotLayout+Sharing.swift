@@ -21,6 +21,12 @@ extension PropertySlotLayout {
         }
     }
 
+    /// Whether `layout` is one of the layouts ``shared(_:)`` made: values hold their layout without a
+    /// count only because every layout is (checked by the internal-checks build).
+    static func isShared(_ layout: PropertySlotLayout) -> Bool {
+        sharedLayouts.withLock { layouts in layouts.values.contains { $0 === layout } }
+    }
+
     /// The shared layout of an entity's properties (see ``shared(_:)``).
     static func shared(_ entity: NSEntityDescription) -> PropertySlotLayout {
         shared(shape(of: entity))

@@ -118,7 +118,11 @@ final class PropertySlotLayout: Sendable {
             var position = representation.hash & probeMask
             while true {
                 let entry = table[position]
-                if entry.representation == representation { return (entry.slot, entry.kind) }
+                if entry.representation == representation {
+                    InternalChecks.check(names[entry.slot] == name,
+                                         "the name \(name) has the bits of the layout's name \(names[entry.slot])")
+                    return (entry.slot, entry.kind)
+                }
                 if entry.representation == .none { return nil }
                 position = (position &+ 1) & probeMask
             }

@@ -107,7 +107,7 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
     /// slots soon after (see `ocd_prefetchForWriting`).
     @inline(__always)
     func prefetchForCopy() {
-        if let storage { ocd_prefetchForWriting(Unmanaged.passUnretained(storage).toOpaque()) }
+        if let storage { PassPrefetch.forWriting(Unmanaged.passUnretained(storage).toOpaque()) }
     }
 
     /// Starts loading the whole buffer into the processor's caches, for reading every slot soon after.
@@ -116,7 +116,7 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
         guard let storage else { return }
         // The object's header (two words), the count, then the slots.
         let length = MemoryLayout<Int>.size * 3 + storage.count * MemoryLayout<PropertySlot>.stride
-        ocd_prefetchForReading(Unmanaged.passUnretained(storage).toOpaque(), length)
+        PassPrefetch.forReading(Unmanaged.passUnretained(storage).toOpaque(), length: length)
     }
 
     /// The integer in a slot, read in place; `nil` when the slot holds no integer.

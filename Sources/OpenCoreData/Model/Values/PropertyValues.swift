@@ -33,10 +33,10 @@ struct PropertyValues {
         if overflowStorage.box == nil {
             overflowStorage.box = OverflowValues([:])
         } else if !isKnownUniquelyReferenced(&overflowStorage.box) {
-            overflowStorage.box = OverflowValues(overflowStorage.box.unsafelyUnwrapped.values)
+            overflowStorage.box = OverflowValues(overflowStorage.box!.values)
         }
-        body(&overflowStorage.box.unsafelyUnwrapped.values)
-        if overflowStorage.box.unsafelyUnwrapped.values.isEmpty { overflowStorage.box = nil }
+        body(&overflowStorage.box!.values)
+        if overflowStorage.box!.values.isEmpty { overflowStorage.box = nil }
     }
 
     /// No values, in the layout with no slots: a fault's values until it fires, and the snapshot of an
@@ -64,6 +64,7 @@ struct PropertyValues {
     /// keep to the buffer's slots).
     @inline(__always)
     init(layout: PropertySlotLayout, filling fill: (UnsafeMutableBufferPointer<PropertySlot>) -> Void) {
+        InternalChecks.check(PropertySlotLayout.isShared(layout), "values made in a layout the shared table does not hold")
         _layout = .passUnretained(layout)
         slots = PropertySlots(count: layout.count, filling: fill)
     }

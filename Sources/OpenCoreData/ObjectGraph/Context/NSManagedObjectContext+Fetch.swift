@@ -67,13 +67,15 @@ extension NSManagedObjectContext {
                                    commonClass: NSManagedObject.Type?) -> [T]? {
         // A class: one reference, laid out as an `NSManagedObject` reference is (a class-bound
         // existential with a protocol is not: it has a witness table beside the reference).
-        guard T.self is NSManagedObject.Type, MemoryLayout<T>.size == MemoryLayout<NSManagedObject>.size else { return nil }
+        guard RuntimeTechniques.typedResultsCast, T.self is NSManagedObject.Type,
+              MemoryLayout<T>.size == MemoryLayout<NSManagedObject>.size else { return nil }
         if let commonClass {
             // A path that changes the list without forgetting its recorded class would make the cast
             // below unsound: debug builds (the test suite's) check every object.
             assert(objects.allSatisfy { ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(commonClass) },
                    "a fetch recorded \(commonClass) as the class of every object, and one is not")
             guard commonClass is T.Type else { return nil }
+            InternalChecks.check(objects.allSatisfy { $0 is T }, "a fetch's objects cast as [\(T.self)] are not all \(T.self)")
             return unsafeBitCast(objects, to: [T].self)
         }
         var checkedClass: ObjectIdentifier?

@@ -24,10 +24,12 @@ struct ObjectsInChangeOrder: Sequence, ExpressibleByDictionaryLiteral {
             hasher.combine(identity)
         }
 
+        #if !(OCD_PLAIN_SWIFT || OCD_NO_RAW_HASH)
         @inline(__always)
         func _rawHashValue(seed: Int) -> Int {
             ObjectIDMap<Never>.mix(Int(bitPattern: identity), seed: seed)
         }
+        #endif
     }
 
     /// One object of the collection, found by its identity.

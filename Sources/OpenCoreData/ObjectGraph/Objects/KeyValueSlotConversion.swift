@@ -23,14 +23,14 @@ enum KeyValueSlotConversion {
         switch kind {
         case .integer:
             guard let value else { return .absent }
-            #if OCD_KVC_CASTS
+            #if OCD_KVC_CASTS || OCD_PLAIN_SWIFT
             return castIntegerSlot(value)
             #else
             return _openExistential(value, do: openedIntegerSlot)
             #endif
         case .double:
             guard let value else { return .absent }
-            #if OCD_KVC_CASTS
+            #if OCD_KVC_CASTS || OCD_PLAIN_SWIFT
             return castDoubleSlot(value)
             #else
             return _openExistential(value, do: openedDoubleSlot)
@@ -40,7 +40,7 @@ enum KeyValueSlotConversion {
         }
     }
 
-    #if OCD_KVC_CASTS
+    #if OCD_KVC_CASTS || OCD_PLAIN_SWIFT
     /// `openedIntegerSlot(_:)` through `type(of:)` and conditional casts.
     private static func castIntegerSlot(_ value: Any) -> PropertySlot? {
         let type = ObjectIdentifier(Swift.type(of: value))

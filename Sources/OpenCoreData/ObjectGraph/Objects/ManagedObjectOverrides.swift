@@ -85,6 +85,8 @@ struct ManagedObjectOverrides: OptionSet, Sendable {
 
     /// The address of the implementation of `method` instances of `type` call, or 0.
     private static func implementation(of method: Method, in type: NSManagedObject.Type) -> UInt {
+        // With the technique off, no answer: every class counts as overriding every method.
+        guard RuntimeTechniques.vtableLookup else { return 0 }
         let metadata = unsafeBitCast(type as AnyClass, to: UnsafeRawPointer.self)
         return ocd_managedObjectMethodImplementation(metadata, method.runtimeMethod).map { UInt(bitPattern: $0) } ?? 0
     }

@@ -57,12 +57,69 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// (`NSManagedObjectContext._disconnectObjects()`). So the reference never outlives the context, and
     /// reading it costs a load: a weak reference made every `@Managed` access go through the context's
     /// side table, and every retain of the context take the runtime's slow path.
-    @exclusivity(unchecked) private var _contextReference: Unmanaged<NSManagedObjectContext>?
+    #if OCD_PLAIN_SWIFT || OCD_NO_UNRETAINED_CONTEXT
+    /// With the technique off (``RuntimeTechniques/unretainedContext``): an ordinary weak reference.
+    private weak var _contextWeakReference: NSManagedObjectContext?
 
     /// The context the object is registered with.
     var _context: NSManagedObjectContext? {
-        @inline(__always) get { _contextReference?.takeUnretainedValue() }
-        @inline(__always) set { _contextReference = newValue.map(Unmanaged.passUnretained) }
+        @inline(__always) get { _contextWeakReference }
+        @inline(__always) set { _contextWeakReference = newValue }
+    }
+
+    /// Calls `body` with the object's context, if it has one.
+    @inline(__always)
+    func _withContext(_ body: (NSManagedObjectContext) -> Void) {
+        if let context = _contextWeakReference { body(context) }
+    }
+
+    /// Whether the object has a context and `body`, called with it, returns `true`.
+    @inline(__always)
+    func _contextAgrees(_ body: (NSManagedObjectContext) -> Bool) -> Bool {
+        guard let context = _contextWeakReference else { return false }
+        return body(context)
+    }
+
+    /// Whether the object's context (if it has one) checks that it is used on its queue or records
+    /// changes for undo: a `@Managed` accessor then takes the general path, which does both.
+    var _contextWatchesAccess: Bool {
+        @inline(__always) get { _contextWeakReference?._watchesAccess ?? false }
+    }
+
+    /// Whether the object refers to the given context.
+    @inline(__always)
+    func _belongs(to context: NSManagedObjectContext) -> Bool {
+        _contextWeakReference === context
+    }
+    #else
+    @exclusivity(unchecked) private var _contextReference: Unmanaged<NSManagedObjectContext>?
+    #if OCD_INTERNAL_CHECKS
+    /// A weak reference to the same context, which the internal-checks build compares every read of
+    /// `_contextReference` with: the unretained reference must never outlive its context.
+    private weak var _contextShadow: NSManagedObjectContext?
+
+    /// Stops the program when the unretained reference names a context that is gone.
+    private func _checkContextReference() {
+        guard let reference = _contextReference else { return }
+        InternalChecks.check(_contextShadow.map { Unmanaged.passUnretained($0).toOpaque() == reference.toOpaque() } ?? false,
+                             "an object of \(entity.name ?? "?") refers to a context that is gone")
+    }
+    #endif
+
+    /// The context the object is registered with.
+    var _context: NSManagedObjectContext? {
+        @inline(__always) get {
+            #if OCD_INTERNAL_CHECKS
+            _checkContextReference()
+            #endif
+            return _contextReference?.takeUnretainedValue()
+        }
+        @inline(__always) set {
+            _contextReference = newValue.map(Unmanaged.passUnretained)
+            #if OCD_INTERNAL_CHECKS
+            _contextShadow = newValue
+            #endif
+        }
     }
 
     /// Calls `body` with the object's context, if it has one, without retaining the context: the
@@ -70,6 +127,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// owner.
     @inline(__always)
     func _withContext(_ body: (NSManagedObjectContext) -> Void) {
+        #if OCD_INTERNAL_CHECKS
+        _checkContextReference()
+        #endif
         _contextReference?._withUnsafeGuaranteedRef(body)
     }
 
@@ -77,14 +137,20 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// returns `true`.
     @inline(__always)
     func _contextAgrees(_ body: (NSManagedObjectContext) -> Bool) -> Bool {
-        _contextReference?._withUnsafeGuaranteedRef(body) ?? false
+        #if OCD_INTERNAL_CHECKS
+        _checkContextReference()
+        #endif
+        return _contextReference?._withUnsafeGuaranteedRef(body) ?? false
     }
 
     /// Whether the object's context (if it has one) checks that it is used on its queue or records
     /// changes for undo: a `@Managed` accessor then takes the general path, which does both.
     var _contextWatchesAccess: Bool {
         @inline(__always) get {
-            _contextReference?._withUnsafeGuaranteedRef { $0._watchesAccess } ?? false
+            #if OCD_INTERNAL_CHECKS
+            _checkContextReference()
+            #endif
+            return _contextReference?._withUnsafeGuaranteedRef { $0._watchesAccess } ?? false
         }
     }
 
@@ -94,6 +160,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     func _belongs(to context: NSManagedObjectContext) -> Bool {
         _contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
     }
+    #endif
 
     /// Current values of persistent properties: attributes hold canonical values, to-one relationships
     /// hold the destination object. A missing key means `nil` (or, for a to-many relationship, that it
@@ -247,6 +314,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         case .none:
             return false
         case .object(let other):
+            InternalChecks.check((other == address) == (object.map { ($0 as AnyObject) === self } ?? false),
+                                 "an Any? read in place gave another answer than unwrapping it")
             return other == address
         case .other:
             guard let object else { return false }

@@ -61,7 +61,7 @@ enum ObjectPassPrefetch {
     @inline(__always)
     static func prefetch(referenceAt index: Int, in base: UnsafeRawPointer) {
         guard index >= 0 else { return }
-        ocd_prefetchForWriting(base.load(fromByteOffset: index &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer?.self))
+        PassPrefetch.forWriting(base.load(fromByteOffset: index &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer?.self))
     }
 
     /// The object whose reference is stored at position `index` from `base`, unretained.
@@ -104,6 +104,6 @@ enum ObjectPassPrefetch {
     /// Asks for an object's reference count, to be written.
     @inline(__always)
     private static func prefetch(_ object: AnyObject) {
-        ocd_prefetchForWriting(Unmanaged.passUnretained(object).toOpaque())
+        PassPrefetch.forWriting(Unmanaged.passUnretained(object).toOpaque())
     }
 }

@@ -59,7 +59,7 @@ struct StoreRow: @unchecked Sendable {
     /// `ocd_prefetchForWriting`). A fetched row's scope is shared by its fetch's rows, and stays cached.
     @inline(__always)
     static func prefetch(_ row: UnsafePointer<StoreRow>) {
-        if case .id(let id) = row.pointee.identity { ocd_prefetchForWriting(Unmanaged.passUnretained(id).toOpaque()) }
+        if case .id(let id) = row.pointee.identity { PassPrefetch.forWriting(Unmanaged.passUnretained(id).toOpaque()) }
         row.pointee.values.slots.prefetchForCopy()
     }
 

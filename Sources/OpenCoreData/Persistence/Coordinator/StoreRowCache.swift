@@ -266,7 +266,7 @@ final class StoreRowCache: @unchecked Sendable {
         while !identities.isEmpty {
             let ahead = identities.count &- 1 &- PassPrefetch.distance
             if ahead >= 0, case .id(let id) = identities[ahead] {
-                ocd_prefetchForWriting(Unmanaged.passUnretained(id).toOpaque())
+                PassPrefetch.forWriting(Unmanaged.passUnretained(id).toOpaque())
             }
             identities.removeLast()
         }

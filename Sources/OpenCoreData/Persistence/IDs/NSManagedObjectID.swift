@@ -151,6 +151,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         case .none:
             return false
         case .object(let other):
+            InternalChecks.check(object.map { ($0 as AnyObject) === Unmanaged<AnyObject>.fromOpaque(other).takeUnretainedValue() } ?? false,
+                                 "an Any? read in place is not the object it holds")
             return Unmanaged<NSObject>.fromOpaque(other)._withUnsafeGuaranteedRef { other in
                 guard let other = other as? NSManagedObjectID else { return false }
                 return _names(sameObjectAs: other)

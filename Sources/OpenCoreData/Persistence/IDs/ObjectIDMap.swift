@@ -38,10 +38,12 @@ struct ObjectIDMap<Value> {
 
         /// The table hash: IDs' hashes are already well mixed, so a seeded multiply-and-fold replaces
         /// the general-purpose hasher.
+        #if !(OCD_PLAIN_SWIFT || OCD_NO_RAW_HASH)
         @inline(__always)
         func _rawHashValue(seed: Int) -> Int {
             ObjectIDMap.mix(hash, seed: seed)
         }
+        #endif
     }
 
     /// Spreads an already mixed hash with a table's seed (a multiply and two folds), so that tables with
@@ -87,7 +89,7 @@ struct ObjectIDMap<Value> {
         /// The key of a permanent ID, whose primary key the caller read.
         @inline(__always)
         init(_ id: NSManagedObjectID, primaryKey: Int64) {
-            self.init(entity: id.entity, store: id._storeReference.unsafelyUnwrapped,
+            self.init(entity: id.entity, store: id._storeReference!,
                       base: id._permanentHashBase(primaryKey: primaryKey), primaryKey: primaryKey)
         }
 
@@ -115,10 +117,12 @@ struct ObjectIDMap<Value> {
         }
 
         /// The table hash, without the general-purpose hasher (see ``Key``).
+        #if !(OCD_PLAIN_SWIFT || OCD_NO_RAW_HASH)
         @inline(__always)
         func _rawHashValue(seed: Int) -> Int {
             ObjectIDMap.mix(base ^ Int(truncatingIfNeeded: number), seed: seed)
         }
+        #endif
     }
 
     /// The entries of one page, by primary key modulo ``pageSize``.
@@ -211,7 +215,7 @@ struct ObjectIDMap<Value> {
     mutating func updateValue(_ value: Value, forKey id: NSManagedObjectID) -> Value? {
         guard let primaryKey = id.primaryKey else { return temporary.update(TemporaryEntry(key: Key(id), value: value))?.value }
         return updateValue(value, forPage: PageKey(id, primaryKey: primaryKey), primaryKey: primaryKey) {
-            Page(entity: id.entity, store: id._storeReference.unsafelyUnwrapped)
+            Page(entity: id.entity, store: id._storeReference!)
         }
     }
 

@@ -73,7 +73,7 @@ extension SQLiteFetchCompiler {
             : nil
         let selected: String
         switch selection {
-        case .rows: selected = rows.unsafelyUnwrapped.selectList(alias: scope.alias)
+        case .rows: selected = rows!.selectList(alias: scope.alias)
         case .objectIDs: selected = "\(scope.alias).Z_PK, \(scope.alias).Z_ENT"
         case .count: selected = "\(scope.alias).Z_PK"
         }
@@ -91,7 +91,7 @@ extension SQLiteFetchCompiler {
         }
         switch selection {
         case .rows:
-            let rows = rows.unsafelyUnwrapped
+            let rows = rows!
             return SQLiteCompiledQuery(sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments),
                                        columns: rows.resultColumns, decodingPlans: rows.decodingPlans)
         case .objectIDs:
