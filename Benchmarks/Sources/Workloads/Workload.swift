@@ -19,6 +19,8 @@ public enum Workload: String, CaseIterable, Sendable {
     case batchedScan = "batched-scan"
     case fetchedResults = "frc"
     case migration
+    case prefetch
+    case walk
 
     /// The benchmark's title.
     public var title: String {
@@ -29,6 +31,8 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: "Scan 1M fetchBatchSize 500"
         case .fetchedResults: "FRC 10k rows 1000 saves"
         case .migration: "Migration 1M add+rename"
+        case .prefetch: "Posts 200k with author prefetched"
+        case .walk: "Walk 20k authors' posts"
         }
     }
 
@@ -41,13 +45,17 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: [OpenCoreDataBatchedScan.self, OpenCoreDataUnbatchedScan.self, RawSQLiteScan.self]
         case .fetchedResults: [OpenCoreDataFetchedResults.self, RawSQLiteSingleSaves.self]
         case .migration: [OpenCoreDataMigration.self, RawSQLiteMigration.self]
+        case .prefetch: [OpenCoreDataPrefetch.self, OpenCoreDataKVCPrefetch.self, RawSQLitePrefetch.self,
+                         GRDBRecordPrefetch.self, GRDBCodablePrefetch.self]
+        case .walk: [OpenCoreDataWalk.self, OpenCoreDataKVCWalk.self, RawSQLiteWalk.self,
+                     GRDBRecordWalk.self, GRDBCodableWalk.self]
         }
     }
 
     /// Whether the work changes the file, so that every iteration gets a fresh copy of the fixture.
     public var changesFile: Bool {
         switch self {
-        case .aggregate, .batchedScan: false
+        case .aggregate, .batchedScan, .prefetch, .walk: false
         case .batchUpdate, .batchDelete, .fetchedResults, .migration: true
         }
     }
@@ -58,6 +66,7 @@ public enum Workload: String, CaseIterable, Sendable {
         case .aggregate, .batchedScan, .migration: 1_000_000
         case .batchUpdate, .batchDelete: 200_000
         case .fetchedResults: FetchedResultsScript.rows
+        case .prefetch, .walk: AuthorModel.authors * AuthorModel.postsPerAuthor
         }
     }
 
@@ -65,6 +74,7 @@ public enum Workload: String, CaseIterable, Sendable {
     public func makeFixture() throws -> StoreFixture {
         switch self {
         case .migration: try PersonModels.fixture(rows: rows)
+        case .prefetch, .walk: try AuthorModel.fixture()
         default: try ReadingModel.fixture(rows: rows)
         }
     }
@@ -77,6 +87,8 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: ReadingModel.amountSum(rows: rows) + ReadingModel.bucketSum(rows: rows)
         case .fetchedResults: FetchedResultsScript.expectedChecksum
         case .migration: 0
+        case .prefetch: AuthorModel.prefetchChecksum()
+        case .walk: AuthorModel.walkChecksum()
         }
     }
 
@@ -84,7 +96,7 @@ public enum Workload: String, CaseIterable, Sendable {
     public func verify(url: URL) throws {
         let connection = try RawConnection(url: url)
         switch self {
-        case .aggregate, .batchedScan, .fetchedResults:
+        case .aggregate, .batchedScan, .fetchedResults, .prefetch, .walk:
             return
         case .batchUpdate:
             let figures = try connection.integers("SELECT SUM(ZAMOUNT), SUM(Z_OPT), COUNT(*) FROM ZREADING")

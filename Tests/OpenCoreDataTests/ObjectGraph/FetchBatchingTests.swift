@@ -69,6 +69,36 @@ struct FetchBatchingTests {
         }
     }
 
+    @Test("a batched scan makes no ID per result, and its results leave the context, the cache and the batches once dropped")
+    func droppedResultsLeaveEverything() throws {
+        let stack = try FetchingModel.stack(users: Self.users)
+        let context = try stack.freshContext()
+        let window = FetchBatchRegistry.loadedBatchLimit * 20
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "User")
+            request.fetchBatchSize = 20
+            do {
+                let users = try context.fetch(request)
+                #expect(context._fetchBatches.pendingCount == Self.users)
+                var ages = 0
+                for user in users {
+                    ages += user.value(forKey: "age") as? Int ?? 0
+                    #expect(context.cachedRowCount <= window)
+                }
+                #expect(ages == (0..<Self.users).reduce(0) { $0 + FetchingModel.age($1) })
+                // Reading every value made no object ID: a batch is read by primary keys.
+                #expect(users.filter { $0._objectIDIfMade != nil }.isEmpty)
+                #expect(users.filter { !$0.isFault }.count <= window)
+                #expect(context._fetchBatches.pendingCount == Self.users - users.filter { !$0.isFault }.count)
+            }
+            // Nothing else refers to the results: the context lets go of them, and of their batches and rows.
+            context.retainsRegisteredObjects = false
+            #expect(context.registeredObjects.isEmpty)
+            #expect(context._fetchBatches.pendingCount == 0)
+            #expect(context.cachedRowCount == 0)
+        }
+    }
+
     @Test("objects with unsaved changes keep them while a batched scan moves past their batch")
     func changedObjectsKeepTheirValues() throws {
         let stack = try FetchingModel.stack(users: 200)

@@ -142,7 +142,10 @@ extension NSManagedObjectContext {
         let storeRequest = pending.isEmpty ? request : unlimitedCopy(of: request)
         var objects: [NSManagedObject]
         if request.fetchBatchSize > 0, pending.isEmpty {
-            return (batchedObjects(try coordinator.fetchObjectIDs(request), batchSize: request.fetchBatchSize,
+            // The rows' identities, without an ID made for each (a million results would keep a million).
+            let identities = try (coordinator as? NSPersistentStoreCoordinator)?.fetchObjectIdentities(request)
+                ?? coordinator.fetchObjectIDs(request).map(ObjectIdentity.id)
+            return (batchedObjects(identities, batchSize: request.fetchBatchSize,
                                    entity: entity, affectedStores: request._affectedStores), nil)
         }
         var commonClass: NSManagedObject.Type?

@@ -12,6 +12,15 @@ extension NSManagedObjectContext {
         return object
     }
 
+    /// ``object(with:)`` for the row an identity names: the registered object, or a new fault made
+    /// with the identity as it is (a row's identity makes no ID until the object's is asked for).
+    func _object(forIdentity identity: ObjectIdentity) -> NSManagedObject {
+        if let object = registry[identity] { return object }
+        let object = withUnsafePointer(to: identity) { makeObject(at: $0, type: nil) }
+        object._isFault = true
+        return object
+    }
+
     /// Returns the object for an ID, reading its values from the store when it is not registered or is
     /// a fault.
     ///

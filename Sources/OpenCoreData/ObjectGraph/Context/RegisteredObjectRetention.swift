@@ -47,6 +47,7 @@ extension NSManagedObjectContext {
         _registryReleaseThreshold = max(Self.minimumRegistryReleaseThreshold, 2 * (registry.count - pending))
         guard !released.isEmpty else { return }
         let releasedIdentities = released.compactMap(\._permanentIdentity)
+        _fetchBatches.forget(releasedIdentities)
         // The objects are freed here, after the registry is consistent; then the coordinator's cached rows
         // of those objects go too, unless an object of another context holds one.
         released = []

@@ -41,6 +41,17 @@ extension NSPersistentStoreCoordinator {
         return try fetchRows(request).map(\.objectID)
     }
 
+    /// The identities of the objects a fetch request selects, in result order: a SQLite store names its
+    /// rows by scope and primary key, without making an ID for each (see `LazyObjectIDs.md`).
+    func fetchObjectIdentities<Result>(_ request: NSFetchRequest<Result>) throws -> [ObjectIdentity] {
+        let entity = try _entity(of: request)
+        let stores = _stores(for: entity, request: request)
+        if stores.count <= 1 {
+            return try stores.first?._fetchObjectIdentities(request, entity: entity) ?? []
+        }
+        return try fetchRows(request).map(\.identity)
+    }
+
     /// The number of objects a fetch request selects (limit and offset applied).
     func count<Result>(_ request: NSFetchRequest<Result>) throws -> Int {
         let entity = try _entity(of: request)

@@ -184,6 +184,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         throw _unsupported("fetching")
     }
 
+    /// The identities of the objects a request for `entity` selects, in result order: their IDs, unless
+    /// the store names rows without making IDs.
+    func _fetchObjectIdentities<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [ObjectIdentity] {
+        try _fetchObjectIDs(request, entity: entity).map(ObjectIdentity.id)
+    }
+
     /// The number of objects a request for `entity` selects.
     func _count<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> Int {
         throw _unsupported("counting")

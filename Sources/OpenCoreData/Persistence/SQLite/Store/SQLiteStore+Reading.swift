@@ -37,28 +37,50 @@ extension SQLiteStore {
     }
 
     func fetchStoreObjectIDs<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [NSManagedObjectID] {
+        let storeReference = _objectIDReference
+        return try fetchStoreKeys(request, entity: entity) { entity, _, pk in
+            NSManagedObjectID(entity: entity, store: storeReference, primaryKey: pk)
+        }
+    }
+
+    /// The identities of the rows a request selects, as scope and primary key: no ID is made for them.
+    func fetchStoreObjectIdentities<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [ObjectIdentity] {
+        try fetchStoreKeys(request, entity: entity) { _, scope, pk in .row(scope, primaryKey: pk) }
+    }
+
+    /// The rows a request selects, each named by `make` from its entity, the scope of that entity's IDs
+    /// in this store (one per entity a fetch meets) and its primary key.
+    private func fetchStoreKeys<Result, Key>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription,
+                                             _ make: (NSEntityDescription, ObjectIDScope, Int64) -> Key) throws -> [Key] {
         let query = try compiler().compile(request, entity: entity, selection: .objectIDs)
         return try read(isolated: false) { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: { $0.count }) {
             let statement = try db.cachedStatement(sql: query.sql)
             let primaryKeyIndex = query.columns.first { $0.role == .primaryKey }?.index
             let entityNumberIndex = query.columns.first { $0.role == .entityNumber }?.index
             let storeReference = _objectIDReference
-            var lastEntity: (number: Int64, entity: NSEntityDescription)?
-            var ids: [NSManagedObjectID] = []
+            var lastEntity: (number: Int64, entity: NSEntityDescription, scope: ObjectIDScope)?
+            var scopes: [Int64: (number: Int64, entity: NSEntityDescription, scope: ObjectIDScope)] = [:]
+            var keys: [Key] = []
             let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
             while let row = try cursor.next() {
                 let pk: Int64 = try primaryKeyIndex.map { try row.requiredStoredInteger(atIndex: $0) } ?? 0
                 let number: Int64 = try entityNumberIndex.flatMap { try row.storedInteger(atIndex: $0) } ?? 0
-                let entity: NSEntityDescription
+                let current: (number: Int64, entity: NSEntityDescription, scope: ObjectIDScope)
                 if let lastEntity, lastEntity.number == number {
-                    entity = lastEntity.entity
+                    current = lastEntity
+                } else if let known = scopes[number] {
+                    current = known
+                    lastEntity = current
                 } else {
-                    entity = try self.entity(number: number)
-                    lastEntity = (number, entity)
+                    // One scope per entity, also when rows of several entities alternate.
+                    let entity = try self.entity(number: number)
+                    current = (number, entity, ObjectIDScope(entity: entity, store: storeReference))
+                    scopes[number] = current
+                    lastEntity = current
                 }
-                ids.append(NSManagedObjectID(entity: entity, store: storeReference, primaryKey: pk))
+                keys.append(make(current.entity, current.scope, pk))
             }
-            return ids
+            return keys
         } }
     }
 

@@ -63,6 +63,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         try fetchStoreObjectIDs(request, entity: entity)
     }
 
+    override func _fetchObjectIdentities<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [ObjectIdentity] {
+        try fetchStoreObjectIdentities(request, entity: entity)
+    }
+
     override func _count<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> Int {
         try countStoreRows(request, entity: entity)
     }
