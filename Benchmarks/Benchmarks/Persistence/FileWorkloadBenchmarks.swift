@@ -12,6 +12,7 @@ enum FileWorkloadBenchmarks {
         switch workload {
         case .aggregate, .batchUpdate, .batchDelete: 5
         case .batchedScan, .fetchedResults, .migration: 3
+        case .typedPredicateFetch, .predicateConversion: 10
         }
     }
 

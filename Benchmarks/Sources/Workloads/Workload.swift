@@ -19,6 +19,8 @@ public enum Workload: String, CaseIterable, Sendable {
     case batchedScan = "batched-scan"
     case fetchedResults = "frc"
     case migration
+    case typedPredicateFetch = "typed-predicate-fetch"
+    case predicateConversion = "predicate-conversion"
 
     /// The benchmark's title.
     public var title: String {
@@ -29,6 +31,8 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: "Scan 1M fetchBatchSize 500"
         case .fetchedResults: "FRC 10k rows 1000 saves"
         case .migration: "Migration 1M add+rename"
+        case .typedPredicateFetch: "Fetch 50 of 10k with a predicate, 1000 times"
+        case .predicateConversion: "Predicate conversion, 1000 times"
         }
     }
 
@@ -41,13 +45,15 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: [OpenCoreDataBatchedScan.self, OpenCoreDataUnbatchedScan.self, RawSQLiteScan.self]
         case .fetchedResults: [OpenCoreDataFetchedResults.self, RawSQLiteSingleSaves.self]
         case .migration: [OpenCoreDataMigration.self, RawSQLiteMigration.self]
+        case .typedPredicateFetch: [OpenCoreDataTypedPredicateFetch.self, OpenCoreDataFormatPredicateFetch.self, RawSQLitePredicateFetch.self]
+        case .predicateConversion: [TypedPredicateConverting.self, FormatPredicateParsing.self]
         }
     }
 
     /// Whether the work changes the file, so that every iteration gets a fresh copy of the fixture.
     public var changesFile: Bool {
         switch self {
-        case .aggregate, .batchedScan: false
+        case .aggregate, .batchedScan, .typedPredicateFetch, .predicateConversion: false
         case .batchUpdate, .batchDelete, .fetchedResults, .migration: true
         }
     }
@@ -58,6 +64,8 @@ public enum Workload: String, CaseIterable, Sendable {
         case .aggregate, .batchedScan, .migration: 1_000_000
         case .batchUpdate, .batchDelete: 200_000
         case .fetchedResults: FetchedResultsScript.rows
+        case .typedPredicateFetch: TypedPredicateShape.rows
+        case .predicateConversion: 1
         }
     }
 
@@ -77,6 +85,8 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: ReadingModel.amountSum(rows: rows) + ReadingModel.bucketSum(rows: rows)
         case .fetchedResults: FetchedResultsScript.expectedChecksum
         case .migration: 0
+        case .typedPredicateFetch: TypedPredicateShape.expectedSum
+        case .predicateConversion: Int64(2 * TypedPredicateShape.repeats)
         }
     }
 
@@ -84,7 +94,7 @@ public enum Workload: String, CaseIterable, Sendable {
     public func verify(url: URL) throws {
         let connection = try RawConnection(url: url)
         switch self {
-        case .aggregate, .batchedScan, .fetchedResults:
+        case .aggregate, .batchedScan, .fetchedResults, .typedPredicateFetch, .predicateConversion:
             return
         case .batchUpdate:
             let figures = try connection.integers("SELECT SUM(ZAMOUNT), SUM(Z_OPT), COUNT(*) FROM ZREADING")
