@@ -13,6 +13,7 @@ enum FileWorkloadBenchmarks {
         case .aggregate, .batchUpdate, .batchDelete: 5
         case .batchedScan, .fetchedResults, .migration: 3
         case .prefetch, .walk: 5
+        case .typedPredicateFetch, .predicateConversion: 10
         }
     }
 

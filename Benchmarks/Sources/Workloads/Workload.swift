@@ -21,6 +21,8 @@ public enum Workload: String, CaseIterable, Sendable {
     case migration
     case prefetch
     case walk
+    case typedPredicateFetch = "typed-predicate-fetch"
+    case predicateConversion = "predicate-conversion"
 
     /// The benchmark's title.
     public var title: String {
@@ -33,6 +35,8 @@ public enum Workload: String, CaseIterable, Sendable {
         case .migration: "Migration 1M add+rename"
         case .prefetch: "Posts 200k with author prefetched"
         case .walk: "Walk 20k authors' posts"
+        case .typedPredicateFetch: "Fetch 50 of 10k with a predicate, 1000 times"
+        case .predicateConversion: "Predicate conversion, 1000 times"
         }
     }
 
@@ -49,13 +53,15 @@ public enum Workload: String, CaseIterable, Sendable {
                          GRDBRecordPrefetch.self, GRDBCodablePrefetch.self]
         case .walk: [OpenCoreDataWalk.self, OpenCoreDataKVCWalk.self, RawSQLiteWalk.self,
                      GRDBRecordWalk.self, GRDBCodableWalk.self]
+        case .typedPredicateFetch: [OpenCoreDataTypedPredicateFetch.self, OpenCoreDataFormatPredicateFetch.self, RawSQLitePredicateFetch.self]
+        case .predicateConversion: [TypedPredicateConverting.self, FormatPredicateParsing.self]
         }
     }
 
     /// Whether the work changes the file, so that every iteration gets a fresh copy of the fixture.
     public var changesFile: Bool {
         switch self {
-        case .aggregate, .batchedScan, .prefetch, .walk: false
+        case .aggregate, .batchedScan, .prefetch, .walk, .typedPredicateFetch, .predicateConversion: false
         case .batchUpdate, .batchDelete, .fetchedResults, .migration: true
         }
     }
@@ -67,6 +73,8 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchUpdate, .batchDelete: 200_000
         case .fetchedResults: FetchedResultsScript.rows
         case .prefetch, .walk: AuthorModel.authors * AuthorModel.postsPerAuthor
+        case .typedPredicateFetch: TypedPredicateShape.rows
+        case .predicateConversion: 1
         }
     }
 
@@ -89,6 +97,8 @@ public enum Workload: String, CaseIterable, Sendable {
         case .migration: 0
         case .prefetch: AuthorModel.prefetchChecksum()
         case .walk: AuthorModel.walkChecksum()
+        case .typedPredicateFetch: TypedPredicateShape.expectedSum
+        case .predicateConversion: Int64(2 * TypedPredicateShape.repeats)
         }
     }
 
@@ -96,7 +106,7 @@ public enum Workload: String, CaseIterable, Sendable {
     public func verify(url: URL) throws {
         let connection = try RawConnection(url: url)
         switch self {
-        case .aggregate, .batchedScan, .fetchedResults, .prefetch, .walk:
+        case .aggregate, .batchedScan, .fetchedResults, .prefetch, .walk, .typedPredicateFetch, .predicateConversion:
             return
         case .batchUpdate:
             let figures = try connection.integers("SELECT SUM(ZAMOUNT), SUM(Z_OPT), COUNT(*) FROM ZREADING")

@@ -14,7 +14,8 @@ extension PredicateExpressions.Variable: TypedPredicateNode {
 
 extension PredicateExpressions.KeyPath: TypedPredicateNode {
     /// A property becomes a key path (`author.name`); `count` becomes `length` on a string and `@count`
-    /// on a collection, `isEmpty` a comparison of either with 0.
+    /// on a collection, `isEmpty` a comparison of either with 0; an array's `first` and `last` become
+    /// `values[FIRST]` and `values[LAST]`.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
         let base = try conversion.expression(root)
         let isString = Root.Output.self is any StringProtocol.Type
@@ -25,8 +26,12 @@ extension PredicateExpressions.KeyPath: TypedPredicateNode {
             return .predicate(NSComparisonPredicate(
                 leftExpression: Self.appending(isString ? "length" : "@count", to: base),
                 rightExpression: NSExpression(forConstantValue: 0), modifier: .direct, type: .equalTo))
-        case .collectionFirst?, .bidirectionalCollectionLast?:
-            throw TypedPredicateConversionError.unsupportedNode("KeyPath \(keyPath.debugDescription) (first or last element)")
+        case .collectionFirst?:
+            // Foundation reports `first` and `last` of arrays only; a set's (a to-many relationship's) has
+            // no order, and no conversion, as on Apple platforms.
+            return .expression(PredicateFormatSubscripts.expression(base, symbol: "FIRST"))
+        case .bidirectionalCollectionLast?:
+            return .expression(PredicateFormatSubscripts.expression(base, symbol: "LAST"))
         case nil:
             guard let name = KeyPathNames.string(for: keyPath) else {
                 throw TypedPredicateConversionError.unnamedKeyPath(keyPath.debugDescription)
