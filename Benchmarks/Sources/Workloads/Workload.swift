@@ -11,7 +11,7 @@ public protocol Contender {
     func run() throws -> Int64
 }
 
-/// The workloads of issues 9 and 10, each with its contenders side by side on the same file.
+/// The workloads of issues 9, 10 and 50, each with its contenders side by side on the same file.
 public enum Workload: String, CaseIterable, Sendable {
     case aggregate
     case batchUpdate = "batch-update"
@@ -19,6 +19,7 @@ public enum Workload: String, CaseIterable, Sendable {
     case batchedScan = "batched-scan"
     case fetchedResults = "frc"
     case migration
+    case historyFetch = "history-fetch"
 
     /// The benchmark's title.
     public var title: String {
@@ -29,6 +30,7 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: "Scan 1M fetchBatchSize 500"
         case .fetchedResults: "FRC 10k rows 1000 saves"
         case .migration: "Migration 1M add+rename"
+        case .historyFetch: "History fetch 1000 transactions x 10 changes"
         }
     }
 
@@ -41,13 +43,14 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: [OpenCoreDataBatchedScan.self, OpenCoreDataUnbatchedScan.self, RawSQLiteScan.self]
         case .fetchedResults: [OpenCoreDataFetchedResults.self, RawSQLiteSingleSaves.self]
         case .migration: [OpenCoreDataMigration.self, RawSQLiteMigration.self]
+        case .historyFetch: [OpenCoreDataHistoryFetch.self, RawSQLiteHistoryFetch.self]
         }
     }
 
     /// Whether the work changes the file, so that every iteration gets a fresh copy of the fixture.
     public var changesFile: Bool {
         switch self {
-        case .aggregate, .batchedScan: false
+        case .aggregate, .batchedScan, .historyFetch: false
         case .batchUpdate, .batchDelete, .fetchedResults, .migration: true
         }
     }
@@ -58,6 +61,7 @@ public enum Workload: String, CaseIterable, Sendable {
         case .aggregate, .batchedScan, .migration: 1_000_000
         case .batchUpdate, .batchDelete: 200_000
         case .fetchedResults: FetchedResultsScript.rows
+        case .historyFetch: HistoryWorkload.transactions * HistoryWorkload.changesPerTransaction
         }
     }
 
@@ -65,6 +69,7 @@ public enum Workload: String, CaseIterable, Sendable {
     public func makeFixture() throws -> StoreFixture {
         switch self {
         case .migration: try PersonModels.fixture(rows: rows)
+        case .historyFetch: try HistoryWorkload.fixture()
         default: try ReadingModel.fixture(rows: rows)
         }
     }
@@ -77,6 +82,7 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: ReadingModel.amountSum(rows: rows) + ReadingModel.bucketSum(rows: rows)
         case .fetchedResults: FetchedResultsScript.expectedChecksum
         case .migration: 0
+        case .historyFetch: HistoryWorkload.expected
         }
     }
 
@@ -84,7 +90,7 @@ public enum Workload: String, CaseIterable, Sendable {
     public func verify(url: URL) throws {
         let connection = try RawConnection(url: url)
         switch self {
-        case .aggregate, .batchedScan, .fetchedResults:
+        case .aggregate, .batchedScan, .fetchedResults, .historyFetch:
             return
         case .batchUpdate:
             let figures = try connection.integers("SELECT SUM(ZAMOUNT), SUM(Z_OPT), COUNT(*) FROM ZREADING")
