@@ -80,7 +80,9 @@ struct AppleStoreHistoryTests {
     @Test("Apple's 5,468 changes read back in order: change numbers, entities, primary keys, inserts with no properties")
     func changesReadBack() throws {
         let stack = try AppleStack()
-        let changes = try #require(try stack.transactions().first?.changes)
+        // The transaction is held: a change refers to its transaction without keeping it.
+        let transaction = try #require(try stack.transactions().first)
+        let changes = try #require(transaction.changes)
         let names = try Self.entityNames(stack.url)
         let rows = try StoreKit.rows(stack.url, "SELECT Z_PK, ZENTITY, ZENTITYPK, ZCHANGETYPE FROM ACHANGE ORDER BY Z_PK")
         #expect(changes.count == 5468)
