@@ -523,6 +523,44 @@ struct APISurfaceTests {
         do { let _: [NSBatchInsertRequestResultType] = [.statusOnly, .objectIDs, .count] }
     }
 
+    @Test("Persistent history: Apple's symbols with their types")
+    func surface_Persistent_history() async throws {
+        do { _ = (NSPersistentHistoryChangeRequest.self, NSPersistentHistoryTransaction.self, NSPersistentHistoryChange.self, NSPersistentHistoryToken.self, NSPersistentHistoryResult.self) }
+        do { let _: NSPersistentStoreRequest.Type = NSPersistentHistoryChangeRequest.self }
+        do { let _: NSPersistentStoreResult.Type = NSPersistentHistoryResult.self }
+        do { let _: (Date) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(after:) }
+        do { let _: (NSPersistentHistoryToken?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(after:) }
+        do { let _: (NSPersistentHistoryTransaction?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(after:) }
+        do { let _: (NSFetchRequest<any NSFetchRequestResult>) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(withFetch:) }
+        do { let _: (Date) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.deleteHistory(before:) }
+        do { let _: (NSPersistentHistoryToken?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.deleteHistory(before:) }
+        do { let _: (NSPersistentHistoryTransaction?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.deleteHistory(before:) }
+        do { let _: (ReferenceWritableKeyPath<NSPersistentHistoryChangeRequest, NSPersistentHistoryResultType>, KeyPath<NSPersistentHistoryChangeRequest, NSPersistentHistoryToken?>, KeyPath<NSPersistentHistoryChangeRequest, NSFetchRequest<any NSFetchRequestResult>?>) = (\.resultType, \.token, \.fetchRequest) }
+        do { let _: (KeyPath<NSPersistentHistoryResult, Any?>, KeyPath<NSPersistentHistoryResult, NSPersistentHistoryResultType>) = (\.result, \.resultType) }
+        do { let _: [NSPersistentHistoryResultType] = [.statusOnly, .objectIDs, .count, .transactionsOnly, .changesOnly, .transactionsAndChanges] }
+        do { #expect([NSPersistentHistoryResultType.statusOnly, .objectIDs, .count, .transactionsOnly, .changesOnly, .transactionsAndChanges].map(\.rawValue) == [0, 1, 2, 3, 4, 5]) }
+        do { #expect([NSPersistentHistoryChangeType.insert, .update, .delete].map(\.rawValue) == [0, 1, 2]) }
+        do { #expect(NSPersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast).resultType == .transactionsAndChanges) }
+        do { let _: (KeyPath<NSPersistentHistoryTransaction, Date>, KeyPath<NSPersistentHistoryTransaction, [NSPersistentHistoryChange]?>, KeyPath<NSPersistentHistoryTransaction, Int64>, KeyPath<NSPersistentHistoryTransaction, String>, KeyPath<NSPersistentHistoryTransaction, String>, KeyPath<NSPersistentHistoryTransaction, String>, KeyPath<NSPersistentHistoryTransaction, String?>, KeyPath<NSPersistentHistoryTransaction, String?>, KeyPath<NSPersistentHistoryTransaction, NSPersistentHistoryToken>) = (\.timestamp, \.changes, \.transactionNumber, \.storeID, \.bundleID, \.processID, \.contextName, \.author, \.token) }
+        do { let _: (NSPersistentHistoryTransaction) -> () -> Notification = NSPersistentHistoryTransaction.objectIDNotification }
+        do { let _: (NSManagedObjectContext) -> NSEntityDescription? = NSPersistentHistoryTransaction.entityDescription(with:) }
+        do { let _: (NSEntityDescription?, NSFetchRequest<any NSFetchRequestResult>?) = (NSPersistentHistoryTransaction.entityDescription, NSPersistentHistoryTransaction.fetchRequest) }
+        do { let _: (KeyPath<NSPersistentHistoryChange, Int64>, KeyPath<NSPersistentHistoryChange, NSManagedObjectID>, KeyPath<NSPersistentHistoryChange, NSPersistentHistoryChangeType>, KeyPath<NSPersistentHistoryChange, [AnyHashable: Any]?>, KeyPath<NSPersistentHistoryChange, NSPersistentHistoryTransaction?>, KeyPath<NSPersistentHistoryChange, Set<NSPropertyDescription>?>) = (\.changeID, \.changedObjectID, \.changeType, \.tombstone, \.transaction, \.updatedProperties) }
+        do { let _: (NSManagedObjectContext) -> NSEntityDescription? = NSPersistentHistoryChange.entityDescription(with:) }
+        do { let _: (NSEntityDescription?, NSFetchRequest<any NSFetchRequestResult>?) = (NSPersistentHistoryChange.entityDescription, NSPersistentHistoryChange.fetchRequest) }
+        do { let _: any (NSCopying & NSSecureCoding).Type = NSPersistentHistoryToken.self; #expect(NSPersistentHistoryToken.supportsSecureCoding) }
+        do { let _: any NSCopying.Type = NSPersistentHistoryTransaction.self; let _: any NSCopying.Type = NSPersistentHistoryChange.self }
+        do { let _: (NSPersistentStoreCoordinator) -> ([Any]?) -> NSPersistentHistoryToken? = NSPersistentStoreCoordinator.currentPersistentHistoryToken(fromStores:) }
+        do { let _: ReferenceWritableKeyPath<NSManagedObjectContext, String?> = \NSManagedObjectContext.transactionAuthor }
+        do { let _: (String, String, String, Notification.Name) = (NSPersistentHistoryTrackingKey, NSPersistentStoreRemoteChangeNotificationPostOptionKey, NSPersistentHistoryTokenKey, .NSPersistentStoreRemoteChange) }
+        do { #expect(NSPersistentHistoryTrackingKey == "NSPersistentHistoryTrackingKey") }
+        do { #expect(NSPersistentStoreRemoteChangeNotificationPostOptionKey == "NSPersistentStoreRemoteChangeNotificationOptionKey") }
+        do { #expect(NSPersistentHistoryTokenKey == "historyToken") }
+        do { #expect(Notification.Name.NSPersistentStoreRemoteChange.rawValue == "NSPersistentStoreRemoteChangeNotification") }
+        do { #expect(NSPersistentHistoryTokenExpiredError == 134301) }
+        do { let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType); #expect(NSPersistentHistoryTransaction.entityDescription(with: context)?.name == "Transaction"); #expect(NSPersistentHistoryChange.entityDescription(with: context)?.name == "Change") }
+    }
+
     @Test("Merge policies and conflicts: Apple's symbols with their types")
     func surface_Merge_policies_and_conflicts() async throws {
         do { let _: (NSMergePolicyType) -> NSMergePolicy = NSMergePolicy.init(merge:) }

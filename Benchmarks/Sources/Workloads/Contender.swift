@@ -27,6 +27,7 @@ public protocol FetchContender {
 public enum Contenders {
     public static var insert: [any InsertContender.Type] { [
         OpenCoreDataInsert.self,
+        OpenCoreDataHistoryInsert.self,
         OpenCoreDataKVCNumberInsert.self,
         OpenCoreDataKVCInt64Insert.self,
         RawSQLiteInsert.self,

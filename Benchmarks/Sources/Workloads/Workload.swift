@@ -11,7 +11,7 @@ public protocol Contender {
     func run() throws -> Int64
 }
 
-/// The workloads of issues 9 and 10, each with its contenders side by side on the same file.
+/// The workloads of issues 9, 10 and 50, each with its contenders side by side on the same file.
 public enum Workload: String, CaseIterable, Sendable {
     case aggregate
     case batchUpdate = "batch-update"
@@ -23,6 +23,7 @@ public enum Workload: String, CaseIterable, Sendable {
     case walk
     case typedPredicateFetch = "typed-predicate-fetch"
     case predicateConversion = "predicate-conversion"
+    case historyFetch = "history-fetch"
 
     /// The benchmark's title.
     public var title: String {
@@ -37,6 +38,7 @@ public enum Workload: String, CaseIterable, Sendable {
         case .walk: "Walk 20k authors' posts"
         case .typedPredicateFetch: "Fetch 50 of 10k with a predicate, 1000 times"
         case .predicateConversion: "Predicate conversion, 1000 times"
+        case .historyFetch: "History fetch 1000 transactions x 10 changes"
         }
     }
 
@@ -55,13 +57,14 @@ public enum Workload: String, CaseIterable, Sendable {
                      GRDBRecordWalk.self, GRDBCodableWalk.self]
         case .typedPredicateFetch: [OpenCoreDataTypedPredicateFetch.self, OpenCoreDataFormatPredicateFetch.self, RawSQLitePredicateFetch.self]
         case .predicateConversion: [TypedPredicateConverting.self, FormatPredicateParsing.self]
+        case .historyFetch: [OpenCoreDataHistoryFetch.self, RawSQLiteHistoryFetch.self]
         }
     }
 
     /// Whether the work changes the file, so that every iteration gets a fresh copy of the fixture.
     public var changesFile: Bool {
         switch self {
-        case .aggregate, .batchedScan, .prefetch, .walk, .typedPredicateFetch, .predicateConversion: false
+        case .aggregate, .batchedScan, .prefetch, .walk, .typedPredicateFetch, .predicateConversion, .historyFetch: false
         case .batchUpdate, .batchDelete, .fetchedResults, .migration: true
         }
     }
@@ -75,6 +78,7 @@ public enum Workload: String, CaseIterable, Sendable {
         case .prefetch, .walk: AuthorModel.authors * AuthorModel.postsPerAuthor
         case .typedPredicateFetch: TypedPredicateShape.rows
         case .predicateConversion: 1
+        case .historyFetch: HistoryWorkload.transactions * HistoryWorkload.changesPerTransaction
         }
     }
 
@@ -83,6 +87,7 @@ public enum Workload: String, CaseIterable, Sendable {
         switch self {
         case .migration: try PersonModels.fixture(rows: rows)
         case .prefetch, .walk: try AuthorModel.fixture()
+        case .historyFetch: try HistoryWorkload.fixture()
         default: try ReadingModel.fixture(rows: rows)
         }
     }
@@ -99,6 +104,7 @@ public enum Workload: String, CaseIterable, Sendable {
         case .walk: AuthorModel.walkChecksum()
         case .typedPredicateFetch: TypedPredicateShape.expectedSum
         case .predicateConversion: Int64(2 * TypedPredicateShape.repeats)
+        case .historyFetch: HistoryWorkload.expected
         }
     }
 
@@ -106,7 +112,7 @@ public enum Workload: String, CaseIterable, Sendable {
     public func verify(url: URL) throws {
         let connection = try RawConnection(url: url)
         switch self {
-        case .aggregate, .batchedScan, .fetchedResults, .prefetch, .walk, .typedPredicateFetch, .predicateConversion:
+        case .aggregate, .batchedScan, .fetchedResults, .prefetch, .walk, .typedPredicateFetch, .predicateConversion, .historyFetch:
             return
         case .batchUpdate:
             let figures = try connection.integers("SELECT SUM(ZAMOUNT), SUM(Z_OPT), COUNT(*) FROM ZREADING")

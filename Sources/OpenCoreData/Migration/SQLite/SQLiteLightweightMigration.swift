@@ -6,7 +6,8 @@ import GRDB
 /// storage, `Z_PRIMARYKEY` and `Z_METADATA` are rewritten, and the old tables are dropped. Before
 /// committing, the file's structure is compared with the destination layout; any difference rolls the
 /// whole migration back. A crash at any point leaves the store at the old version (SQLite's journal
-/// undoes the unfinished transaction) or at the new one.
+/// undoes the unfinished transaction) or at the new one. Persistent history stays, its changes renamed
+/// for the new model (``SQLiteHistoryCarryOver``).
 struct SQLiteLightweightMigration {
     /// The prefix of the old tables while the migration runs.
     static let oldPrefix = "_OCDOLD_"
@@ -131,7 +132,7 @@ struct SQLiteLightweightMigration {
         // Keyed by the source model's entity names, found by entity number: a store renamed by an
         // earlier migration keeps the entity's old name in Z_NAME, as Apple's Core Data does.
         var oldMax: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY") {
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT < 16000") {
             let number = Int(try row.storedInteger(atIndex: 0) ?? 0)
             let recorded = String.fromDatabaseValue(row[1] as DatabaseValue)
             let name = plan.sourceSchema.entities.first { $0.number == number }?.name ?? recorded
@@ -193,6 +194,9 @@ struct SQLiteLightweightMigration {
         let destination = plan.destinationSchema
         try SQLiteExternalStorageChange(plan: plan, storeURL: url).convert(db)
         try rewritePrimaryKeys(db, oldMax: oldMax, offsets: offsets)
+        if try SQLiteHistoryCarryOver.hasHistory(db) {
+            try SQLiteHistoryCarryOver(plan: plan, offsets: offsets).rewrite(db)
+        }
         if !defersCleanup {
             for table in oldTables { try db.execute(sql: "DROP TABLE \(Self.oldPrefix)\(table)") }
         }
@@ -313,7 +317,8 @@ struct SQLiteLightweightMigration {
         }
     }
 
-    /// Rewrites `Z_PRIMARYKEY` for the new model: each root keeps the highest key handed out.
+    /// Rewrites `Z_PRIMARYKEY` for the new model: each root keeps the highest key handed out. The rows
+    /// numbered 16000 and above (persistent history's) stay as they are.
     private func rewritePrimaryKeys(_ db: Database, oldMax: [String: Int64], offsets: [String: Int64]) throws {
         // The names the store recorded, by the source model's entity names (found by entity number).
         var oldPrimaryKeyNames: [String: String] = [:]
@@ -324,7 +329,7 @@ struct SQLiteLightweightMigration {
                 oldPrimaryKeyNames[name] = recorded
             }
         }
-        try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
+        try db.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
         for layout in plan.destinationSchema.entities {
             var highest: Int64 = 0
             if layout.number == layout.rootNumber {

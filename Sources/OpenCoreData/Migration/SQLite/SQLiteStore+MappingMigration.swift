@@ -51,7 +51,8 @@ extension SQLiteStore {
     /// ``SQLiteStoreRewrite``): other connections and processes keep a store with a name, a failure or a
     /// crash leaves the store as it was, and no save of another process can fall between the read and
     /// the replacement. For a store of a named configuration, the manager reads and writes that
-    /// configuration's entities only. The store keeps its UUID and metadata keys. Once the store holds
+    /// configuration's entities only. The store keeps its UUID, its metadata keys and its persistent
+    /// history (``SQLiteHistoryCarryOver``). Once the store holds
     /// the migrated content, externally stored values it no longer references are removed.
     static func migrateWithManager(at url: URL, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
                                    mapping: NSMappingModel, configuration: String? = nil,
@@ -71,6 +72,9 @@ extension SQLiteStore {
             }
             removeFiles(of: temporary)
             try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: mapping, to: temporary, type: .sqlite, options: nil)
+            // The store's persistent history goes with it, renamed for the new file; the manager's own
+            // writes (into a store without tracking) are not recorded.
+            try SQLiteHistoryCarryOver.copy(from: url, into: temporary, manager: manager, mapping: mapping)
             // The migrated file's externally stored values join the store's before the store changes, so
             // the store finds them whether or not the replacement commits.
             try shareExternalData(of: temporary, with: url)

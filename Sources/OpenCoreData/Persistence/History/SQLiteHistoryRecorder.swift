@@ -67,7 +67,22 @@ struct SQLiteHistoryRecorder {
         var values: [DatabaseValue] = []
         values.reserveCapacity(min(changes.count, perStatement) * bound)
         while start < changes.count {
-            let end = min(start + perStatement, changes.count)
+            // A run of inserts of one entity with consecutive keys (what a save's new rows are) is written
+            // by one statement that counts the keys in SQLite, with no values bound per row.
+            let run = Self.insertRun(in: changes, keys: keys, from: start)
+            if run >= Self.shortestRun {
+                try insertRun(changes[start], key: keys[start], count: run, transaction: number)
+                start += run
+                continue
+            }
+            var end = min(start + perStatement, changes.count)
+            // Stop before the next long run, which the statement above writes faster.
+            var probe = start + 1
+            while probe < end {
+                let next = Self.insertRun(in: changes, keys: keys, from: probe)
+                if next >= Self.shortestRun { end = probe; break }
+                probe += max(next, 1)
+            }
             values.removeAll(keepingCapacity: true)
             for index in start..<end {
                 let change = changes[index]
@@ -86,6 +101,34 @@ struct SQLiteHistoryRecorder {
             start = end
         }
         return number
+    }
+
+    /// The shortest run of inserts written by counting keys rather than binding rows.
+    private static let shortestRun = 32
+
+    /// The length of the run of changes from `start` that are inserts of one entity, with change keys
+    /// and primary keys both consecutive, no `ZCOLUMNS` and no tombstone.
+    private static func insertRun(in changes: [HistoryChangeRow], keys: [Int64], from start: Int) -> Int {
+        let first = changes[start]
+        guard first.type == .insert, first.columns == nil, first.tombstone.isEmpty else { return 0 }
+        var end = start + 1
+        while end < changes.count {
+            let change = changes[end]
+            guard change.type == .insert, change.entity == first.entity, change.columns == nil, change.tombstone.isEmpty,
+                  change.key == first.key + Int64(end - start), keys[end] == keys[start] + Int64(end - start) else { break }
+            end += 1
+        }
+        return end - start
+    }
+
+    /// Writes `count` insert changes of `first`'s entity, the `n`th of change key `key + n` naming the row
+    /// of primary key `first.key + n`, in one statement.
+    private func insertRun(_ first: HistoryChangeRow, key: Int64, count: Int, transaction: Int64) throws {
+        try db.cachedStatement(sql: """
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
+            INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
+            SELECT ? + i, \(SQLiteHistorySchema.changeEntity), NULL, \(NSPersistentHistoryChangeType.insert.rawValue), ?, ? + i, ?, NULL FROM n
+            """).execute(arguments: [count, key, first.entity, first.key, transaction])
     }
 
     /// The `ATRANSACTIONSTRING` key of a string, adding the string when it is new; `nil` for `nil`.

@@ -77,18 +77,19 @@ enum SQLiteHistorySchema {
         var tombstoneColumns: [String]
     }
 
-    /// Reads what the database holds of the history tables.
-    static func state(in db: Database) throws -> State {
-        let names = try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?)",
+    /// Reads what the database holds of the history tables (in the attached database named `schema`,
+    /// the main one by default).
+    static func state(in db: Database, schema: String = "main") throws -> State {
+        let names = try Set(String.fetchAll(db, sql: "SELECT name FROM \(schema).sqlite_master WHERE type = 'table' AND name IN (?, ?, ?)",
                                             arguments: [changeTable, transactionTable, stringTable]))
         guard names.count == 3 else {
-            return State(hasTables: false, hasTransactions: try names.contains(transactionTable) && hasRows(transactionTable, db),
+            return State(hasTables: false, hasTransactions: try names.contains(transactionTable) && hasRows("\(schema).\(transactionTable)", db),
                          tombstoneColumns: [])
         }
-        let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [changeTable]))
+        let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?, ?)", arguments: [changeTable, schema]))
         var tombstones: [String] = []
         while columns.contains(tombstoneColumn(tombstones.count)) { tombstones.append(tombstoneColumn(tombstones.count)) }
-        return State(hasTables: true, hasTransactions: try hasRows(transactionTable, db), tombstoneColumns: tombstones)
+        return State(hasTables: true, hasTransactions: try hasRows("\(schema).\(transactionTable)", db), tombstoneColumns: tombstones)
     }
 
     private static func hasRows(_ table: String, _ db: Database) throws -> Bool {
@@ -102,7 +103,7 @@ enum SQLiteHistorySchema {
     /// - Returns: the tombstone columns `ACHANGE` has afterwards.
     @discardableResult
     static func create(tombstones: Int, in db: Database) throws -> [String] {
-        let existing = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'index')"))
+        let existing = Set(try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type IN ('table', 'index')"))
         if !existing.contains(changeTable) { try db.execute(sql: createChange(tombstones: tombstones)) }
         if !existing.contains(transactionTable) { try db.execute(sql: createTransaction) }
         if !existing.contains(stringTable) { try db.execute(sql: createString) }

@@ -240,6 +240,39 @@ struct HistoryRecordingTests {
         #expect(changes.map(\.changedObjectID) == [folder, note])
     }
 
+    @Test("a save of many new rows of several entities, beside updates, records one change per row, in order, with its row's key")
+    func manyInserts() throws {
+        let stack = try HistoryKit.Stack()
+        let first = try stack.insertNotes(["first"])
+        let ids = try stack.context.performAndWait { () -> [NSManagedObjectID] in
+            let notes = (0..<100).map { index -> NSManagedObject in
+                let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: stack.context)
+                note.setValue("note \(index)", forKey: "text")
+                return note
+            }
+            let memos = (0..<40).map { _ in NSEntityDescription.insertNewObject(forEntityName: "Memo", into: stack.context) }
+            let folders = (0..<3).map { _ in NSEntityDescription.insertNewObject(forEntityName: "Folder", into: stack.context) }
+            try stack.context.existingObject(with: first[0]).setValue("changed", forKey: "text")
+            try stack.context.save()
+            return (notes + memos + folders).map(\.objectID)
+        }
+        let changes = try #require(try stack.transactions().last?.changes)
+        #expect(changes.count == 144)
+        #expect(changes.map(\.changeID) == Array(2...145))
+        #expect(Set(changes.filter { $0.changeType == .insert }.map(\.changedObjectID)) == Set(ids))
+        #expect(changes.filter { $0.changeType == .update }.map(\.changedObjectID) == first)
+        // Each insert change names a row of its entity's table with that key.
+        let rows = try stack.rows("""
+            SELECT count(*) FROM ACHANGE c JOIN Z_PRIMARYKEY e ON e.Z_ENT = c.ZENTITY
+            WHERE c.ZTRANSACTIONID = 2 AND c.ZCHANGETYPE = 0 AND c.Z_ENT = 16001 AND c.Z_OPT IS NULL AND c.ZCOLUMNS IS NULL
+            AND (EXISTS (SELECT 1 FROM ZNOTE n WHERE n.Z_PK = c.ZENTITYPK AND n.Z_ENT = c.ZENTITY)
+                 OR EXISTS (SELECT 1 FROM ZFOLDER f WHERE f.Z_PK = c.ZENTITYPK AND f.Z_ENT = c.ZENTITY))
+            """)
+        #expect(rows == [["143"]])
+        #expect(try stack.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16001") == [["145"]])
+        #expect(try StoreProcesses.sqlite(stack.url, "PRAGMA integrity_check") == "ok")
+    }
+
     @Test("a store written without the key and opened with it later starts its history then, empty")
     func trackingTurnedOnLater() throws {
         let stack = try HistoryKit.Stack(options: nil)
