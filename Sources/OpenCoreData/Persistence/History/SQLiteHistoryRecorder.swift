@@ -69,9 +69,9 @@ struct SQLiteHistoryRecorder {
         while start < changes.count {
             // A run of inserts of one entity with consecutive keys (what a save's new rows are) is written
             // by one statement that counts the keys in SQLite, with no values bound per row.
-            let run = Self.insertRun(in: changes, keys: keys, from: start)
+            let run = Self.insertRunLength(in: changes, keys: keys, from: start)
             if run >= Self.shortestRun {
-                try insertRun(changes[start], key: keys[start], count: run, transaction: number)
+                try writeInsertRun(changes[start], key: keys[start], count: run, transaction: number)
                 start += run
                 continue
             }
@@ -79,7 +79,7 @@ struct SQLiteHistoryRecorder {
             // Stop before the next long run, which the statement above writes faster.
             var probe = start + 1
             while probe < end {
-                let next = Self.insertRun(in: changes, keys: keys, from: probe)
+                let next = Self.insertRunLength(in: changes, keys: keys, from: probe)
                 if next >= Self.shortestRun { end = probe; break }
                 probe += max(next, 1)
             }
@@ -108,7 +108,7 @@ struct SQLiteHistoryRecorder {
 
     /// The length of the run of changes from `start` that are inserts of one entity, with change keys
     /// and primary keys both consecutive, no `ZCOLUMNS` and no tombstone.
-    private static func insertRun(in changes: [HistoryChangeRow], keys: [Int64], from start: Int) -> Int {
+    private static func insertRunLength(in changes: [HistoryChangeRow], keys: [Int64], from start: Int) -> Int {
         let first = changes[start]
         guard first.type == .insert, first.columns == nil, first.tombstone.isEmpty else { return 0 }
         var end = start + 1
@@ -123,7 +123,7 @@ struct SQLiteHistoryRecorder {
 
     /// Writes `count` insert changes of `first`'s entity, the `n`th of change key `key + n` naming the row
     /// of primary key `first.key + n`, in one statement.
-    private func insertRun(_ first: HistoryChangeRow, key: Int64, count: Int, transaction: Int64) throws {
+    private func writeInsertRun(_ first: HistoryChangeRow, key: Int64, count: Int, transaction: Int64) throws {
         try db.cachedStatement(sql: """
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
             INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
