@@ -12,8 +12,10 @@ extension MagicalRecord {
 
     /// Makes changes in a new private child of the root saving context and saves them to the store,
     /// asynchronously; `completion` runs on the main queue.
-    public class func save(_ block: @escaping (_ localContext: NSManagedObjectContext) -> Void,
-                           completion: MRSaveCompletionHandler?) {
+    public class func save(
+        _ block: @escaping (_ localContext: NSManagedObjectContext) -> Void,
+        completion: MRSaveCompletionHandler?
+    ) {
         let local = NSManagedObjectContext.mr_context(withParent: NSManagedObjectContext.mr_rootSaving())
         local.perform {
             local.mr_setWorkingName("MagicalRecord save(_:completion:)")

@@ -102,31 +102,40 @@ extension NSManagedObject {
 
     /// Returns the result of the aggregate function `function` (`"sum:"`, `"average:"`, `"min:"`,
     /// `"max:"`, `"count:"`, …) over `attributeName` for the objects that match `predicate`.
-    public class func mr_aggregateOperation(_ function: String, onAttribute attributeName: String,
-                                            with predicate: NSPredicate?) -> Any? {
+    public class func mr_aggregateOperation(
+        _ function: String, onAttribute attributeName: String,
+        with predicate: NSPredicate?
+    ) -> Any? {
         mr_aggregateOperation(function, onAttribute: attributeName, with: predicate, in: NSManagedObjectContext.mr_currentThreadContext())
     }
 
     /// Returns the result of `function` over `attributeName` for the objects in `context` that match
     /// `predicate`, computed by the store (a dictionary fetch with an expression).
-    public class func mr_aggregateOperation(_ function: String, onAttribute attributeName: String,
-                                            with predicate: NSPredicate?, in context: NSManagedObjectContext) -> Any? {
+    public class func mr_aggregateOperation(
+        _ function: String, onAttribute attributeName: String,
+        with predicate: NSPredicate?, in context: NSManagedObjectContext
+    ) -> Any? {
         guard let entity = mr_entityDescription(in: context) else { return nil }
         return mr_aggregate(function, onAttribute: attributeName, entity: entity, with: predicate, in: context)
     }
 
     /// Returns one dictionary per value of `groupingKeyPath`: that value, and under `"result"` the
     /// result of `function` over `attributeName` for the group's objects that match `predicate`.
-    public class func mr_aggregateOperation(_ function: String, onAttribute attributeName: String, with predicate: NSPredicate?,
-                                            groupBy groupingKeyPath: String?) -> [Any]? {
-        mr_aggregateOperation(function, onAttribute: attributeName, with: predicate, groupBy: groupingKeyPath,
-                              in: NSManagedObjectContext.mr_currentThreadContext())
+    public class func mr_aggregateOperation(
+        _ function: String, onAttribute attributeName: String, with predicate: NSPredicate?,
+        groupBy groupingKeyPath: String?
+    ) -> [Any]? {
+        mr_aggregateOperation(
+            function, onAttribute: attributeName, with: predicate, groupBy: groupingKeyPath,
+            in: NSManagedObjectContext.mr_currentThreadContext())
     }
 
     /// Returns one dictionary per value of `groupingKeyPath` in `context`, with the result of
     /// `function` over `attributeName` under `"result"`.
-    public class func mr_aggregateOperation(_ function: String, onAttribute attributeName: String, with predicate: NSPredicate?,
-                                            groupBy groupingKeyPath: String?, in context: NSManagedObjectContext) -> [Any]? {
+    public class func mr_aggregateOperation(
+        _ function: String, onAttribute attributeName: String, with predicate: NSPredicate?,
+        groupBy groupingKeyPath: String?, in context: NSManagedObjectContext
+    ) -> [Any]? {
         guard let entity = mr_entityDescription(in: context) else { return nil }
         let request = mr_aggregateRequest(function, onAttribute: attributeName, entity: entity, with: predicate)
         if let groupingKeyPath {
@@ -137,8 +146,10 @@ extension NSManagedObject {
     }
 
     /// The value under `"result"` of the aggregate request's one dictionary.
-    static func mr_aggregate(_ function: String, onAttribute attributeName: String, entity: NSEntityDescription,
-                             with predicate: NSPredicate?, in context: NSManagedObjectContext) -> Any? {
+    static func mr_aggregate(
+        _ function: String, onAttribute attributeName: String, entity: NSEntityDescription,
+        with predicate: NSPredicate?, in context: NSManagedObjectContext
+    ) -> Any? {
         let request = mr_aggregateRequest(function, onAttribute: attributeName, entity: entity, with: predicate)
         request.fetchLimit = 1
         guard let first = mr_results(of: request, in: context)?.first else { return nil }
@@ -146,8 +157,10 @@ extension NSManagedObject {
     }
 
     /// A dictionary request fetching `function(attributeName)` named `result`, typed as the attribute.
-    static func mr_aggregateRequest(_ function: String, onAttribute attributeName: String, entity: NSEntityDescription,
-                                    with predicate: NSPredicate?) -> NSFetchRequest<NSFetchRequestResult> {
+    static func mr_aggregateRequest(
+        _ function: String, onAttribute attributeName: String, entity: NSEntityDescription,
+        with predicate: NSPredicate?
+    ) -> NSFetchRequest<NSFetchRequestResult> {
         let description = NSExpressionDescription()
         description.name = "result"
         description.expression = NSExpression(forFunction: function, arguments: [NSExpression(forKeyPath: attributeName)])

@@ -87,7 +87,8 @@ extension NSManagedObject {
     private func mr_importRelated(_ data: Any, for relationship: NSRelationshipDescription) {
         guard let destination = relationship.destinationEntity, let context = managedObjectContext else { return }
         let primaryKey = Self.mr_primaryKey(of: relationship)
-        let object = mr_findRelated(data, destination: destination, primaryKey: primaryKey, in: context)
+        let object =
+            mr_findRelated(data, destination: destination, primaryKey: primaryKey, in: context)
             ?? NSEntityDescription.insertNewObject(forEntityName: destination.name ?? "", into: context)
         if data is [String: Any] || data is NSDictionary {
             object.mr_importValuesForKeys(with: data)
@@ -112,8 +113,10 @@ extension NSManagedObject {
     }
 
     /// The existing object of `destination` in `context` whose primary key equals the one in `data`.
-    private func mr_findRelated(_ data: Any, destination: NSEntityDescription, primaryKey: String,
-                                in context: NSManagedObjectContext) -> NSManagedObject? {
+    private func mr_findRelated(
+        _ data: Any, destination: NSEntityDescription, primaryKey: String,
+        in context: NSManagedObjectContext
+    ) -> NSManagedObject? {
         let value: Any?
         if data is [String: Any] || data is NSDictionary {
             if let attribute = destination.attributesByName[primaryKey] {
@@ -142,7 +145,8 @@ extension NSManagedObject {
 
     /// The attribute objects of `entity` are matched by: its `relatedByAttribute` or `<entity>ID`.
     static func mr_primaryAttribute(of entity: NSEntityDescription) -> NSAttributeDescription? {
-        let key = (entity.userInfo?[kMagicalRecordImportRelationshipLinkedByKey] as? String)
+        let key =
+            (entity.userInfo?[kMagicalRecordImportRelationshipLinkedByKey] as? String)
             ?? MagicalImport.primaryKeyName(from: entity.name ?? "")
         return entity.attributesByName[key]
     }
@@ -163,8 +167,9 @@ extension NSManagedObject {
         context.performAndWait { () -> Self in
             var object: Self?
             if let entity = mr_entityDescription(in: context), let primary = mr_primaryAttribute(of: entity),
-               let key = MagicalImport.lookupKey(for: primary, in: data),
-               let value = MagicalImport.value(for: primary, atKeyPath: key, in: data) {
+                let key = MagicalImport.lookupKey(for: primary, in: data),
+                let value = MagicalImport.value(for: primary, atKeyPath: key, in: data)
+            {
                 object = mr_findFirst(byAttribute: primary.name, withValue: value, in: context)
             }
             guard let target = object ?? mr_createEntity(in: context) else {

@@ -30,8 +30,10 @@ extension NSManagedObject {
     }
 
     /// Returns the objects in `context` that match `searchTerm`, sorted by `sortTerm`.
-    public class func mr_findAllSorted(by sortTerm: String, ascending: Bool, with searchTerm: NSPredicate?,
-                                       in context: NSManagedObjectContext) -> [NSManagedObject]? {
+    public class func mr_findAllSorted(
+        by sortTerm: String, ascending: Bool, with searchTerm: NSPredicate?,
+        in context: NSManagedObjectContext
+    ) -> [NSManagedObject]? {
         mr_execute(mr_requestAllSorted(by: sortTerm, ascending: ascending, with: searchTerm, in: context), in: context)
     }
 
@@ -73,9 +75,12 @@ extension NSManagedObject {
     }
 
     /// Returns the first object in `context` that matches `searchTerm` in the order of `property`.
-    public class func mr_findFirst(with searchTerm: NSPredicate?, sortedBy property: String?, ascending: Bool,
-                                   in context: NSManagedObjectContext) -> Self? {
-        let request = property.map { mr_requestAllSorted(by: $0, ascending: ascending, with: searchTerm, in: context) }
+    public class func mr_findFirst(
+        with searchTerm: NSPredicate?, sortedBy property: String?, ascending: Bool,
+        in context: NSManagedObjectContext
+    ) -> Self? {
+        let request =
+            property.map { mr_requestAllSorted(by: $0, ascending: ascending, with: searchTerm, in: context) }
             ?? mr_requestAll(with: searchTerm, in: context)
         return mr_executeFetchRequestAndReturnFirstObject(request, in: context)
     }
@@ -86,8 +91,10 @@ extension NSManagedObject {
     }
 
     /// Returns the first object in `context` that matches `searchTerm`, fetching only `attributes`' values.
-    public class func mr_findFirst(with searchTerm: NSPredicate?, andRetrieveAttributes attributes: [Any]?,
-                                   in context: NSManagedObjectContext) -> Self? {
+    public class func mr_findFirst(
+        with searchTerm: NSPredicate?, andRetrieveAttributes attributes: [Any]?,
+        in context: NSManagedObjectContext
+    ) -> Self? {
         let request = mr_requestAll(with: searchTerm, in: context)
         request.propertiesToFetch = attributes
         return mr_executeFetchRequestAndReturnFirstObject(request, in: context)
@@ -99,8 +106,10 @@ extension NSManagedObject {
     }
 
     /// Returns the first object in `context` whose `attribute` equals `searchValue`.
-    public class func mr_findFirst(byAttribute attribute: String, withValue searchValue: Any,
-                                   in context: NSManagedObjectContext) -> Self? {
+    public class func mr_findFirst(
+        byAttribute attribute: String, withValue searchValue: Any,
+        in context: NSManagedObjectContext
+    ) -> Self? {
         mr_executeFetchRequestAndReturnFirstObject(mr_requestFirst(byAttribute: attribute, withValue: searchValue, in: context), in: context)
     }
 
@@ -110,8 +119,10 @@ extension NSManagedObject {
     }
 
     /// Returns the first object in `context` in the order of `attribute`.
-    public class func mr_findFirstOrdered(byAttribute attribute: String, ascending: Bool,
-                                          in context: NSManagedObjectContext) -> Self? {
+    public class func mr_findFirstOrdered(
+        byAttribute attribute: String, ascending: Bool,
+        in context: NSManagedObjectContext
+    ) -> Self? {
         let request = mr_requestAllSorted(by: attribute, ascending: ascending, in: context)
         request.fetchLimit = 1
         return mr_executeFetchRequestAndReturnFirstObject(request, in: context)
@@ -127,8 +138,10 @@ extension NSManagedObject {
     ///
     /// Stops the program when the context's model has no entity for the class (MagicalRecord promises
     /// an object).
-    public class func mr_findFirstOrCreate(byAttribute attribute: String, withValue searchValue: Any,
-                                           in context: NSManagedObjectContext) -> Self {
+    public class func mr_findFirstOrCreate(
+        byAttribute attribute: String, withValue searchValue: Any,
+        in context: NSManagedObjectContext
+    ) -> Self {
         if let found = mr_findFirst(byAttribute: attribute, withValue: searchValue, in: context) { return found }
         guard let created = mr_createEntity(in: context) else {
             fatalError("No entity named \(mr_entityName()) in the model of \(context.mr_workingName())")
@@ -145,23 +158,31 @@ extension NSManagedObject {
     }
 
     /// Returns the objects in `context` whose `attribute` equals `searchValue`.
-    public class func mr_find(byAttribute attribute: String, withValue searchValue: Any,
-                              in context: NSManagedObjectContext) -> [NSManagedObject]? {
+    public class func mr_find(
+        byAttribute attribute: String, withValue searchValue: Any,
+        in context: NSManagedObjectContext
+    ) -> [NSManagedObject]? {
         mr_execute(mr_requestAllWhere(attribute, isEqualTo: searchValue, in: context), in: context)
     }
 
     /// Returns the objects whose `attribute` equals `searchValue`, sorted by `sortTerm`.
-    public class func mr_find(byAttribute attribute: String, withValue searchValue: Any, andOrderBy sortTerm: String?,
-                              ascending: Bool) -> [NSManagedObject]? {
-        mr_find(byAttribute: attribute, withValue: searchValue, andOrderBy: sortTerm, ascending: ascending,
-                in: NSManagedObjectContext.mr_currentThreadContext())
+    public class func mr_find(
+        byAttribute attribute: String, withValue searchValue: Any, andOrderBy sortTerm: String?,
+        ascending: Bool
+    ) -> [NSManagedObject]? {
+        mr_find(
+            byAttribute: attribute, withValue: searchValue, andOrderBy: sortTerm, ascending: ascending,
+            in: NSManagedObjectContext.mr_currentThreadContext())
     }
 
     /// Returns the objects in `context` whose `attribute` equals `searchValue`, sorted by `sortTerm`.
-    public class func mr_find(byAttribute attribute: String, withValue searchValue: Any, andOrderBy sortTerm: String?,
-                              ascending: Bool, in context: NSManagedObjectContext) -> [NSManagedObject]? {
+    public class func mr_find(
+        byAttribute attribute: String, withValue searchValue: Any, andOrderBy sortTerm: String?,
+        ascending: Bool, in context: NSManagedObjectContext
+    ) -> [NSManagedObject]? {
         let predicate = NSPredicate(format: "%K = %@", attribute, searchValue)
-        let request = sortTerm.map { mr_requestAllSorted(by: $0, ascending: ascending, with: predicate, in: context) }
+        let request =
+            sortTerm.map { mr_requestAllSorted(by: $0, ascending: ascending, with: predicate, in: context) }
             ?? mr_requestAll(with: predicate, in: context)
         return mr_execute(request, in: context)
     }

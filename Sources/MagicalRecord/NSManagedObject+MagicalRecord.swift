@@ -71,8 +71,10 @@ extension NSManagedObject {
 
     /// Executes `request` in `context`, on its queue; `nil` (the error handed to
     /// ``MagicalRecord/handleErrors(_:)``) when the fetch fails.
-    public class func mr_execute(_ request: NSFetchRequest<NSFetchRequestResult>,
-                                 in context: NSManagedObjectContext) -> [NSManagedObject]? {
+    public class func mr_execute(
+        _ request: NSFetchRequest<NSFetchRequestResult>,
+        in context: NSManagedObjectContext
+    ) -> [NSManagedObject]? {
         mr_results(of: request, in: context).map { $0.compactMap { $0 as? NSManagedObject } }
     }
 
@@ -94,8 +96,10 @@ extension NSManagedObject {
     }
 
     /// Executes `request`, limited to one object, in `context` and returns the object.
-    public class func mr_executeFetchRequestAndReturnFirstObject(_ request: NSFetchRequest<NSFetchRequestResult>,
-                                                                 in context: NSManagedObjectContext) -> Self? {
+    public class func mr_executeFetchRequestAndReturnFirstObject(
+        _ request: NSFetchRequest<NSFetchRequestResult>,
+        in context: NSManagedObjectContext
+    ) -> Self? {
         request.fetchLimit = 1
         return mr_results(of: request, in: context)?.first as? Self
     }

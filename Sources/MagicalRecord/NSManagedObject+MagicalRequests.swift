@@ -45,8 +45,10 @@ extension NSManagedObject {
     }
 
     /// Returns a request for the objects in `context` whose `property` equals `value`.
-    public class func mr_requestAllWhere(_ property: String, isEqualTo value: Any,
-                                         in context: NSManagedObjectContext) -> NSFetchRequest<NSFetchRequestResult> {
+    public class func mr_requestAllWhere(
+        _ property: String, isEqualTo value: Any,
+        in context: NSManagedObjectContext
+    ) -> NSFetchRequest<NSFetchRequestResult> {
         let request = mr_createFetchRequest(in: context)
         request.predicate = NSPredicate(format: "%K = %@", property, value)
         return request
@@ -71,8 +73,10 @@ extension NSManagedObject {
     }
 
     /// Returns a request for the first object in `context` whose `attribute` equals `searchValue`.
-    public class func mr_requestFirst(byAttribute attribute: String, withValue searchValue: Any?,
-                                      in context: NSManagedObjectContext) -> NSFetchRequest<NSFetchRequestResult> {
+    public class func mr_requestFirst(
+        byAttribute attribute: String, withValue searchValue: Any?,
+        in context: NSManagedObjectContext
+    ) -> NSFetchRequest<NSFetchRequestResult> {
         let request = mr_createFetchRequest(in: context)
         request.predicate = NSPredicate(format: "%K = %@", attribute, searchValue)
         request.fetchLimit = 1
@@ -89,20 +93,26 @@ extension NSManagedObject {
     }
 
     /// Returns a request for every object in `context`, sorted by `sortTerm`.
-    public class func mr_requestAllSorted(by sortTerm: String, ascending: Bool,
-                                          in context: NSManagedObjectContext) -> NSFetchRequest<NSFetchRequestResult> {
+    public class func mr_requestAllSorted(
+        by sortTerm: String, ascending: Bool,
+        in context: NSManagedObjectContext
+    ) -> NSFetchRequest<NSFetchRequestResult> {
         mr_requestAllSorted(by: sortTerm, ascending: ascending, with: nil, in: context)
     }
 
     /// Returns a request for the objects that match `searchTerm`, sorted by `sortTerm`.
-    public class func mr_requestAllSorted(by sortTerm: String, ascending: Bool,
-                                          with searchTerm: NSPredicate?) -> NSFetchRequest<NSFetchRequestResult> {
+    public class func mr_requestAllSorted(
+        by sortTerm: String, ascending: Bool,
+        with searchTerm: NSPredicate?
+    ) -> NSFetchRequest<NSFetchRequestResult> {
         mr_requestAllSorted(by: sortTerm, ascending: ascending, with: searchTerm, in: NSManagedObjectContext.mr_currentThreadContext())
     }
 
     /// Returns a request for the objects in `context` that match `searchTerm`, sorted by `sortTerm`.
-    public class func mr_requestAllSorted(by sortTerm: String, ascending: Bool, with searchTerm: NSPredicate?,
-                                          in context: NSManagedObjectContext) -> NSFetchRequest<NSFetchRequestResult> {
+    public class func mr_requestAllSorted(
+        by sortTerm: String, ascending: Bool, with searchTerm: NSPredicate?,
+        in context: NSManagedObjectContext
+    ) -> NSFetchRequest<NSFetchRequestResult> {
         let request = mr_requestAll(in: context)
         if let searchTerm { request.predicate = searchTerm }
         request.fetchBatchSize = mr_defaultBatchSize()

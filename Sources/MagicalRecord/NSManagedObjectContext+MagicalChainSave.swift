@@ -9,8 +9,10 @@ extension NSManagedObjectContext {
 
     /// Makes changes in a new private child of the receiver and saves them through to the store,
     /// asynchronously; `completion` runs on the main queue.
-    public func mr_save(_ block: @escaping (_ localContext: NSManagedObjectContext) -> Void,
-                        completion: MRSaveCompletionHandler?) {
+    public func mr_save(
+        _ block: @escaping (_ localContext: NSManagedObjectContext) -> Void,
+        completion: MRSaveCompletionHandler?
+    ) {
         let local = NSManagedObjectContext.mr_context(withParent: self)
         local.perform {
             local.mr_setWorkingName("MagicalRecord chain save (\(#function))")

@@ -47,11 +47,14 @@ extension NSManagedObjectContext {
 
     /// Observes the did-save notifications of `otherContext` with `merge`, replacing an earlier
     /// observation of it.
-    private func mr_addObservation(of otherContext: NSManagedObjectContext,
-                                   _ merge: @escaping @Sendable (Notification) -> Void) {
+    private func mr_addObservation(
+        of otherContext: NSManagedObjectContext,
+        _ merge: @escaping @Sendable (Notification) -> Void
+    ) {
         mr_stopObserving(otherContext)
-        let token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: otherContext,
-                                                           queue: nil, using: merge)
+        let token = NotificationCenter.default.addObserver(
+            forName: .NSManagedObjectContextDidSave, object: otherContext,
+            queue: nil, using: merge)
         mr_onQueue {
             let observations = userInfo[MagicalRecordObservationsKey] as? ContextObservations ?? ContextObservations()
             observations.tokens[ObjectIdentifier(otherContext)] = token

@@ -23,8 +23,10 @@ extension NSManagedObjectContext {
         // Not through the main queue: set-up may run on another thread before the main queue is served,
         // and no other code has the new context yet.
         context.userInfo[MagicalRecordContextWorkingName] = "MagicalRecord Default Context"
-        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: root,
-                                                              queue: nil) { [weak context] notification in
+        let observer = NotificationCenter.default.addObserver(
+            forName: .NSManagedObjectContextDidSave, object: root,
+            queue: nil
+        ) { [weak context] notification in
             guard let context else { return }
             // The root saves on its own queue; the default context merges on the main queue.
             context.perform { context.mergeChanges(fromContextDidSave: notification) }

@@ -65,8 +65,10 @@ extension NSPersistentStoreCoordinator {
 
     /// Adds the SQLite store named `storeFileName` (or at that `URL`) for `configuration`, with `options`.
     @discardableResult
-    public func mr_addSqliteStoreNamed(_ storeFileName: Any, configuration: String?,
-                                       withOptions options: [AnyHashable: Any]?) -> NSPersistentStore? {
+    public func mr_addSqliteStoreNamed(
+        _ storeFileName: Any, configuration: String?,
+        withOptions options: [AnyHashable: Any]?
+    ) -> NSPersistentStore? {
         let url: URL
         if let given = storeFileName as? URL {
             url = given
@@ -128,8 +130,10 @@ extension NSPersistentStoreCoordinator {
 
     /// Returns a coordinator for the default model with the SQLite store named `storeFileName`, added
     /// with `options`.
-    public class func mr_coordinator(withSqliteStoreNamed storeFileName: String,
-                                     withOptions options: [AnyHashable: Any]?) -> NSPersistentStoreCoordinator {
+    public class func mr_coordinator(
+        withSqliteStoreNamed storeFileName: String,
+        withOptions options: [AnyHashable: Any]?
+    ) -> NSPersistentStoreCoordinator {
         let coordinator = mr_coordinatorForDefaultModel()
         coordinator.mr_addSqliteStoreNamed(storeFileName, withOptions: options)
         return coordinator
@@ -170,7 +174,8 @@ extension NSPersistentStoreCoordinator {
     /// A coordinator for the default model (an empty model when there is none, reported to the log).
     private class func mr_coordinatorForDefaultModel() -> NSPersistentStoreCoordinator {
         guard let model = NSManagedObjectModel.mr_default() else {
-            MRLog.error("No default managed object model: no model was found in the main bundle or the resource bundles beside the program, and none was set")
+            MRLog.error(
+                "No default managed object model: no model was found in the main bundle or the resource bundles beside the program, and none was set")
             return NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel())
         }
         return NSPersistentStoreCoordinator(managedObjectModel: model)

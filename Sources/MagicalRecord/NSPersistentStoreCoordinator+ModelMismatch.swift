@@ -24,13 +24,16 @@ extension NSPersistentStoreCoordinator {
     /// Adds the SQLite store at `url`; when that fails because the store does not match the model and
     /// ``MagicalRecord/shouldDeleteStoreOnModelMismatch()`` is on, deletes the file with its `-shm` and
     /// `-wal` files, posting MagicalRecord's notifications, and adds the store once more.
-    func mr_addSQLiteStoreDeletingOnMismatch(at url: URL, configuration: String?,
-                                             options: [AnyHashable: Any]?) -> NSPersistentStore? {
+    func mr_addSQLiteStoreDeletingOnMismatch(
+        at url: URL, configuration: String?,
+        options: [AnyHashable: Any]?
+    ) -> NSPersistentStore? {
         do {
             return try addPersistentStore(ofType: NSSQLiteStoreType, configurationName: configuration, at: url, options: options)
         } catch let error as NSError {
             guard MagicalRecord.shouldDeleteStoreOnModelMismatch(), error.domain == NSCocoaErrorDomain,
-                  Self.mr_mismatchErrorCodes.contains(error.code) else {
+                Self.mr_mismatchErrorCodes.contains(error.code)
+            else {
                 MagicalRecord.handleErrors(error)
                 return nil
             }

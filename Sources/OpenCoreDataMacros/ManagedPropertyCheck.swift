@@ -58,11 +58,13 @@ struct ManagedPropertyCheck {
             let keyword = modifier.name.text
             switch modifier.name.tokenKind {
             case .keyword(.static), .keyword(.class):
-                diagnose(modifier, .typeProperty(name: name, modifier: keyword),
-                         fixIt: removal(of: modifier, message: .remove(keyword)))
+                diagnose(
+                    modifier, .typeProperty(name: name, modifier: keyword),
+                    fixIt: removal(of: modifier, message: .remove(keyword)))
             case .keyword(.lazy), .keyword(.weak), .keyword(.unowned):
-                diagnose(modifier, .disallowedModifier(name: name, modifier: keyword),
-                         fixIt: removal(of: modifier, message: .remove(keyword)))
+                diagnose(
+                    modifier, .disallowedModifier(name: name, modifier: keyword),
+                    fixIt: removal(of: modifier, message: .remove(keyword)))
             default:
                 continue
             }
@@ -95,8 +97,9 @@ struct ManagedPropertyCheck {
 
     private mutating func checkInitializer(of binding: PatternBindingSyntax, name: String) {
         guard let initializer = binding.initializer else { return }
-        diagnose(initializer, .initialValue(name: name),
-                 fixIt: trailingRemoval(of: initializer, message: .removeInitialValue))
+        diagnose(
+            initializer, .initialValue(name: name),
+            fixIt: trailingRemoval(of: initializer, message: .removeInitialValue))
     }
 
     // MARK: Where the property is
@@ -149,7 +152,8 @@ struct ManagedPropertyCheck {
     /// A fix-it deleting `node` with the whitespace between it and the token before it, for clauses
     /// that end a declaration (`= 0`, `{ didSet { … } }`).
     private func trailingRemoval(of node: some SyntaxProtocol, message: ManagedFixItMessage) -> FixIt {
-        let start = node.previousToken(viewMode: .sourceAccurate)?.endPositionBeforeTrailingTrivia
+        let start =
+            node.previousToken(viewMode: .sourceAccurate)?.endPositionBeforeTrailingTrivia
             ?? node.positionAfterSkippingLeadingTrivia
         let range = start..<node.endPositionBeforeTrailingTrivia
         return FixIt(message: message, changes: [.replaceText(range: range, with: "", in: Syntax(node))])

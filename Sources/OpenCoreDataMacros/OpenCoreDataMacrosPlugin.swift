@@ -6,6 +6,6 @@ import SwiftSyntaxMacros
 struct OpenCoreDataMacrosPlugin: CompilerPlugin {
     /// The macros this plug-in expands.
     let providingMacros: [any Macro.Type] = [
-        ManagedMacro.self,
+        ManagedMacro.self
     ]
 }

@@ -8,10 +8,10 @@ struct Codegen: ParsableCommand {
         commandName: "codegen",
         abstract: "Write Swift classes for a model's entities, as Xcode's Manual/None class generation does.",
         discussion: """
-        For each entity: <Class>+CoreDataClass.swift (the class) and <Class>+CoreDataProperties.swift \\
-        (fetchRequest(), @Managed properties of the model's types, the generated relationship accessors). \\
-        Read from a model's source, scalar types follow its "Use Scalar Type" settings.
-        """
+            For each entity: <Class>+CoreDataClass.swift (the class) and <Class>+CoreDataProperties.swift \\
+            (fetchRequest(), @Managed properties of the model's types, the generated relationship accessors). \\
+            Read from a model's source, scalar types follow its "Use Scalar Type" settings.
+            """
     )
 
     @Argument(help: "An .xcdatamodeld bundle, an .xcdatamodel version folder, a compiled .momd or .mom.")

@@ -92,9 +92,10 @@ struct CrashTrialCheck {
             try checkCounter(into: &outcome)
         case .migrateAlter, .migrateCopy, .migrateManager:
             // Records live in ZENTRY once the store is at v3 (Record under Entry), in ZRECORD before.
-            let count = try connection().read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(try db.tableExists("ZENTRY") ? "ZENTRY" : "ZRECORD")")
-            } ?? 0
+            let count =
+                try connection().read { db in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(try db.tableExists("ZENTRY") ? "ZENTRY" : "ZRECORD")")
+                } ?? 0
             if count != setUpRows * work.objects {
                 outcome.lost += 1
                 outcome.problems.append("\(count) records after the migration, not \(setUpRows * work.objects)")
@@ -111,14 +112,19 @@ struct CrashTrialCheck {
         defer { try? queue.close() }
         let (counts, mismatched) = try queue.read { db -> ([Int: Int], Int) in
             var counts: [Int: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT \(sequence), count(*) FROM \(table) WHERE \(worker) = ? GROUP BY 1",
-                                        arguments: [work.worker]) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT \(sequence), count(*) FROM \(table) WHERE \(worker) = ? GROUP BY 1",
+                arguments: [work.worker])
+            {
                 counts[row[0]] = row[1]
             }
-            let mismatched = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM \(table) WHERE \(worker) = ?
-                AND \(payload) IS NOT ('worker ' || \(worker) || ' sequence ' || \(sequence) || ' part ' || \(part))
-                """, arguments: [work.worker]) ?? 0
+            let mismatched =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM \(table) WHERE \(worker) = ?
+                        AND \(payload) IS NOT ('worker ' || \(worker) || ' sequence ' || \(sequence) || ' part ' || \(part))
+                        """, arguments: [work.worker]) ?? 0
             return (counts, mismatched)
         }
         let last = acknowledged.max() ?? 0

@@ -52,7 +52,9 @@ struct CrashTrials: ParsableCommand {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
 
-        print("crash trials: \(trials), seed \(seed), operations \(operations.map(\.rawValue).joined(separator: ",")), journal modes \(modes.joined(separator: ","))")
+        print(
+            "crash trials: \(trials), seed \(seed), operations \(operations.map(\.rawValue).joined(separator: ",")), journal modes \(modes.joined(separator: ","))"
+        )
         var windows: [String: Double] = [:]
         for operation in operations {
             for mode in modes {
@@ -92,7 +94,8 @@ struct CrashTrials: ParsableCommand {
             total.merge(row)
         }
         print(total.line("all"))
-        print("\(total.trials) trials: \(total.acknowledged) acknowledged, \(total.lost) lost, \(total.torn) torn, \(total.unopenable) failed to open")
+        print(
+            "\(total.trials) trials: \(total.acknowledged) acknowledged, \(total.lost) lost, \(total.torn) torn, \(total.unopenable) failed to open")
         if total.lost > 0 || total.torn > 0 || total.unopenable > 0 { throw ExitCode(1) }
     }
 
@@ -118,8 +121,10 @@ struct CrashTrials: ParsableCommand {
         var work = StoreWork(url: directory.appendingPathComponent("store.sqlite"))
         work.journalMode = mode
         try work.setUp(rows: setUpRows, for: operation)
-        let arguments = ["selftest", "store-worker", "--store", work.url.path, "--operation", operation.rawValue,
-                         "--journal-mode", mode, "--ack-file", directory.appendingPathComponent("acks").path]
+        let arguments = [
+            "selftest", "store-worker", "--store", work.url.path, "--operation", operation.rawValue,
+            "--journal-mode", mode, "--ack-file", directory.appendingPathComponent("acks").path,
+        ]
         return (work, arguments)
     }
 

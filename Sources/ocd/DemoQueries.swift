@@ -38,24 +38,31 @@ struct DemoQuery {
 enum DemoQueries {
     static var all: [DemoQuery] {
         [
-            DemoQuery(title: "fetchUserByEmail",
-                      predicate: NSPredicate(format: "email == %@", "user8@example.com"), limit: 1),
-            DemoQuery(title: "fetchUsersWithAgeRange(25...35)",
-                      predicate: NSPredicate(format: "age >= %ld AND age <= %ld", 25, 35),
-                      sortDescriptors: [NSSortDescriptor(key: "age", ascending: true)]),
-            DemoQuery(title: "searchUsers(\"chloe\")",
-                      predicate: NSPredicate(format: "name CONTAINS[cd] %@", "chloe"),
-                      sortDescriptors: [NSSortDescriptor(key: "name", ascending: true)]),
-            DemoQuery(title: "complex fetch",
-                      predicate: NSPredicate(format: "posts.@count > 5 AND age > 25")),
-            DemoQuery(title: "fetchActiveUsersWithPosts",
-                      predicate: NSPredicate(format: "SUBQUERY(posts, $post, $post.publishedAt != nil).@count > 0"),
-                      sortDescriptors: [NSSortDescriptor(key: "name", ascending: true)]),
-            DemoQuery(title: "page 3, newest first (20 per page)",
-                      sortDescriptors: [NSSortDescriptor(key: "createdAt", ascending: false)],
-                      offset: 40, limit: 20, show: ["name", "createdAt"]),
-            DemoQuery(title: "users without an email",
-                      predicate: NSPredicate(format: "email == nil")),
+            DemoQuery(
+                title: "fetchUserByEmail",
+                predicate: NSPredicate(format: "email == %@", "user8@example.com"), limit: 1),
+            DemoQuery(
+                title: "fetchUsersWithAgeRange(25...35)",
+                predicate: NSPredicate(format: "age >= %ld AND age <= %ld", 25, 35),
+                sortDescriptors: [NSSortDescriptor(key: "age", ascending: true)]),
+            DemoQuery(
+                title: "searchUsers(\"chloe\")",
+                predicate: NSPredicate(format: "name CONTAINS[cd] %@", "chloe"),
+                sortDescriptors: [NSSortDescriptor(key: "name", ascending: true)]),
+            DemoQuery(
+                title: "complex fetch",
+                predicate: NSPredicate(format: "posts.@count > 5 AND age > 25")),
+            DemoQuery(
+                title: "fetchActiveUsersWithPosts",
+                predicate: NSPredicate(format: "SUBQUERY(posts, $post, $post.publishedAt != nil).@count > 0"),
+                sortDescriptors: [NSSortDescriptor(key: "name", ascending: true)]),
+            DemoQuery(
+                title: "page 3, newest first (20 per page)",
+                sortDescriptors: [NSSortDescriptor(key: "createdAt", ascending: false)],
+                offset: 40, limit: 20, show: ["name", "createdAt"]),
+            DemoQuery(
+                title: "users without an email",
+                predicate: NSPredicate(format: "email == nil")),
         ]
     }
 }

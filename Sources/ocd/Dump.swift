@@ -7,13 +7,13 @@ struct Dump: ParsableCommand {
         commandName: "dump",
         abstract: "Print every object of an entity of a SQLite store as JSON Lines or CSV.",
         discussion: """
-        Each object is one line: its object ID URI as "objectID", its attributes, and its relationships as \\
-        object ID URIs (a to-many relationship as an array, in order for an ordered one). Binary values are \\
-        base64, dates ISO 8601 in UTC, decimal numbers, UUIDs and URLs text. Subentities' objects are \\
-        included. The model is --model, else the one the store keeps of itself; a transformable value whose \\
-        transformer this program lacks is printed as its stored bytes. A progress bar shows on a terminal. \\
-        The store is opened read-only.
-        """
+            Each object is one line: its object ID URI as "objectID", its attributes, and its relationships as \\
+            object ID URIs (a to-many relationship as an array, in order for an ordered one). Binary values are \\
+            base64, dates ISO 8601 in UTC, decimal numbers, UUIDs and URLs text. Subentities' objects are \\
+            included. The model is --model, else the one the store keeps of itself; a transformable value whose \\
+            transformer this program lacks is printed as its stored bytes. A progress bar shows on a terminal. \\
+            The store is opened read-only.
+            """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -44,30 +44,36 @@ struct Dump: ParsableCommand {
     private func dump() throws {
         let storeURL = URL(fileURLWithPath: store)
         guard FileManager.default.fileExists(atPath: storeURL.path) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
-                          userInfo: [NSLocalizedDescriptionKey: "\(storeURL.path): no such store file"])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
+                userInfo: [NSLocalizedDescriptionKey: "\(storeURL.path): no such store file"])
         }
-        let managedObjectModel = try model.map { try NSManagedObjectModel.load(from: URL(fileURLWithPath: $0)) }
+        let managedObjectModel =
+            try model.map { try NSManagedObjectModel.load(from: URL(fileURLWithPath: $0)) }
             ?? NSManagedObjectModel.load(cachedInStoreAt: storeURL)
         guard let description = managedObjectModel.entitiesByName[entity] else {
             let names = managedObjectModel.entities.compactMap(\.name).sorted().joined(separator: ", ")
-            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError,
-                          userInfo: [NSLocalizedDescriptionKey: "the model has no entity named \"\(entity)\"; it has \(names)"])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                userInfo: [NSLocalizedDescriptionKey: "the model has no entity named \"\(entity)\"; it has \(names)"])
         }
         // Values of transformers this program lacks (the app's) read as their stored bytes.
         let registered = Set(ValueTransformer.valueTransformerNames().map(\.rawValue))
         for entity in managedObjectModel.entities {
             for property in entity.properties {
                 guard let attribute = property as? NSAttributeDescription, attribute.attributeType == .transformableAttributeType,
-                      let name = attribute.valueTransformerName, !registered.contains(name) else { continue }
+                    let name = attribute.valueTransformerName, !registered.contains(name)
+                else { continue }
                 ValueTransformer.setValueTransformer(StoredBytesTransformer(), forName: NSValueTransformerName(rawValue: name))
             }
         }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: managedObjectModel)
-        try coordinator.addPersistentStore(type: .sqlite, at: storeURL, options: [
-            NSReadOnlyPersistentStoreOption: true, NSMigratePersistentStoresAutomaticallyOption: false,
-            NSInferMappingModelAutomaticallyOption: false,
-        ])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: storeURL,
+            options: [
+                NSReadOnlyPersistentStoreOption: true, NSMigratePersistentStoresAutomaticallyOption: false,
+                NSInferMappingModelAutomaticallyOption: false,
+            ])
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         let keys = Self.keys(of: description)
@@ -107,7 +113,10 @@ struct Dump: ParsableCommand {
         let properties = object.entity.propertiesByName
         var values: [(String, DumpValue)] = [("objectID", .text(object.objectID.uriRepresentation().absoluteString))]
         for key in keys {
-            guard let property = properties[key] else { values.append((key, .null)); continue }
+            guard let property = properties[key] else {
+                values.append((key, .null))
+                continue
+            }
             values.append((key, DumpValue(object.value(forKey: key), relationship: property as? NSRelationshipDescription)))
         }
         switch format {
@@ -131,7 +140,10 @@ enum DumpValue {
         func uri(_ object: Any) -> String {
             (object as? NSManagedObject)?.objectID.uriRepresentation().absoluteString ?? "\(object)"
         }
-        guard let value, !(value is NSNull) else { self = .null; return }
+        guard let value, !(value is NSNull) else {
+            self = .null
+            return
+        }
         if relationship != nil {
             switch value {
             case let set as NSOrderedSet: self = .list(set.array.map(uri))
@@ -148,7 +160,10 @@ enum DumpValue {
         case let url as URL: self = .text(url.absoluteString)
         case let decimal as NSDecimalNumber: self = .number(decimal.stringValue)
         case let number as NSNumber:
-            if type(of: number) == type(of: NSNumber(value: true)) { self = .boolean(number.boolValue); return }
+            if type(of: number) == type(of: NSNumber(value: true)) {
+                self = .boolean(number.boolValue)
+                return
+            }
             let code = String(cString: number.objCType)
             if code == "d" || code == "f" {
                 let double = number.doubleValue

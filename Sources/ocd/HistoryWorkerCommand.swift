@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import OpenCoreData
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,16 +51,20 @@ struct HistoryWorkerCommand: ParsableCommand {
         let item = NSEntityDescription()
         item.name = "Item"
         item.managedObjectClassName = "NSManagedObject"
-        item.properties = [attribute("worker", .integer64AttributeType), attribute("sequence", .integer64AttributeType),
-                           attribute("title", .stringAttributeType)]
+        item.properties = [
+            attribute("worker", .integer64AttributeType), attribute("sequence", .integer64AttributeType),
+            attribute("title", .stringAttributeType),
+        ]
         let model = NSManagedObjectModel()
         model.entities = [item]
         return model
     }
 
     func run() throws {
-        let options: [AnyHashable: Any] = [NSPersistentHistoryTrackingKey: true as NSNumber,
-                                           NSPersistentStoreRemoteChangeNotificationPostOptionKey: true as NSNumber]
+        let options: [AnyHashable: Any] = [
+            NSPersistentHistoryTrackingKey: true as NSNumber,
+            NSPersistentStoreRemoteChangeNotificationPostOptionKey: true as NSNumber,
+        ]
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model())
         _ = try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: store), options: options)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -115,7 +120,9 @@ struct HistoryWorkerCommand: ParsableCommand {
                         if (try? context.existingObject(with: id))?.value(forKey: "title") is String { merged += 1 }
                     }
                     let latency = received.timeIntervalSince(transaction.timestamp) * 1000
-                    Self.line("transaction \(transaction.transactionNumber) \(transaction.author ?? "-") changes=\(transaction.changes?.count ?? 0) latency_ms=\(String(format: "%.1f", latency))")
+                    Self.line(
+                        "transaction \(transaction.transactionNumber) \(transaction.author ?? "-") changes=\(transaction.changes?.count ?? 0) latency_ms=\(String(format: "%.1f", latency))"
+                    )
                     token = transaction.token
                 }
             }

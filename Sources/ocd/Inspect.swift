@@ -9,12 +9,12 @@ struct Inspect: ParsableCommand {
         commandName: "inspect",
         abstract: "Describe a Core Data SQLite store: type, UUID, versions, journal, entities, properties, hashes, history.",
         discussion: """
-        The entities and their row counts come from the store's own tables; their attributes and \\
-        relationships from --model, else from the model the store keeps of itself (Z_MODELCACHE). A store \\
-        too old to keep one is described from its tables and columns. With --model, the store's entity \\
-        version hashes are compared with the model's, naming the entities that differ and why. \\
-        The store is read, never changed (but for SQLite's own recovery of an interrupted write).
-        """
+            The entities and their row counts come from the store's own tables; their attributes and \\
+            relationships from --model, else from the model the store keeps of itself (Z_MODELCACHE). A store \\
+            too old to keep one is described from its tables and columns. With --model, the store's entity \\
+            version hashes are compared with the model's, naming the entities that differ and why. \\
+            The store is read, never changed (but for SQLite's own recovery of an interrupted write).
+            """
     )
 
     @Argument(help: "The SQLite store file.")
@@ -70,8 +70,9 @@ struct StoreInspection {
     init(storeURL: URL, modelPath: String?) throws {
         self.storeURL = storeURL
         guard FileManager.default.fileExists(atPath: storeURL.path) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
-                          userInfo: [NSLocalizedDescriptionKey: "\(storeURL.path): no such store file"])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
+                userInfo: [NSLocalizedDescriptionKey: "\(storeURL.path): no such store file"])
         }
         let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: storeURL)
         storeType = metadata[NSStoreTypeKey] as? String ?? ""
@@ -133,16 +134,20 @@ struct StoreInspection {
                 if tableNames.contains(table) {
                     count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\" WHERE Z_ENT = ?", arguments: [number])
                 }
-                entities.append(Entity(name: name, number: number, superNumber: superNumber,
-                                       superName: superNumber == 0 ? nil : byNumber[superNumber]?.1,
-                                       rows: count, table: tableNames.contains(table) ? table : nil, maxPrimaryKey: maximum))
+                entities.append(
+                    Entity(
+                        name: name, number: number, superNumber: superNumber,
+                        superName: superNumber == 0 ? nil : byNumber[superNumber]?.1,
+                        rows: count, table: tableNames.contains(table) ? table : nil, maxPrimaryKey: maximum))
             }
             for table in ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"] where tableNames.contains(table) {
                 history.append((table, try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0))
             }
             if model == nil {
-                for name in names where name.hasPrefix("Z") && !name.hasPrefix("Z_PRIMARYKEY") && !name.hasPrefix("Z_METADATA")
-                    && !name.hasPrefix("Z_MODELCACHE") {
+                for name in names
+                where name.hasPrefix("Z") && !name.hasPrefix("Z_PRIMARYKEY") && !name.hasPrefix("Z_METADATA")
+                    && !name.hasPrefix("Z_MODELCACHE")
+                {
                     let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(name)\")").map { row -> String in
                         let column: String = row["name"] ?? ""
                         let type: String = row["type"] ?? ""
@@ -177,8 +182,10 @@ struct StoreInspection {
         guard let stored, let wanted else { return ["the store keeps no model to tell which properties differ"] }
         func hashes(_ entity: NSEntityDescription) -> [String: Data] {
             var result: [String: Data] = [:]
-            for (name, property) in entity.propertiesByName where !property.isTransient
-                && (property is NSAttributeDescription || property is NSRelationshipDescription) {
+            for (name, property) in entity.propertiesByName
+            where !property.isTransient
+                && (property is NSAttributeDescription || property is NSRelationshipDescription)
+            {
                 result[name] = property.versionHash
             }
             return result
@@ -226,7 +233,9 @@ struct StoreInspection {
             default: words.append("nullify")
             }
             if relationship.isToMany, relationship.minCount > 0 || relationship.maxCount > 0 {
-                words.append("count \(relationship.minCount)…\(relationship.maxCount == 0 || relationship.maxCount == Int.max ? "" : String(relationship.maxCount))")
+                words.append(
+                    "count \(relationship.minCount)…\(relationship.maxCount == 0 || relationship.maxCount == Int.max ? "" : String(relationship.maxCount))"
+                )
             }
         case is NSFetchedPropertyDescription:
             words.append("fetched")
@@ -282,8 +291,9 @@ struct StoreInspection {
         }
         if let comparedWith {
             let differing = comparison.filter { $0.status != "same" }
-            lines.append("Version hashes against \(comparedWith): "
-                         + (differing.isEmpty ? "all \(comparison.count) entities match" : "\(differing.count) of \(comparison.count) entities differ"))
+            lines.append(
+                "Version hashes against \(comparedWith): "
+                    + (differing.isEmpty ? "all \(comparison.count) entities match" : "\(differing.count) of \(comparison.count) entities differ"))
             for item in differing {
                 lines.append("  \(item.entity): \(item.status)" + (item.reasons.isEmpty ? "" : ": " + item.reasons.joined(separator: "; ")))
             }
@@ -308,15 +318,20 @@ struct StoreInspection {
             if let description = model?.entitiesByName[entity.name] {
                 item["abstract"] = description.isAbstract
                 item["properties"] = description.properties.sorted(by: { $0.name < $1.name }).map { property -> [String: Any] in
-                    ["name": property.name, "description": Self.describe(property),
-                     "kind": property is NSRelationshipDescription ? "relationship" : property is NSFetchedPropertyDescription ? "fetched" : "attribute"]
+                    [
+                        "name": property.name, "description": Self.describe(property),
+                        "kind": property is NSRelationshipDescription
+                            ? "relationship" : property is NSFetchedPropertyDescription ? "fetched" : "attribute",
+                    ]
                 }
             }
             return item
         }
         if !tables.isEmpty { object["tables"] = tables.map { ["name": $0.name, "columns": $0.columns] } }
         if let comparedWith {
-            object["versionHashes"] = ["model": comparedWith, "entities": comparison.map { ["entity": $0.entity, "status": $0.status, "reasons": $0.reasons] }]
+            object["versionHashes"] = [
+                "model": comparedWith, "entities": comparison.map { ["entity": $0.entity, "status": $0.status, "reasons": $0.reasons] },
+            ]
         }
         object["history"] = history.map { ["table": $0.table, "rows": $0.rows] }
         return JSONText.encode(object) + "\n"

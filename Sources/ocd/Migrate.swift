@@ -43,14 +43,18 @@ struct Migrate: ParsableCommand {
             return
         }
         let count = migration.steps.count
-        print("Migrating \(storeURL.lastPathComponent) from \"\(migration.steps[0].sourceName ?? "?")\" to \"\(last.destinationName ?? "?")\""
-              + (count > 1 ? " in \(count) steps (no single mapping can be inferred):" : ":"))
+        print(
+            "Migrating \(storeURL.lastPathComponent) from \"\(migration.steps[0].sourceName ?? "?")\" to \"\(last.destinationName ?? "?")\""
+                + (count > 1 ? " in \(count) steps (no single mapping can be inferred):" : ":"))
         for (position, step) in migration.steps.enumerated() {
-            let how = step.usesMigrationManager ? "NSMigrationManager with a mapping model, into a new file"
+            let how =
+                step.usesMigrationManager
+                ? "NSMigrationManager with a mapping model, into a new file"
                 : step.runsInPlace ? "in place, ALTER TABLE" : "copying tables: \(step.copyReason ?? "")"
             print("Step \(position + 1) of \(count): \"\(step.sourceName ?? "?")\" → \"\(step.destinationName ?? "?")\" (\(how))")
-            let lines = LightweightMigration.summary(of: step.mappingModel, sourceModel: step.sourceModel,
-                                                     destinationModel: step.destinationModel)
+            let lines = LightweightMigration.summary(
+                of: step.mappingModel, sourceModel: step.sourceModel,
+                destinationModel: step.destinationModel)
             for line in lines { print("  " + line) }
             if lines.isEmpty { print("  (no entity or property added, removed or renamed; the layout or hashes change)") }
         }

@@ -31,9 +31,11 @@ struct ModelPrint: ParsableCommand {
                 let versions = try NSManagedObjectModel.versions(inBundleAt: url)
                 guard let match = versions.first(where: { $0.name == version || $0.url.lastPathComponent == version }) else {
                     let names = versions.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                    throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
-                        NSLocalizedDescriptionKey: "\(url.path): no version named \"\(version)\"; the bundle holds \(names)",
-                    ])
+                    throw NSError(
+                        domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
+                        userInfo: [
+                            NSLocalizedDescriptionKey: "\(url.path): no version named \"\(version)\"; the bundle holds \(names)"
+                        ])
                 }
                 model = try match.loadModel()
             } else {
@@ -54,10 +56,10 @@ struct ModelCompile: ParsableCommand {
         commandName: "compile",
         abstract: "Compile a model as Xcode's model compiler (momc) does: an .xcdatamodeld into a .momd, an .xcdatamodel into a .mom.",
         discussion: """
-        The .momd holds a .mom for every version and a VersionInfo.plist naming the current version and \
-        each version's entity hashes; Apple's Core Data on Apple platforms reads it as it reads Xcode's. \
-        No .omo (the optimized form Xcode adds) is written.
-        """
+            The .momd holds a .mom for every version and a VersionInfo.plist naming the current version and \
+            each version's entity hashes; Apple's Core Data on Apple platforms reads it as it reads Xcode's. \
+            No .omo (the optimized form Xcode adds) is written.
+            """
     )
 
     @Argument(help: "An .xcdatamodeld bundle or an .xcdatamodel version folder.")

@@ -8,18 +8,20 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Fetch from a SQLite store with a predicate, sort, limit, properties and grouping.",
         discussion: """
-        Every result is a dictionary fetch (.dictionaryResultType): without --properties the entity's \
-        attributes are shown. A property that contains "(" or "@" is an expression, named by its text: \
-        --properties "name,posts.@count" or --group-by city --properties "city,count:(name)". \
-        The store is opened read-only. Without --model, the model is the one the store keeps of itself \
-        (Z_MODELCACHE), which every store Core Data or OpenCoreData wrote since 2011 has.
-        """
+            Every result is a dictionary fetch (.dictionaryResultType): without --properties the entity's \
+            attributes are shown. A property that contains "(" or "@" is an expression, named by its text: \
+            --properties "name,posts.@count" or --group-by city --properties "city,count:(name)". \
+            The store is opened read-only. Without --model, the model is the one the store keeps of itself \
+            (Z_MODELCACHE), which every store Core Data or OpenCoreData wrote since 2011 has.
+            """
     )
 
     @Argument(help: "The SQLite store file.")
     var store: String
 
-    @Option(name: .long, help: "The model: an .xcdatamodeld bundle, an .xcdatamodel version folder, a compiled .momd or .mom; the store's own cache by default.")
+    @Option(
+        name: .long,
+        help: "The model: an .xcdatamodeld bundle, an .xcdatamodel version folder, a compiled .momd or .mom; the store's own cache by default.")
     var model: String?
 
     @Option(name: .long, help: "The entity to fetch.")
@@ -28,7 +30,9 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: "A predicate in Core Data's format syntax, e.g. \"age > 30 AND name BEGINSWITH 'A'\".")
     var predicate: String?
 
-    @Option(name: .long, help: "Sort keys separated by commas; a leading - sorts descending: name,-age (write --sort=-age when the first key is descending).")
+    @Option(
+        name: .long,
+        help: "Sort keys separated by commas; a leading - sorts descending: name,-age (write --sort=-age when the first key is descending).")
     var sort: String?
 
     @Option(name: .long, help: "The maximum number of results.")
@@ -50,7 +54,8 @@ struct QueryCommand: ParsableCommand {
         } catch let error as NSError {
             var message = "error: " + error.localizedDescription + "\n"
             if let format = error.userInfo[NSPredicateFormatStringErrorKey] as? String,
-               let offset = error.userInfo[NSPredicateFormatOffsetErrorKey] as? Int {
+                let offset = error.userInfo[NSPredicateFormatOffsetErrorKey] as? Int
+            {
                 message += "  " + format + "\n  " + String(repeating: " ", count: max(0, offset)) + "^\n"
             }
             FileHandle.standardError.write(Data(message.utf8))
@@ -65,7 +70,8 @@ struct QueryCommand: ParsableCommand {
             throw Self.error(NSFileReadNoSuchFileError, "\(storeURL.path): no such store file")
         }
         if let limit, limit < 0 { throw Self.error(NSFormattingError, "--limit must not be negative, not \(limit)") }
-        let managedObjectModel = try model.map { try NSManagedObjectModel.load(from: URL(fileURLWithPath: $0)) }
+        let managedObjectModel =
+            try model.map { try NSManagedObjectModel.load(from: URL(fileURLWithPath: $0)) }
             ?? NSManagedObjectModel.load(cachedInStoreAt: storeURL)
         guard let description = managedObjectModel.entitiesByName[entity] else {
             let names = managedObjectModel.entities.compactMap(\.name).sorted().joined(separator: ", ")
@@ -78,8 +84,9 @@ struct QueryCommand: ParsableCommand {
         }
         if let sort {
             request.sortDescriptors = try Self.list(sort, option: "--sort").map { key in
-                key.hasPrefix("-") ? NSSortDescriptor(key: String(key.dropFirst()), ascending: false)
-                                   : NSSortDescriptor(key: key, ascending: true)
+                key.hasPrefix("-")
+                    ? NSSortDescriptor(key: String(key.dropFirst()), ascending: false)
+                    : NSSortDescriptor(key: key, ascending: true)
             }
         }
         if let limit { request.fetchLimit = limit }
@@ -99,7 +106,8 @@ struct QueryCommand: ParsableCommand {
             keys = []
             for property in chain.flatMap(\.properties) {
                 guard let attribute = property as? NSAttributeDescription, !attribute.isTransient,
-                      !keys.contains(attribute.name) else { continue }
+                    !keys.contains(attribute.name)
+                else { continue }
                 keys.append(attribute.name)
             }
         }
@@ -113,11 +121,13 @@ struct QueryCommand: ParsableCommand {
         if !groups.isEmpty { request.propertiesToGroupBy = groups }
 
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: managedObjectModel)
-        try coordinator.addPersistentStore(type: .sqlite, at: storeURL, options: [
-            NSReadOnlyPersistentStoreOption: true,
-            NSMigratePersistentStoresAutomaticallyOption: false,
-            NSInferMappingModelAutomaticallyOption: false,
-        ])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: storeURL,
+            options: [
+                NSReadOnlyPersistentStoreOption: true,
+                NSMigratePersistentStoresAutomaticallyOption: false,
+                NSInferMappingModelAutomaticallyOption: false,
+            ])
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         let rows = try context.performAndWait { try context.fetch(request) }

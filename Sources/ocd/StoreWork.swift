@@ -152,8 +152,10 @@ struct StoreWork {
             try context.save()
         case .batchInsert:
             let rows: [[String: Any]] = (0..<objects).map { part in
-                ["worker": worker, "sequence": Int64(step), "part": Int64(part), "generation": Int64(0),
-                 "payload": Self.payload(worker, Int64(step), Int64(part))]
+                [
+                    "worker": worker, "sequence": Int64(step), "part": Int64(part), "generation": Int64(0),
+                    "payload": Self.payload(worker, Int64(step), Int64(part)),
+                ]
             }
             _ = try context.execute(NSBatchInsertRequest(entityName: "Record", objects: rows))
         case .batchUpdate:
@@ -179,9 +181,11 @@ struct StoreWork {
             let fetch = NSFetchRequest<NSManagedObject>(entityName: "Counter")
             fetch.predicate = NSPredicate(format: "name == %@", "shared")
             guard let counter = try context.fetch(fetch).first else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                    NSLocalizedDescriptionKey: "The store at \(url.path) has no shared counter.",
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "The store at \(url.path) has no shared counter."
+                    ])
             }
             let value = (counter.value(forKey: "value") as? NSNumber)?.int64Value ?? 0
             counter.setValue(NSNumber(value: value + 1), forKey: "value")
@@ -202,8 +206,9 @@ struct StoreWork {
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
         let migrated = url.deletingLastPathComponent().appendingPathComponent("migrated-\(getpid()).sqlite")
         let manager = NSMigrationManager(sourceModel: source, destinationModel: destination)
-        try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: mapping,
-                                 to: migrated, type: .sqlite, options: nil)
+        try manager.migrateStore(
+            from: url, type: .sqlite, options: nil, mapping: mapping,
+            to: migrated, type: .sqlite, options: nil)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: destination)
         try coordinator.replacePersistentStore(at: url, withPersistentStoreFrom: migrated, type: .sqlite)
         try coordinator.destroyPersistentStore(at: migrated, type: .sqlite)
@@ -216,8 +221,9 @@ struct StoreWork {
         while saves == 0 || step <= saves {
             try queue.write { db in
                 for part in 0..<objects {
-                    try db.execute(sql: "INSERT INTO record (worker, sequence, part, payload) VALUES (?, ?, ?, ?)",
-                                   arguments: [worker, step, part, Self.payload(worker, Int64(step), Int64(part))])
+                    try db.execute(
+                        sql: "INSERT INTO record (worker, sequence, part, payload) VALUES (?, ?, ?, ?)",
+                        arguments: [worker, step, part, Self.payload(worker, Int64(step), Int64(part))])
                 }
             }
             acknowledge(step)
@@ -260,9 +266,11 @@ struct AcknowledgementFile {
     init(path: String) throws {
         descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard descriptor >= 0 else {
-            throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno), userInfo: [
-                NSLocalizedDescriptionKey: "Cannot open the acknowledgement file \(path).",
-            ])
+            throw NSError(
+                domain: NSPOSIXErrorDomain, code: Int(errno),
+                userInfo: [
+                    NSLocalizedDescriptionKey: "Cannot open the acknowledgement file \(path)."
+                ])
         }
     }
 

@@ -1,5 +1,6 @@
-@testable import MagicalRecord
 import Testing
+
+@testable import MagicalRecord
 
 extension MagicalRecordTests {
     /// `NSManagedObjectContext`'s MagicalRecord contexts, working names, reset and thread contexts.

@@ -69,7 +69,9 @@ extension MagicalRecordTests {
             #expect(NSPersistentStore.mr_default() === coordinator.persistentStores.first)
         }
 
-        @Test("mr_fetchAll(with:) makes a controller for every object (it needs sort descriptors to fetch); mr_observe(onMainThread:) merges a background save on the main queue")
+        @Test(
+            "mr_fetchAll(with:) makes a controller for every object (it needs sort descriptors to fetch); mr_observe(onMainThread:) merges a background save on the main queue"
+        )
         func fetchAllAndMainThreadObservation() async throws {
             let url = try StaffStack.setUp()
             defer { StaffStack.tearDown(url) }

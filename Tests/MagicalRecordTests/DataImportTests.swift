@@ -11,7 +11,7 @@ final class AuditedEmployee: NSManagedObject, MagicalRecordNamedEntity, MagicalR
 
     func importValue(_ value: Any?, forKey key: String) -> Bool {
         guard key == "height", let height = value as? NSNumber else { return false }
-        setValue(height.doubleValue / 100, forKey: "height")   // centimetres in the data
+        setValue(height.doubleValue / 100, forKey: "height")  // centimetres in the data
         return true
     }
 
@@ -70,10 +70,11 @@ extension MagicalRecordTests {
             let url = try StaffStack.setUp()
             defer { StaffStack.tearDown(url) }
             let local = NSManagedObjectContext.mr_()
-            let employees = Employee.mr_import(from: [
-                ["employeeID": 1, "full_name": "Ann", "height": 1.6],
-                ["employeeID": 2, "full_name": "Bo", "height": 1.8],
-            ], in: local)
+            let employees = Employee.mr_import(
+                from: [
+                    ["employeeID": 1, "full_name": "Ann", "height": 1.6],
+                    ["employeeID": 2, "full_name": "Bo", "height": 1.8],
+                ], in: local)
             #expect(employees.count == 2)
             #expect(employees.allSatisfy { $0.managedObjectContext === local })
             let department = Department.mr_import(from: ["code": "SAL", "name": "Sales", "employees": [1, 2, 3]], in: local)

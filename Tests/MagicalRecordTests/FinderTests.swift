@@ -32,7 +32,8 @@ extension MagicalRecordTests {
             Self.staff()
             #expect(Employee.mr_findAll()?.count == 5)
             #expect(Set(Self.names(Employee.mr_findAll(with: NSPredicate(format: "height >= 1.8")))) == ["Bo", "Cy"])
-            #expect(Self.names(Employee.mr_findAllSorted(by: "height", ascending: true)) == ["Di", "Ann", "lxz", "Bo", "Cy"]
+            #expect(
+                Self.names(Employee.mr_findAllSorted(by: "height", ascending: true)) == ["Di", "Ann", "lxz", "Bo", "Cy"]
                     || Self.names(Employee.mr_findAllSorted(by: "height", ascending: true)) == ["Di", "Ann", "lxz", "Cy", "Bo"])
             #expect(Self.names(Employee.mr_findAllSorted(by: "height,name", ascending: false)) == ["Cy", "Bo", "lxz", "Ann", "Di"])
             #expect(Self.names(Employee.mr_findAllSorted(by: "height:NO,name:YES", ascending: false)) == ["Bo", "Cy", "lxz", "Ann", "Di"])
@@ -122,12 +123,16 @@ extension MagicalRecordTests {
             #expect(abs((sum?.doubleValue ?? 0) - 8.4) < 1e-9)
             let average = Employee.mr_aggregateOperation("average:", onAttribute: "height", with: NSPredicate(format: "height >= 1.8")) as? NSNumber
             #expect(abs((average?.doubleValue ?? 0) - 1.8) < 1e-9)
-            #expect((Employee.mr_aggregateOperation("max:", onAttribute: "height", with: nil, in: NSManagedObjectContext.mr_()) as? NSNumber)?.doubleValue == 1.8)
-            let grouped = try #require(Employee.mr_aggregateOperation("sum:", onAttribute: "height", with: nil, groupBy: "department.code") as? [NSDictionary])
-            let sums = Dictionary(uniqueKeysWithValues: grouped.compactMap { row -> (String, Double)? in
-                guard let code = row["department.code"] as? String, let sum = row["result"] as? NSNumber else { return nil }
-                return (code, (sum.doubleValue * 10).rounded() / 10)
-            })
+            #expect(
+                (Employee.mr_aggregateOperation("max:", onAttribute: "height", with: nil, in: NSManagedObjectContext.mr_()) as? NSNumber)?.doubleValue
+                    == 1.8)
+            let grouped = try #require(
+                Employee.mr_aggregateOperation("sum:", onAttribute: "height", with: nil, groupBy: "department.code") as? [NSDictionary])
+            let sums = Dictionary(
+                uniqueKeysWithValues: grouped.compactMap { row -> (String, Double)? in
+                    guard let code = row["department.code"] as? String, let sum = row["result"] as? NSNumber else { return nil }
+                    return (code, (sum.doubleValue * 10).rounded() / 10)
+                })
             #expect(sums == ["ENG": 5.3, "SAL": 3.1])
             let di = try #require(Employee.mr_findFirst(byAttribute: "name", withValue: "Di"))
             #expect((di.mr_minValue(for: "height") as? NSNumber)?.doubleValue == 1.5)
@@ -146,13 +151,15 @@ extension MagicalRecordTests {
             #expect(controller.sections?.map(\.name) == ["Engineering", "Sales"])
             #expect(controller.sections?.map(\.numberOfObjects) == [3, 2])
             #expect((controller.fetchedObjects as? [Employee])?.first?.name == "Bo")
-            let tall = Employee.mr_fetchAllGrouped(by: nil, with: NSPredicate(format: "height > 1.75"), sortedBy: "name", ascending: false,
-                                                   delegate: nil, in: NSManagedObjectContext.mr_default())
+            let tall = Employee.mr_fetchAllGrouped(
+                by: nil, with: NSPredicate(format: "height > 1.75"), sortedBy: "name", ascending: false,
+                delegate: nil, in: NSManagedObjectContext.mr_default())
             #expect((tall.fetchedObjects as? [Employee])?.compactMap(\.name) == ["Cy", "Bo"])
             let all = Department.mr_fetchAllSorted(by: "code", ascending: false, with: nil, groupBy: nil, delegate: nil)
             #expect((all.fetchedObjects as? [Department])?.compactMap(\.code) == ["SAL", "ENG"])
-            let cached = Employee.mr_fetchController(Employee.mr_requestAllSorted(by: "name", ascending: true), delegate: nil,
-                                                     useFileCache: true, groupedBy: nil, in: NSManagedObjectContext.mr_default())
+            let cached = Employee.mr_fetchController(
+                Employee.mr_requestAllSorted(by: "name", ascending: true), delegate: nil,
+                useFileCache: true, groupedBy: nil, in: NSManagedObjectContext.mr_default())
             #expect(cached.cacheName == "MagicalRecord-Cache-Employee")
             #expect(cached.fetchedObjects == nil)
             #expect(Employee.mr_performFetch(cached))

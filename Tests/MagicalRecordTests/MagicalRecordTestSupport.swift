@@ -140,10 +140,11 @@ final class NotificationLog: @unchecked Sendable {
 
     init(_ names: [String]) {
         for name in names {
-            tokens.append(NotificationCenter.default.addObserver(forName: NSNotification.Name(name), object: nil, queue: nil) { [weak self] _ in
-                guard let self else { return }
-                self.lock.withLock { self.posted.append(name) }
-            })
+            tokens.append(
+                NotificationCenter.default.addObserver(forName: NSNotification.Name(name), object: nil, queue: nil) { [weak self] _ in
+                    guard let self else { return }
+                    self.lock.withLock { self.posted.append(name) }
+                })
         }
     }
 

@@ -1,5 +1,6 @@
-@testable import MagicalRecord
 import Testing
+
+@testable import MagicalRecord
 
 /// Errors reported to MagicalRecord's error handler.
 // @unchecked Sendable: `errors` is read and written only with `lock` held.
@@ -48,8 +49,11 @@ extension MagicalRecordTests {
             MagicalRecord.setShouldDeleteStoreOnModelMismatch(true)
             MagicalRecord.setDefaultModelNamed("Staff")
             MagicalRecord.setupCoreDataStackWithStore(at: url)
-            #expect(log.names == [kMagicalRecordPSCMismatchWillDeleteStore, kMagicalRecordPSCMismatchDidDeleteStore,
-                                  kMagicalRecordPSCMismatchWillRecreateStore, kMagicalRecordPSCMismatchDidRecreateStore])
+            #expect(
+                log.names == [
+                    kMagicalRecordPSCMismatchWillDeleteStore, kMagicalRecordPSCMismatchDidDeleteStore,
+                    kMagicalRecordPSCMismatchWillRecreateStore, kMagicalRecordPSCMismatchDidRecreateStore,
+                ])
             #expect(NSPersistentStore.mr_default() != nil)
             #expect(Employee.mr_countOfEntities() == 0)
             StaffStack.insertEmployees([("Bo", 1.8)])

@@ -1,5 +1,6 @@
-@testable import MagicalRecord
 import Testing
+
+@testable import MagicalRecord
 
 extension MagicalRecordTests {
     /// MagicalRecord's saves: through the parents to the store or the receiver only, synchronous or with
@@ -68,7 +69,9 @@ extension MagicalRecordTests {
             #expect(try StaffStack.namesInStore(at: url) == ["a"])
 
             Employee.mr_createEntity()?.name = "b"
-            let (saved, _) = await awaitCompletion { context.mr_save(withOptions: [.parentContexts, .synchronouslyExceptRootContext], completion: $0) }
+            let (saved, _) = await awaitCompletion {
+                context.mr_save(withOptions: [.parentContexts, .synchronouslyExceptRootContext], completion: $0)
+            }
             #expect(saved)
             #expect(try StaffStack.namesInStore(at: url) == ["a", "b"])
 
@@ -108,14 +111,16 @@ extension MagicalRecordTests {
             defer { StaffStack.tearDown(url) }
             let ids = IDLog()
             let (saved, error) = await awaitCompletion { completion in
-                MagicalRecord.save({ localContext in
-                    let employee = Employee.mr_createEntity(in: localContext)!
-                    employee.name = "Bo"
-                    ids.record(employee)
-                }, completion: { saved, error in
-                    #expect(MainQueue.isCurrent)
-                    completion(saved, error)
-                })
+                MagicalRecord.save(
+                    { localContext in
+                        let employee = Employee.mr_createEntity(in: localContext)!
+                        employee.name = "Bo"
+                        ids.record(employee)
+                    },
+                    completion: { saved, error in
+                        #expect(MainQueue.isCurrent)
+                        completion(saved, error)
+                    })
             }
             #expect(saved && error == nil)
             #expect(ids.allPermanent)

@@ -58,8 +58,9 @@ extension MagicalRecordTests {
         func customRequest() throws {
             let url = try StaffStack.setUp()
             defer { StaffStack.tearDown(url) }
-            StaffStack.insertEmployees((1...25).map { (String(format: "lxz-%02d", $0), 1.5 + Double($0) / 100) }
-                                       + [("Bo", 1.8)])
+            StaffStack.insertEmployees(
+                (1...25).map { (String(format: "lxz-%02d", $0), 1.5 + Double($0) / 100) }
+                    + [("Bo", 1.8)])
             let employeeFilter = NSPredicate(format: "name LIKE %@", "*lxz*")
             let employeeRequest = Employee.mr_requestAll(with: employeeFilter)
             employeeRequest.fetchOffset = 10

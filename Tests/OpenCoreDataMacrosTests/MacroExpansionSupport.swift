@@ -56,9 +56,9 @@ func fixedSourceAfterAllFixIts(inClass member: String) -> String? {
     let source = "final class Note: NSManagedObject {\n    \(member)\n}"
     let file = Parser.parse(source: source)
     guard let type = file.statements.first?.item.as(ClassDeclSyntax.self),
-          let declaration = type.memberBlock.members.first?.decl,
-          let attributes = declaration.asProtocol((any WithAttributesSyntax).self)?.attributes,
-          let attribute = attributes.first?.as(AttributeSyntax.self)
+        let declaration = type.memberBlock.members.first?.decl,
+        let attributes = declaration.asProtocol((any WithAttributesSyntax).self)?.attributes,
+        let attribute = attributes.first?.as(AttributeSyntax.self)
     else {
         return nil
     }

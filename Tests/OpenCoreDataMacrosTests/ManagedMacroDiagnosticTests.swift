@@ -1,5 +1,5 @@
-import Testing
 import SwiftSyntaxMacrosGenericTestSupport
+import Testing
 
 @Suite("@Managed diagnostics")
 struct ManagedMacroDiagnosticTests {
@@ -12,22 +12,22 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                let title: String
-            }
-            """,
+                final class Note: NSManagedObject {
+                    let title: String
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' property 'title' must be declared with 'var', not 'let'",
                     line: 2, column: 14,
                     fixIts: [FixItSpec(message: "replace 'let' with 'var'")]
-                ),
+                )
             ],
             fixedSource: """
-            final class Note: NSManagedObject {
-                @Managed var title: String
-            }
-            """
+                final class Note: NSManagedObject {
+                    @Managed var title: String
+                }
+                """
         )
     }
 
@@ -40,30 +40,33 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                var priority: Int16 = 3
-            }
-            """,
+                final class Note: NSManagedObject {
+                    var priority: Int16 = 3
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Managed' property 'priority' cannot have an initial value; give the attribute a default value in the data model instead",
+                    message:
+                        "'@Managed' property 'priority' cannot have an initial value; give the attribute a default value in the data model instead",
                     line: 2, column: 34,
                     fixIts: [FixItSpec(message: "remove the initial value")]
-                ),
+                )
             ],
             fixedSource: """
-            final class Note: NSManagedObject {
-                @Managed var priority: Int16
-            }
-            """
+                final class Note: NSManagedObject {
+                    @Managed var priority: Int16
+                }
+                """
         )
     }
 
-    @Test("a computed property is an error whose fix-it removes '@Managed'", arguments: [
-        "{ title.count }",
-        "{ get { title.count } set { } }",
-        "{ get { title.count } }",
-    ])
+    @Test(
+        "a computed property is an error whose fix-it removes '@Managed'",
+        arguments: [
+            "{ title.count }",
+            "{ get { title.count } set { } }",
+            "{ get { title.count } }",
+        ])
     func computedProperty(body: String) {
         assertManagedExpansion(
             """
@@ -72,16 +75,16 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                var length: Int \(body)
-            }
-            """,
+                final class Note: NSManagedObject {
+                    var length: Int \(body)
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' cannot be applied to computed property 'length'",
                     line: 2, column: 30,
                     fixIts: [FixItSpec(message: "remove '@Managed'")]
-                ),
+                )
             ],
         )
         #expect(
@@ -90,10 +93,12 @@ struct ManagedMacroDiagnosticTests {
         )
     }
 
-    @Test("observers are an error whose fix-it removes them", arguments: [
-        "{ didSet { print(title) } }",
-        "{ willSet { } didSet { } }",
-    ])
+    @Test(
+        "observers are an error whose fix-it removes them",
+        arguments: [
+            "{ didSet { print(title) } }",
+            "{ willSet { } didSet { } }",
+        ])
     func observers(body: String) {
         assertManagedExpansion(
             """
@@ -102,16 +107,16 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                var title: String \(body)
-            }
-            """,
+                final class Note: NSManagedObject {
+                    var title: String \(body)
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' property 'title' cannot have 'willSet' or 'didSet' observers",
                     line: 2, column: 32,
                     fixIts: [FixItSpec(message: "remove the observers")]
-                ),
+                )
             ],
         )
         #expect(
@@ -129,22 +134,22 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                \(modifier) var count: Int
-            }
-            """,
+                final class Note: NSManagedObject {
+                    \(modifier) var count: Int
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' is only allowed on instance properties; 'count' is '\(modifier)'",
                     line: 2, column: 14,
                     fixIts: [FixItSpec(message: "remove '\(modifier)'")]
-                ),
+                )
             ],
             fixedSource: """
-            final class Note: NSManagedObject {
-                @Managed var count: Int
-            }
-            """
+                final class Note: NSManagedObject {
+                    @Managed var count: Int
+                }
+                """
         )
     }
 
@@ -157,22 +162,22 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                public \(modifier) var author: Author?
-            }
-            """,
+                final class Note: NSManagedObject {
+                    public \(modifier) var author: Author?
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' property 'author' cannot be '\(modifier)'",
                     line: 2, column: 21,
                     fixIts: [FixItSpec(message: "remove '\(modifier)'")]
-                ),
+                )
             ],
             fixedSource: """
-            final class Note: NSManagedObject {
-                @Managed public var author: Author?
-            }
-            """
+                final class Note: NSManagedObject {
+                    @Managed public var author: Author?
+                }
+                """
         )
     }
 
@@ -185,22 +190,22 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                var title
-            }
-            """,
+                final class Note: NSManagedObject {
+                    var title
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' property 'title' needs a type annotation: its declared type says how the stored value is read",
                     line: 2, column: 18,
                     fixIts: [FixItSpec(message: "add a type annotation")]
-                ),
+                )
             ],
             fixedSource: """
-            final class Note: NSManagedObject {
-                @Managed var title: <#Type#>
-            }
-            """
+                final class Note: NSManagedObject {
+                    @Managed var title: <#Type#>
+                }
+                """
         )
     }
 
@@ -213,10 +218,10 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                var count = 0
-            }
-            """,
+                final class Note: NSManagedObject {
+                    var count = 0
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' property 'count' needs a type annotation: its declared type says how the stored value is read",
@@ -229,10 +234,10 @@ struct ManagedMacroDiagnosticTests {
                 ),
             ],
             fixedSource: """
-            final class Note: NSManagedObject {
-                @Managed var count
-            }
-            """
+                final class Note: NSManagedObject {
+                    @Managed var count
+                }
+                """
         )
     }
 
@@ -245,10 +250,10 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                static let title: String = ""
-            }
-            """,
+                final class Note: NSManagedObject {
+                    static let title: String = ""
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' property 'title' must be declared with 'var', not 'let'",
@@ -267,10 +272,10 @@ struct ManagedMacroDiagnosticTests {
                 ),
             ],
             fixedSource: """
-            final class Note: NSManagedObject {
-                @Managed var title: String
-            }
-            """
+                final class Note: NSManagedObject {
+                    @Managed var title: String
+                }
+                """
         )
     }
 
@@ -283,16 +288,16 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                subscript(index: Int) -> String { "" }
-            }
-            """,
+                final class Note: NSManagedObject {
+                    subscript(index: Int) -> String { "" }
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' can only be applied to a 'var' property",
                     line: 2, column: 5,
                     fixIts: [FixItSpec(message: "remove '@Managed'")]
-                ),
+                )
             ],
         )
         #expect(
@@ -310,13 +315,13 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                var title: String, body: String
-            }
-            """,
+                final class Note: NSManagedObject {
+                    var title: String, body: String
+                }
+                """,
             diagnostics: [
                 // Swift itself refuses an accessor macro here, before `@Managed` is asked.
-                DiagnosticSpec(message: "accessor macro can only be applied to a single variable", line: 2, column: 5),
+                DiagnosticSpec(message: "accessor macro can only be applied to a single variable", line: 2, column: 5)
             ]
         )
     }
@@ -330,26 +335,28 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                var (title, body): (String, String)
-            }
-            """,
+                final class Note: NSManagedObject {
+                    var (title, body): (String, String)
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' property must be a single name, not a pattern",
                     line: 2, column: 18
-                ),
+                )
             ]
         )
     }
 
-    @Test("a property outside a class or extension is an error whose fix-it removes '@Managed'", arguments: [
-        ("struct Note {", "in struct 'Note'"),
-        ("enum Note {", "in enum 'Note'"),
-        ("actor Note {", "in actor 'Note'"),
-        ("protocol Note {", "in protocol 'Note'"),
-        ("func make() {", "a local variable"),
-    ])
+    @Test(
+        "a property outside a class or extension is an error whose fix-it removes '@Managed'",
+        arguments: [
+            ("struct Note {", "in struct 'Note'"),
+            ("enum Note {", "in enum 'Note'"),
+            ("actor Note {", "in actor 'Note'"),
+            ("protocol Note {", "in protocol 'Note'"),
+            ("func make() {", "a local variable"),
+        ])
     func wrongPlace(opening: String, place: String) {
         assertManagedExpansion(
             """
@@ -358,22 +365,22 @@ struct ManagedMacroDiagnosticTests {
             }
             """,
             expandedSource: """
-            \(opening)
-                var title: String
-            }
-            """,
+                \(opening)
+                    var title: String
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Managed' is only allowed on properties of an NSManagedObject subclass or its extensions, not \(place)",
                     line: 2, column: 5,
                     fixIts: [FixItSpec(message: "remove '@Managed'")]
-                ),
+                )
             ],
             fixedSource: """
-            \(opening)
-                var title: String
-            }
-            """
+                \(opening)
+                    var title: String
+                }
+                """
         )
     }
 
@@ -387,7 +394,7 @@ struct ManagedMacroDiagnosticTests {
                     message: "'@Managed' is only allowed on properties of an NSManagedObject subclass or its extensions, not a global variable",
                     line: 1, column: 1,
                     fixIts: [FixItSpec(message: "remove '@Managed'")]
-                ),
+                )
             ],
             fixedSource: "var title: String"
         )

@@ -1,5 +1,5 @@
-import Testing
 import SwiftSyntaxMacrosGenericTestSupport
+import Testing
 
 /// The class around a single property declaration, as the tests write it before expansion.
 private func noteClass(_ member: String) -> String {
@@ -49,9 +49,11 @@ struct ManagedMacroExpansionTests {
         )
     }
 
-    @Test("the written types of Optional are kept as declared", arguments: [
-        "Optional<String>", "Swift.Int64", "Foundation.Date?", "String!",
-    ])
+    @Test(
+        "the written types of Optional are kept as declared",
+        arguments: [
+            "Optional<String>", "Swift.Int64", "Foundation.Date?", "String!",
+        ])
     func spelledTypes(type: String) {
         assertManagedExpansion(
             noteClass("@Managed var value: \(type)"),
@@ -59,9 +61,11 @@ struct ManagedMacroExpansionTests {
         )
     }
 
-    @Test("relationships of every shape read and write their key", arguments: [
-        "Author?", "Author", "Set<Book>", "Set<Book>?", "NSSet", "NSSet?", "NSOrderedSet", "NSOrderedSet?",
-    ])
+    @Test(
+        "relationships of every shape read and write their key",
+        arguments: [
+            "Author?", "Author", "Set<Book>", "Set<Book>?", "NSSet", "NSSet?", "NSOrderedSet", "NSOrderedSet?",
+        ])
     func relationship(type: String) {
         assertManagedExpansion(
             noteClass("@Managed var related: \(type)"),
@@ -69,10 +73,12 @@ struct ManagedMacroExpansionTests {
         )
     }
 
-    @Test("access and other modifiers stay on the property", arguments: [
-        "public ", "open ", "internal ", "fileprivate ", "private ", "public private(set) ",
-        "public internal(set) ", "final ", "override ", "nonisolated ", "dynamic ",
-    ])
+    @Test(
+        "access and other modifiers stay on the property",
+        arguments: [
+            "public ", "open ", "internal ", "fileprivate ", "private ", "public private(set) ",
+            "public internal(set) ", "final ", "override ", "nonisolated ", "dynamic ",
+        ])
     func modifiers(modifiers: String) {
         assertManagedExpansion(
             noteClass("@Managed \(modifiers)var title: String?"),
@@ -106,25 +112,25 @@ struct ManagedMacroExpansionTests {
             }
             """,
             expandedSource: """
-            extension Note {
-                public var title: String? {
-                    get {
-                        managedValue(forKey: "title")
+                extension Note {
+                    public var title: String? {
+                        get {
+                            managedValue(forKey: "title")
+                        }
+                        set {
+                            setManagedValue(newValue, forKey: "title")
+                        }
                     }
-                    set {
-                        setManagedValue(newValue, forKey: "title")
+                    public var tags: NSSet? {
+                        get {
+                            managedValue(forKey: "tags")
+                        }
+                        set {
+                            setManagedValue(newValue, forKey: "tags")
+                        }
                     }
                 }
-                public var tags: NSSet? {
-                    get {
-                        managedValue(forKey: "tags")
-                    }
-                    set {
-                        setManagedValue(newValue, forKey: "tags")
-                    }
-                }
-            }
-            """
+                """
         )
     }
 
@@ -140,19 +146,19 @@ struct ManagedMacroExpansionTests {
             }
             """,
             expandedSource: """
-            final class Note: NSManagedObject {
-                /// The note's text.
-                @available(*, deprecated, message: "use body")
-                var text: String? {
-                    get {
-                        managedValue(forKey: "text")
-                    }
-                    set {
-                        setManagedValue(newValue, forKey: "text")
+                final class Note: NSManagedObject {
+                    /// The note's text.
+                    @available(*, deprecated, message: "use body")
+                    var text: String? {
+                        get {
+                            managedValue(forKey: "text")
+                        }
+                        set {
+                            setManagedValue(newValue, forKey: "text")
+                        }
                     }
                 }
-            }
-            """
+                """
         )
     }
 
@@ -167,19 +173,19 @@ struct ManagedMacroExpansionTests {
             }
             """,
             expandedSource: """
-            enum Blog {
-                final class Post: NSManagedObject {
-                    var title: String {
-                        get {
-                            managedValue(forKey: "title")
-                        }
-                        set {
-                            setManagedValue(newValue, forKey: "title")
+                enum Blog {
+                    final class Post: NSManagedObject {
+                        var title: String {
+                            get {
+                                managedValue(forKey: "title")
+                            }
+                            set {
+                                setManagedValue(newValue, forKey: "title")
+                            }
                         }
                     }
                 }
-            }
-            """
+                """
         )
     }
 }

@@ -1,8 +1,8 @@
+import OpenCoreData
 // Names every symbol Docs/APISurface.md marks present (or present with a Linux difference), each with
 // its exact type, so that a rename, a changed label, type, optionality or throwing, or a missing
 // symbol fails the build. One test per section of the inventory; keep the two in step.
 import Testing
-import OpenCoreData
 
 @Suite("API surface")
 struct APISurfaceTests {
@@ -20,10 +20,19 @@ struct APISurfaceTests {
         do { let _: (NSManagedObjectContextConcurrencyType) -> NSManagedObjectContext = NSManagedObjectContext.init(concurrencyType:) }
         do { let _: KeyPath<NSManagedObjectContext, NSManagedObjectContextConcurrencyType> = \NSManagedObjectContext.concurrencyType }
         do { let _: [NSManagedObjectContext.ConcurrencyType] = [.mainQueue, .privateQueue] }
-        do { let _: (NSManagedObjectContextConcurrencyType) -> NSManagedObjectContext.ConcurrencyType = NSManagedObjectContext.ConcurrencyType.init(rawValue:) }
-        do { let _: KeyPath<NSManagedObjectContext.ConcurrencyType, NSManagedObjectContextConcurrencyType> = \NSManagedObjectContext.ConcurrencyType.rawValue }
+        do {
+            let _: (NSManagedObjectContextConcurrencyType) -> NSManagedObjectContext.ConcurrencyType = NSManagedObjectContext.ConcurrencyType.init(
+                rawValue:)
+        }
+        do {
+            let _: KeyPath<NSManagedObjectContext.ConcurrencyType, NSManagedObjectContextConcurrencyType> =
+                \NSManagedObjectContext.ConcurrencyType.rawValue
+        }
         do { let _: (NSManagedObjectContext.ConcurrencyType) -> NSManagedObjectContext = NSManagedObjectContext.init(_:) }
-        do { let _: ReferenceWritableKeyPath<NSManagedObjectContext, NSPersistentStoreCoordinator?> = \NSManagedObjectContext.persistentStoreCoordinator }
+        do {
+            let _: ReferenceWritableKeyPath<NSManagedObjectContext, NSPersistentStoreCoordinator?> =
+                \NSManagedObjectContext.persistentStoreCoordinator
+        }
         do { let _: ReferenceWritableKeyPath<NSManagedObjectContext, NSManagedObjectContext?> = \NSManagedObjectContext.parent }
         do { let _: ReferenceWritableKeyPath<NSManagedObjectContext, String?> = \NSManagedObjectContext.name }
         do { let _: KeyPath<NSManagedObjectContext, NSMutableDictionary> = \NSManagedObjectContext.userInfo }
@@ -61,13 +70,25 @@ struct APISurfaceTests {
         do { let _: (NSManagedObjectContext) -> (NSManagedObject) -> Void = NSManagedObjectContext.detectConflicts(for:) }
         do { let _: (NSManagedObjectContext) -> ([NSManagedObject]) throws -> Void = NSManagedObjectContext.obtainPermanentIDs(for:) }
         do { let _: (NSManagedObjectContext) -> (Any, NSPersistentStore) -> Void = NSManagedObjectContext.assign(_:to:) }
-        do { let _: (NSManagedObjectContext) -> (NSManagedObject, NSManagedObjectID, NSPropertyDescription?) -> Bool = NSManagedObjectContext.shouldHandleInaccessibleFault(_:for:triggeredByProperty:) }
+        do {
+            let _: (NSManagedObjectContext) -> (NSManagedObject, NSManagedObjectID, NSPropertyDescription?) -> Bool = NSManagedObjectContext
+                .shouldHandleInaccessibleFault(_:for:triggeredByProperty:)
+        }
         do { let _: (NSManagedObjectContext) -> (Notification) -> Void = NSManagedObjectContext.mergeChanges(fromContextDidSave:) }
         do { let _: ([AnyHashable: Any], [NSManagedObjectContext]) -> Void = NSManagedObjectContext.mergeChanges(fromRemoteContextSave:into:) }
         do { let _: (NSManagedObjectContext) -> (@escaping @Sendable () -> Void) -> Void = NSManagedObjectContext.perform(_:) }
-        do { let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType); c.performAndWait { () -> Void in } }
-        do { let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType); let _: Int = c.performAndWait { 1 } }
-        do { let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType); let _: Int = await c.perform(schedule: .enqueued) { 1 } }
+        do {
+            let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            c.performAndWait { () -> Void in }
+        }
+        do {
+            let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            let _: Int = c.performAndWait { 1 }
+        }
+        do {
+            let c = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            let _: Int = await c.perform(schedule: .enqueued) { 1 }
+        }
         do { let _: [NSManagedObjectContext.ScheduledTaskType] = [.immediate, .enqueued] }
     }
 
@@ -84,7 +105,12 @@ struct APISurfaceTests {
         do { let _: Notification.Name = .NSManagedObjectContextDidSaveObjectIDs }
         do { let _: Notification.Name = .NSManagedObjectContextDidMergeChangesObjectIDs }
         do { let _: NSManagedObjectContext.NotificationKey = .insertedObjects }
-        do { let _: [NSManagedObjectContext.NotificationKey] = [.sourceContext, .queryGeneration, .invalidatedAllObjects, .insertedObjects, .updatedObjects, .deletedObjects, .refreshedObjects, .invalidatedObjects, .insertedObjectIDs, .updatedObjectIDs, .deletedObjectIDs, .refreshedObjectIDs, .invalidatedObjectIDs] }
+        do {
+            let _: [NSManagedObjectContext.NotificationKey] = [
+                .sourceContext, .queryGeneration, .invalidatedAllObjects, .insertedObjects, .updatedObjects, .deletedObjects, .refreshedObjects,
+                .invalidatedObjects, .insertedObjectIDs, .updatedObjectIDs, .deletedObjectIDs, .refreshedObjectIDs, .invalidatedObjectIDs,
+            ]
+        }
         do { let _: String = NSInsertedObjectsKey }
         do { let _: String = NSUpdatedObjectsKey }
         do { let _: String = NSDeletedObjectsKey }
@@ -133,8 +159,14 @@ struct APISurfaceTests {
         do { let _: (NSManagedObject) -> (String?) -> Void = NSManagedObject.didAccessValue(forKey:) }
         do { let _: (NSManagedObject) -> (String) -> Void = NSManagedObject.willChangeValue(forKey:) }
         do { let _: (NSManagedObject) -> (String) -> Void = NSManagedObject.didChangeValue(forKey:) }
-        do { let _: (NSManagedObject) -> (String, NSKeyValueSetMutationKind, Set<AnyHashable>) -> Void = NSManagedObject.willChangeValue(forKey:withSetMutation:using:) }
-        do { let _: (NSManagedObject) -> (String, NSKeyValueSetMutationKind, Set<AnyHashable>) -> Void = NSManagedObject.didChangeValue(forKey:withSetMutation:using:) }
+        do {
+            let _: (NSManagedObject) -> (String, NSKeyValueSetMutationKind, Set<AnyHashable>) -> Void = NSManagedObject.willChangeValue(
+                forKey:withSetMutation:using:)
+        }
+        do {
+            let _: (NSManagedObject) -> (String, NSKeyValueSetMutationKind, Set<AnyHashable>) -> Void = NSManagedObject.didChangeValue(
+                forKey:withSetMutation:using:)
+        }
         do { let _: (NSManagedObject) -> () -> Void = NSManagedObject.awakeFromFetch }
         do { let _: (NSManagedObject) -> () -> Void = NSManagedObject.awakeFromInsert }
         do { let _: (NSManagedObject) -> (NSSnapshotEventType) -> Void = NSManagedObject.awake(fromSnapshotEvents:) }
@@ -143,7 +175,10 @@ struct APISurfaceTests {
         do { let _: (NSManagedObject) -> () -> Void = NSManagedObject.didSave }
         do { let _: (NSManagedObject) -> () -> Void = NSManagedObject.willTurnIntoFault }
         do { let _: (NSManagedObject) -> () -> Void = NSManagedObject.didTurnIntoFault }
-        do { let _: (NSManagedObject) -> (AutoreleasingUnsafeMutablePointer<AnyObject?>, String) throws -> Void = NSManagedObject.validateValue(_:forKey:) }
+        do {
+            let _: (NSManagedObject) -> (AutoreleasingUnsafeMutablePointer<AnyObject?>, String) throws -> Void = NSManagedObject.validateValue(
+                _:forKey:)
+        }
         do { let _: (NSManagedObject) -> () throws -> Void = NSManagedObject.validateForInsert }
         do { let _: (NSManagedObject) -> () throws -> Void = NSManagedObject.validateForUpdate }
         do { let _: (NSManagedObject) -> () throws -> Void = NSManagedObject.validateForDelete }
@@ -161,9 +196,18 @@ struct APISurfaceTests {
 
     @Test("NSPersistentStoreCoordinator: Apple's symbols with their types")
     func surface_NSPersistentStoreCoordinator() async throws {
-        do { let c = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel()); let _: Int = c.performAndWait { 1 }; let _: Int = try c.performAndWait { () throws -> Int in 1 } }
-        do { let c = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel()); let _: Int = await c.perform { 1 } }
-        do { let _: NSPersistentStoreAsynchronousFetchResultCompletionBlock.Type = ((NSAsynchronousFetchResult<any NSFetchRequestResult>) -> Void).self }
+        do {
+            let c = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel())
+            let _: Int = c.performAndWait { 1 }
+            let _: Int = try c.performAndWait { () throws -> Int in 1 }
+        }
+        do {
+            let c = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel())
+            let _: Int = await c.perform { 1 }
+        }
+        do {
+            let _: NSPersistentStoreAsynchronousFetchResultCompletionBlock.Type = ((NSAsynchronousFetchResult<any NSFetchRequestResult>) -> Void).self
+        }
         do { _ = NSPersistentStoreCoordinator.self }
         do { let _: (NSManagedObjectModel) -> NSPersistentStoreCoordinator = NSPersistentStoreCoordinator.init(managedObjectModel:) }
         do { let _: KeyPath<NSPersistentStoreCoordinator, NSManagedObjectModel> = \NSPersistentStoreCoordinator.managedObjectModel }
@@ -172,30 +216,80 @@ struct APISurfaceTests {
         do { let _: [String: NSValue] = NSPersistentStoreCoordinator.registeredStoreTypes }
         do { let _: (AnyClass?, String) -> Void = NSPersistentStoreCoordinator.registerStoreClass(_:forStoreType:) }
         do { let _: (AnyClass?, NSPersistentStore.StoreType) -> Void = NSPersistentStoreCoordinator.registerStoreClass(_:type:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (String, String?, URL?, [AnyHashable: Any]?) throws -> NSPersistentStore = NSPersistentStoreCoordinator.addPersistentStore(ofType:configurationName:at:options:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore.StoreType, String?, URL, [AnyHashable: Any]?) throws -> NSPersistentStore = NSPersistentStoreCoordinator.addPersistentStore(type:configuration:at:options:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (NSPersistentStoreDescription, @escaping (NSPersistentStoreDescription, (any Error)?) -> Void) -> Void = NSPersistentStoreCoordinator.addPersistentStore(with:completionHandler:) }
+        do {
+            let _: (NSPersistentStoreCoordinator) -> (String, String?, URL?, [AnyHashable: Any]?) throws -> NSPersistentStore =
+                NSPersistentStoreCoordinator.addPersistentStore(ofType:configurationName:at:options:)
+        }
+        do {
+            let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore.StoreType, String?, URL, [AnyHashable: Any]?) throws -> NSPersistentStore =
+                NSPersistentStoreCoordinator.addPersistentStore(type:configuration:at:options:)
+        }
+        do {
+            let _:
+                (NSPersistentStoreCoordinator) -> (NSPersistentStoreDescription, @escaping (NSPersistentStoreDescription, (any Error)?) -> Void) ->
+                    Void = NSPersistentStoreCoordinator.addPersistentStore(with:completionHandler:)
+        }
         do { let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore) throws -> Void = NSPersistentStoreCoordinator.remove(_:) }
         do { let _: (NSPersistentStoreCoordinator) -> (URL) -> NSPersistentStore? = NSPersistentStoreCoordinator.persistentStore(for:) }
         do { let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore) -> URL = NSPersistentStoreCoordinator.url(for:) }
         do { let _: (NSPersistentStoreCoordinator) -> (URL, NSPersistentStore) -> Bool = NSPersistentStoreCoordinator.setURL(_:for:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (URL) -> NSManagedObjectID? = NSPersistentStoreCoordinator.managedObjectID(forURIRepresentation:) }
+        do {
+            let _: (NSPersistentStoreCoordinator) -> (URL) -> NSManagedObjectID? = NSPersistentStoreCoordinator.managedObjectID(forURIRepresentation:)
+        }
         do { let _: (NSPersistentStoreCoordinator) -> (String) -> NSManagedObjectID? = NSPersistentStoreCoordinator.managedObjectID(for:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (NSPersistentStoreRequest, NSManagedObjectContext) throws -> Any = NSPersistentStoreCoordinator.execute(_:with:) }
+        do {
+            let _: (NSPersistentStoreCoordinator) -> (NSPersistentStoreRequest, NSManagedObjectContext) throws -> Any = NSPersistentStoreCoordinator
+                .execute(_:with:)
+        }
         do { let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore) -> [String: Any] = NSPersistentStoreCoordinator.metadata(for:) }
         do { let _: (NSPersistentStoreCoordinator) -> ([String: Any]?, NSPersistentStore) -> Void = NSPersistentStoreCoordinator.setMetadata(_:for:) }
-        do { let _: (String, URL, [AnyHashable: Any]?) throws -> [String: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:options:) }
-        do { let _: (NSPersistentStore.StoreType, URL, [AnyHashable: Any]?) throws -> [String: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(type:at:options:) }
-        do { let _: ([String: Any]?, String, URL, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.setMetadata(_:forPersistentStoreOfType:at:options:) }
-        do { let _: ([String: Any]?, NSPersistentStore.StoreType, URL, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.setMetadata(_:type:at:options:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore, URL, [AnyHashable: Any]?, String) throws -> NSPersistentStore = NSPersistentStoreCoordinator.migratePersistentStore(_:to:options:withType:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore, URL, [AnyHashable: Any]?, NSPersistentStore.StoreType) throws -> NSPersistentStore = NSPersistentStoreCoordinator.migratePersistentStore(_:to:options:type:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (URL, String, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.destroyPersistentStore(at:ofType:options:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (URL, NSPersistentStore.StoreType, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.destroyPersistentStore(at:type:options:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (URL, [AnyHashable: Any]?, URL, [AnyHashable: Any]?, String) throws -> Void = NSPersistentStoreCoordinator.replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:ofType:) }
-        do { let _: (NSPersistentStoreCoordinator) -> (URL, [AnyHashable: Any]?, URL, [AnyHashable: Any]?, NSPersistentStore.StoreType) throws -> Void = NSPersistentStoreCoordinator.replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:type:) }
+        do {
+            let _: (String, URL, [AnyHashable: Any]?) throws -> [String: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(
+                ofType:at:options:)
+        }
+        do {
+            let _: (NSPersistentStore.StoreType, URL, [AnyHashable: Any]?) throws -> [String: Any] = NSPersistentStoreCoordinator
+                .metadataForPersistentStore(type:at:options:)
+        }
+        do {
+            let _: ([String: Any]?, String, URL, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.setMetadata(
+                _:forPersistentStoreOfType:at:options:)
+        }
+        do {
+            let _: ([String: Any]?, NSPersistentStore.StoreType, URL, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.setMetadata(
+                _:type:at:options:)
+        }
+        do {
+            let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore, URL, [AnyHashable: Any]?, String) throws -> NSPersistentStore =
+                NSPersistentStoreCoordinator.migratePersistentStore(_:to:options:withType:)
+        }
+        do {
+            let _:
+                (NSPersistentStoreCoordinator) -> (NSPersistentStore, URL, [AnyHashable: Any]?, NSPersistentStore.StoreType) throws ->
+                    NSPersistentStore = NSPersistentStoreCoordinator.migratePersistentStore(_:to:options:type:)
+        }
+        do {
+            let _: (NSPersistentStoreCoordinator) -> (URL, String, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator
+                .destroyPersistentStore(at:ofType:options:)
+        }
+        do {
+            let _: (NSPersistentStoreCoordinator) -> (URL, NSPersistentStore.StoreType, [AnyHashable: Any]?) throws -> Void =
+                NSPersistentStoreCoordinator.destroyPersistentStore(at:type:options:)
+        }
+        do {
+            let _: (NSPersistentStoreCoordinator) -> (URL, [AnyHashable: Any]?, URL, [AnyHashable: Any]?, String) throws -> Void =
+                NSPersistentStoreCoordinator.replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:ofType:)
+        }
+        do {
+            let _:
+                (NSPersistentStoreCoordinator) -> (URL, [AnyHashable: Any]?, URL, [AnyHashable: Any]?, NSPersistentStore.StoreType) throws -> Void =
+                    NSPersistentStoreCoordinator.replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:type:)
+        }
         do { let _: (NSPersistentStoreCoordinator) -> (@escaping @Sendable () -> Void) -> Void = NSPersistentStoreCoordinator.perform(_:) }
-        do { let c = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel()); c.performAndWait { () -> Void in } }
+        do {
+            let c = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel())
+            c.performAndWait { () -> Void in }
+        }
         do { let _: (NSPersistentStoreCoordinator) -> () throws -> Void = NSPersistentStoreCoordinator.finishDeferredLightweightMigration }
         do { let _: (NSPersistentStoreCoordinator) -> () throws -> Void = NSPersistentStoreCoordinator.finishDeferredLightweightMigrationTask }
         do { let _: Notification.Name = .NSPersistentStoreCoordinatorStoresDidChange }
@@ -249,8 +343,14 @@ struct APISurfaceTests {
         do { let _: (URL) -> Any = NSIncrementalStore.identifierForNewStore(at:) }
         do { let _: (NSIncrementalStore) -> () throws -> Void = NSIncrementalStore.loadMetadata }
         do { let _: (NSIncrementalStore) -> (NSPersistentStoreRequest, NSManagedObjectContext?) throws -> Any = NSIncrementalStore.execute(_:with:) }
-        do { let _: (NSIncrementalStore) -> (NSManagedObjectID, NSManagedObjectContext) throws -> NSIncrementalStoreNode = NSIncrementalStore.newValuesForObject(with:with:) }
-        do { let _: (NSIncrementalStore) -> (NSRelationshipDescription, NSManagedObjectID, NSManagedObjectContext?) throws -> Any = NSIncrementalStore.newValue(forRelationship:forObjectWith:with:) }
+        do {
+            let _: (NSIncrementalStore) -> (NSManagedObjectID, NSManagedObjectContext) throws -> NSIncrementalStoreNode = NSIncrementalStore
+                .newValuesForObject(with:with:)
+        }
+        do {
+            let _: (NSIncrementalStore) -> (NSRelationshipDescription, NSManagedObjectID, NSManagedObjectContext?) throws -> Any = NSIncrementalStore
+                .newValue(forRelationship:forObjectWith:with:)
+        }
         do { let _: (NSIncrementalStore) -> ([NSManagedObject]) throws -> [NSManagedObjectID] = NSIncrementalStore.obtainPermanentIDs(for:) }
         do { let _: (NSIncrementalStore) -> ([NSManagedObjectID]) -> Void = NSIncrementalStore.managedObjectContextDidRegisterObjects(with:) }
         do { let _: (NSIncrementalStore) -> ([NSManagedObjectID]) -> Void = NSIncrementalStore.managedObjectContextDidUnregisterObjects(with:) }
@@ -283,7 +383,10 @@ struct APISurfaceTests {
     @Test("NSPersistentStore: Apple's symbols with their types")
     func surface_NSPersistentStore() async throws {
         do { _ = NSPersistentStore.self }
-        do { let _: (NSPersistentStoreCoordinator?, String?, URL, [AnyHashable: Any]?) -> NSPersistentStore = NSPersistentStore.init(persistentStoreCoordinator:configurationName:at:options:) }
+        do {
+            let _: (NSPersistentStoreCoordinator?, String?, URL, [AnyHashable: Any]?) -> NSPersistentStore = NSPersistentStore.init(
+                persistentStoreCoordinator:configurationName:at:options:)
+        }
         do { let _: KeyPath<NSPersistentStore, NSPersistentStoreCoordinator?> = \NSPersistentStore.persistentStoreCoordinator }
         do { let _: KeyPath<NSPersistentStore, String> = \NSPersistentStore.configurationName }
         do { let _: KeyPath<NSPersistentStore, [AnyHashable: Any]?> = \NSPersistentStore.options }
@@ -316,7 +419,9 @@ struct APISurfaceTests {
         do { let _: (NSPersistentStoreDescription) -> (NSObject?, String) -> Void = NSPersistentStoreDescription.setValue(_:forPragmaNamed:) }
         do { let _: ReferenceWritableKeyPath<NSPersistentStoreDescription, Bool> = \NSPersistentStoreDescription.shouldAddStoreAsynchronously }
         do { let _: ReferenceWritableKeyPath<NSPersistentStoreDescription, Bool> = \NSPersistentStoreDescription.shouldMigrateStoreAutomatically }
-        do { let _: ReferenceWritableKeyPath<NSPersistentStoreDescription, Bool> = \NSPersistentStoreDescription.shouldInferMappingModelAutomatically }
+        do {
+            let _: ReferenceWritableKeyPath<NSPersistentStoreDescription, Bool> = \NSPersistentStoreDescription.shouldInferMappingModelAutomatically
+        }
     }
 
     @Test("NSPersistentContainer: Apple's symbols with their types")
@@ -328,12 +433,24 @@ struct APISurfaceTests {
         do { let _: KeyPath<NSPersistentContainer, NSManagedObjectModel> = \NSPersistentContainer.managedObjectModel }
         do { let _: KeyPath<NSPersistentContainer, NSPersistentStoreCoordinator> = \NSPersistentContainer.persistentStoreCoordinator }
         do { let _: KeyPath<NSPersistentContainer, NSManagedObjectContext> = \NSPersistentContainer.viewContext }
-        do { let _: ReferenceWritableKeyPath<NSPersistentContainer, [NSPersistentStoreDescription]> = \NSPersistentContainer.persistentStoreDescriptions }
+        do {
+            let _: ReferenceWritableKeyPath<NSPersistentContainer, [NSPersistentStoreDescription]> =
+                \NSPersistentContainer.persistentStoreDescriptions
+        }
         do { let _: () -> URL = NSPersistentContainer.defaultDirectoryURL }
-        do { let _: (NSPersistentContainer) -> (@escaping (NSPersistentStoreDescription, (any Error)?) -> Void) -> Void = NSPersistentContainer.loadPersistentStores(completionHandler:) }
+        do {
+            let _: (NSPersistentContainer) -> (@escaping (NSPersistentStoreDescription, (any Error)?) -> Void) -> Void = NSPersistentContainer
+                .loadPersistentStores(completionHandler:)
+        }
         do { let _: (NSPersistentContainer) -> () -> NSManagedObjectContext = NSPersistentContainer.newBackgroundContext }
-        do { let _: (NSPersistentContainer) -> (@escaping @Sendable (NSManagedObjectContext) -> Void) -> Void = NSPersistentContainer.performBackgroundTask(_:) }
-        do { let c = NSPersistentContainer(name: "M", managedObjectModel: NSManagedObjectModel()); let _: Int = await c.performBackgroundTask { _ in 1 } }
+        do {
+            let _: (NSPersistentContainer) -> (@escaping @Sendable (NSManagedObjectContext) -> Void) -> Void = NSPersistentContainer
+                .performBackgroundTask(_:)
+        }
+        do {
+            let c = NSPersistentContainer(name: "M", managedObjectModel: NSManagedObjectModel())
+            let _: Int = await c.performBackgroundTask { _ in 1 }
+        }
     }
 
     @Test("NSManagedObjectModel: Apple's symbols with their types")
@@ -351,14 +468,29 @@ struct APISurfaceTests {
         do { let _: (NSManagedObjectModel) -> (String?) -> [NSEntityDescription]? = NSManagedObjectModel.entities(forConfigurationName:) }
         do { let _: (NSManagedObjectModel) -> ([NSEntityDescription], String) -> Void = NSManagedObjectModel.setEntities(_:forConfigurationName:) }
         do { let _: ReferenceWritableKeyPath<NSManagedObjectModel, [String: String]?> = \NSManagedObjectModel.localizationDictionary }
-        do { let _: KeyPath<NSManagedObjectModel, [String: NSFetchRequest<any NSFetchRequestResult>]> = \NSManagedObjectModel.fetchRequestTemplatesByName }
-        do { let _: (NSManagedObjectModel) -> (String) -> NSFetchRequest<any NSFetchRequestResult>? = NSManagedObjectModel.fetchRequestTemplate(forName:) }
-        do { let _: (NSManagedObjectModel) -> (String, [String: Any]) -> NSFetchRequest<any NSFetchRequestResult>? = NSManagedObjectModel.fetchRequestFromTemplate(withName:substitutionVariables:) }
-        do { let _: (NSManagedObjectModel) -> (NSFetchRequest<any NSFetchRequestResult>?, String) -> Void = NSManagedObjectModel.setFetchRequestTemplate(_:forName:) }
+        do {
+            let _: KeyPath<NSManagedObjectModel, [String: NSFetchRequest<any NSFetchRequestResult>]> =
+                \NSManagedObjectModel.fetchRequestTemplatesByName
+        }
+        do {
+            let _: (NSManagedObjectModel) -> (String) -> NSFetchRequest<any NSFetchRequestResult>? = NSManagedObjectModel.fetchRequestTemplate(
+                forName:)
+        }
+        do {
+            let _: (NSManagedObjectModel) -> (String, [String: Any]) -> NSFetchRequest<any NSFetchRequestResult>? = NSManagedObjectModel
+                .fetchRequestFromTemplate(withName:substitutionVariables:)
+        }
+        do {
+            let _: (NSManagedObjectModel) -> (NSFetchRequest<any NSFetchRequestResult>?, String) -> Void = NSManagedObjectModel
+                .setFetchRequestTemplate(_:forName:)
+        }
         do { let _: KeyPath<NSManagedObjectModel, [String: Data]> = \NSManagedObjectModel.entityVersionHashesByName }
         do { let _: ReferenceWritableKeyPath<NSManagedObjectModel, Set<AnyHashable>> = \NSManagedObjectModel.versionIdentifiers }
         do { let _: KeyPath<NSManagedObjectModel, String> = \NSManagedObjectModel.versionChecksum }
-        do { let _: (NSManagedObjectModel) -> (String?, [String: Any]) -> Bool = NSManagedObjectModel.isConfiguration(withName:compatibleWithStoreMetadata:) }
+        do {
+            let _: (NSManagedObjectModel) -> (String?, [String: Any]) -> Bool = NSManagedObjectModel.isConfiguration(
+                withName:compatibleWithStoreMetadata:)
+        }
         do { let _: (URL) throws -> [String: String] = NSManagedObjectModel.checksumsForVersionedModel(at:) }
     }
 
@@ -381,7 +513,9 @@ struct APISurfaceTests {
         do { let _: KeyPath<NSEntityDescription, [String: NSPropertyDescription]> = \NSEntityDescription.propertiesByName }
         do { let _: KeyPath<NSEntityDescription, [String: NSAttributeDescription]> = \NSEntityDescription.attributesByName }
         do { let _: KeyPath<NSEntityDescription, [String: NSRelationshipDescription]> = \NSEntityDescription.relationshipsByName }
-        do { let _: (NSEntityDescription) -> (NSEntityDescription) -> [NSRelationshipDescription] = NSEntityDescription.relationships(forDestination:) }
+        do {
+            let _: (NSEntityDescription) -> (NSEntityDescription) -> [NSRelationshipDescription] = NSEntityDescription.relationships(forDestination:)
+        }
         do { let _: ReferenceWritableKeyPath<NSEntityDescription, [[Any]]> = \NSEntityDescription.uniquenessConstraints }
         do { let _: ReferenceWritableKeyPath<NSEntityDescription, [NSFetchIndexDescription]> = \NSEntityDescription.indexes }
         do { let _: KeyPath<NSEntityDescription, Data> = \NSEntityDescription.versionHash }
@@ -405,7 +539,10 @@ struct APISurfaceTests {
         do { let _: ReferenceWritableKeyPath<NSPropertyDescription, [AnyHashable: Any]?> = \NSPropertyDescription.userInfo }
         do { let _: KeyPath<NSPropertyDescription, [NSPredicate]> = \NSPropertyDescription.validationPredicates }
         do { let _: KeyPath<NSPropertyDescription, [Any]> = \NSPropertyDescription.validationWarnings }
-        do { let _: (NSPropertyDescription) -> ([NSPredicate]?, [String]?) -> Void = NSPropertyDescription.setValidationPredicates(_:withValidationWarnings:) }
+        do {
+            let _: (NSPropertyDescription) -> ([NSPredicate]?, [String]?) -> Void = NSPropertyDescription.setValidationPredicates(
+                _:withValidationWarnings:)
+        }
         do { let _: KeyPath<NSPropertyDescription, Data> = \NSPropertyDescription.versionHash }
         do { let _: ReferenceWritableKeyPath<NSPropertyDescription, String?> = \NSPropertyDescription.versionHashModifier }
         do { let _: ReferenceWritableKeyPath<NSPropertyDescription, String?> = \NSPropertyDescription.renamingIdentifier }
@@ -429,8 +566,19 @@ struct APISurfaceTests {
         do { let _: ReferenceWritableKeyPath<NSAttributeDescription, Bool> = \NSAttributeDescription.allowsExternalBinaryDataStorage }
         do { let _: ReferenceWritableKeyPath<NSAttributeDescription, Bool> = \NSAttributeDescription.preservesValueInHistoryOnDeletion }
         do { let _: ReferenceWritableKeyPath<NSAttributeDescription, Bool> = \NSAttributeDescription.allowsCloudEncryption }
-        do { let _: [NSAttributeType] = [.undefinedAttributeType, .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .decimalAttributeType, .doubleAttributeType, .floatAttributeType, .stringAttributeType, .booleanAttributeType, .dateAttributeType, .binaryDataAttributeType, .UUIDAttributeType, .URIAttributeType, .transformableAttributeType, .objectIDAttributeType, .compositeAttributeType] }
-        do { let _: [NSAttributeDescription.AttributeType] = [.undefined, .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date, .binaryData, .uuid, .uri, .transformable, .objectID, .composite] }
+        do {
+            let _: [NSAttributeType] = [
+                .undefinedAttributeType, .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .decimalAttributeType,
+                .doubleAttributeType, .floatAttributeType, .stringAttributeType, .booleanAttributeType, .dateAttributeType, .binaryDataAttributeType,
+                .UUIDAttributeType, .URIAttributeType, .transformableAttributeType, .objectIDAttributeType, .compositeAttributeType,
+            ]
+        }
+        do {
+            let _: [NSAttributeDescription.AttributeType] = [
+                .undefined, .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date, .binaryData, .uuid, .uri,
+                .transformable, .objectID, .composite,
+            ]
+        }
         do { let _: ReferenceWritableKeyPath<NSDerivedAttributeDescription, NSExpression?> = \NSDerivedAttributeDescription.derivationExpression }
         do { let _: ReferenceWritableKeyPath<NSCompositeAttributeDescription, [NSAttributeDescription]> = \NSCompositeAttributeDescription.elements }
     }
@@ -451,14 +599,34 @@ struct APISurfaceTests {
 
     @Test("NSFetchedPropertyDescription, NSExpressionDescription, fetch indexes: Apple's symbols with their types")
     func surface_NSFetchedPropertyDescription_NSExpressionDescription_fetch_indexes() async throws {
-        do { let _: ReferenceWritableKeyPath<NSFetchedPropertyDescription, NSFetchRequest<any NSFetchRequestResult>?> = \NSFetchedPropertyDescription.fetchRequest }
+        do {
+            let _: ReferenceWritableKeyPath<NSFetchedPropertyDescription, NSFetchRequest<any NSFetchRequestResult>?> =
+                \NSFetchedPropertyDescription.fetchRequest
+        }
         do { let _: ReferenceWritableKeyPath<NSExpressionDescription, NSExpression?> = \NSExpressionDescription.expression }
         do { let _: ReferenceWritableKeyPath<NSExpressionDescription, NSAttributeType> = \NSExpressionDescription.expressionResultType }
         do { let _: ReferenceWritableKeyPath<NSExpressionDescription, NSAttributeDescription.AttributeType> = \NSExpressionDescription.resultType }
         do { let _: (String, [NSFetchIndexElementDescription]?) -> NSFetchIndexDescription = NSFetchIndexDescription.init(name:elements:) }
-        do { let _: (ReferenceWritableKeyPath<NSFetchIndexDescription, String>, ReferenceWritableKeyPath<NSFetchIndexDescription, [NSFetchIndexElementDescription]>, KeyPath<NSFetchIndexDescription, NSEntityDescription?>, ReferenceWritableKeyPath<NSFetchIndexDescription, NSPredicate?>) = (\.name, \.elements, \.entity, \.partialIndexPredicate) }
-        do { let _: (NSPropertyDescription, NSFetchIndexElementType) -> NSFetchIndexElementDescription = NSFetchIndexElementDescription.init(property:collationType:) }
-        do { let _: (KeyPath<NSFetchIndexElementDescription, NSPropertyDescription?>, KeyPath<NSFetchIndexElementDescription, String?>, ReferenceWritableKeyPath<NSFetchIndexElementDescription, NSFetchIndexElementType>, ReferenceWritableKeyPath<NSFetchIndexElementDescription, Bool>, KeyPath<NSFetchIndexElementDescription, NSFetchIndexDescription?>) = (\.property, \.propertyName, \.collationType, \.isAscending, \.indexDescription) }
+        do {
+            let _:
+                (
+                    ReferenceWritableKeyPath<NSFetchIndexDescription, String>,
+                    ReferenceWritableKeyPath<NSFetchIndexDescription, [NSFetchIndexElementDescription]>,
+                    KeyPath<NSFetchIndexDescription, NSEntityDescription?>, ReferenceWritableKeyPath<NSFetchIndexDescription, NSPredicate?>
+                ) = (\.name, \.elements, \.entity, \.partialIndexPredicate)
+        }
+        do {
+            let _: (NSPropertyDescription, NSFetchIndexElementType) -> NSFetchIndexElementDescription = NSFetchIndexElementDescription.init(
+                property:collationType:)
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSFetchIndexElementDescription, NSPropertyDescription?>, KeyPath<NSFetchIndexElementDescription, String?>,
+                    ReferenceWritableKeyPath<NSFetchIndexElementDescription, NSFetchIndexElementType>,
+                    ReferenceWritableKeyPath<NSFetchIndexElementDescription, Bool>, KeyPath<NSFetchIndexElementDescription, NSFetchIndexDescription?>
+                ) = (\.property, \.propertyName, \.collationType, \.isAscending, \.indexDescription)
+        }
         do { let _: [NSFetchIndexElementType] = [.binary, .rTree] }
     }
 
@@ -467,7 +635,11 @@ struct APISurfaceTests {
         do { _ = NSPersistentStoreRequest.self }
         do { let _: ReferenceWritableKeyPath<NSPersistentStoreRequest, [NSPersistentStore]?> = \NSPersistentStoreRequest.affectedStores }
         do { let _: KeyPath<NSPersistentStoreRequest, NSPersistentStoreRequestType> = \NSPersistentStoreRequest.requestType }
-        do { let _: [NSPersistentStoreRequestType] = [.fetchRequestType, .saveRequestType, .batchInsertRequestType, .batchUpdateRequestType, .batchDeleteRequestType] }
+        do {
+            let _: [NSPersistentStoreRequestType] = [
+                .fetchRequestType, .saveRequestType, .batchInsertRequestType, .batchUpdateRequestType, .batchDeleteRequestType,
+            ]
+        }
         do { _ = NSFetchRequest<NSManagedObject>.self }
         do { let _: [any NSFetchRequestResult.Type] = [NSManagedObject.self, NSManagedObjectID.self, NSDictionary.self, NSNumber.self] }
         do { let _: (String) -> NSFetchRequest<NSManagedObject> = NSFetchRequest<NSManagedObject>.init(entityName:) }
@@ -476,48 +648,149 @@ struct APISurfaceTests {
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, NSEntityDescription?> = \NSFetchRequest<NSManagedObject>.entity }
         do { let _: KeyPath<NSFetchRequest<NSManagedObject>, String?> = \NSFetchRequest<NSManagedObject>.entityName }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, NSPredicate?> = \NSFetchRequest<NSManagedObject>.predicate }
-        do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, [NSSortDescriptor]?> = \NSFetchRequest<NSManagedObject>.sortDescriptors }
+        do {
+            let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, [NSSortDescriptor]?> = \NSFetchRequest<NSManagedObject>.sortDescriptors
+        }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Int> = \NSFetchRequest<NSManagedObject>.fetchLimit }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Int> = \NSFetchRequest<NSManagedObject>.fetchOffset }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Int> = \NSFetchRequest<NSManagedObject>.fetchBatchSize }
-        do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, NSFetchRequestResultType> = \NSFetchRequest<NSManagedObject>.resultType }
+        do {
+            let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, NSFetchRequestResultType> = \NSFetchRequest<NSManagedObject>.resultType
+        }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Bool> = \NSFetchRequest<NSManagedObject>.includesSubentities }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Bool> = \NSFetchRequest<NSManagedObject>.includesPropertyValues }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Bool> = \NSFetchRequest<NSManagedObject>.includesPendingChanges }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Bool> = \NSFetchRequest<NSManagedObject>.returnsObjectsAsFaults }
-        do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, [String]?> = \NSFetchRequest<NSManagedObject>.relationshipKeyPathsForPrefetching }
+        do {
+            let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, [String]?> =
+                \NSFetchRequest<NSManagedObject>.relationshipKeyPathsForPrefetching
+        }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, [Any]?> = \NSFetchRequest<NSManagedObject>.propertiesToFetch }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, [Any]?> = \NSFetchRequest<NSManagedObject>.propertiesToGroupBy }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, NSPredicate?> = \NSFetchRequest<NSManagedObject>.havingPredicate }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Bool> = \NSFetchRequest<NSManagedObject>.returnsDistinctResults }
         do { let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, Bool> = \NSFetchRequest<NSManagedObject>.shouldRefreshRefetchedObjects }
         do { let _: [NSFetchRequestResultType] = [.managedObjectResultType, .managedObjectIDResultType, .dictionaryResultType, .countResultType] }
-        do { let _: (Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?) -> NSSaveChangesRequest = NSSaveChangesRequest.init(inserted:updated:deleted:locked:) }
-        do { let _: (KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>, KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>, KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>, KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>) = (\.insertedObjects, \.updatedObjects, \.deletedObjects, \.lockedObjects) }
+        do {
+            let _: (Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?) -> NSSaveChangesRequest =
+                NSSaveChangesRequest.init(inserted:updated:deleted:locked:)
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>, KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>,
+                    KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>, KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?>
+                ) = (\.insertedObjects, \.updatedObjects, \.deletedObjects, \.lockedObjects)
+        }
         do { let _: (NSExpression, NSExpression, Bool) -> NSExpression = NSFetchRequestExpression.expression(forFetch:context:countOnly:) }
-        do { let _: (KeyPath<NSFetchRequestExpression, NSExpression>, KeyPath<NSFetchRequestExpression, NSExpression>, KeyPath<NSFetchRequestExpression, Bool>) = (\.requestExpression, \.contextExpression, \.isCountOnlyRequest) }
+        do {
+            let _:
+                (
+                    KeyPath<NSFetchRequestExpression, NSExpression>, KeyPath<NSFetchRequestExpression, NSExpression>,
+                    KeyPath<NSFetchRequestExpression, Bool>
+                ) = (\.requestExpression, \.contextExpression, \.isCountOnlyRequest)
+        }
         do { let _: NSExpression.ExpressionType = NSFetchRequestExpressionType }
     }
 
     @Test("Results of requests: Apple's symbols with their types")
     func surface_Results_of_requests() async throws {
         do { _ = NSPersistentStoreResult.self }
-        do { let _: (KeyPath<NSPersistentStoreAsynchronousResult, NSManagedObjectContext>, KeyPath<NSPersistentStoreAsynchronousResult, (any Error)?>, KeyPath<NSPersistentStoreAsynchronousResult, Progress?>) = (\.managedObjectContext, \.operationError, \.progress) }
+        do {
+            let _:
+                (
+                    KeyPath<NSPersistentStoreAsynchronousResult, NSManagedObjectContext>, KeyPath<NSPersistentStoreAsynchronousResult, (any Error)?>,
+                    KeyPath<NSPersistentStoreAsynchronousResult, Progress?>
+                ) = (\.managedObjectContext, \.operationError, \.progress)
+        }
         do { let _: (NSPersistentStoreAsynchronousResult) -> () -> Void = NSPersistentStoreAsynchronousResult.cancel }
-        do { let _: KeyPath<NSAsynchronousFetchResult<NSManagedObject>, [NSManagedObject]?> = \NSAsynchronousFetchResult<NSManagedObject>.finalResult }
-        do { let _: KeyPath<NSAsynchronousFetchResult<NSManagedObject>, NSAsynchronousFetchRequest<NSManagedObject>> = \NSAsynchronousFetchResult<NSManagedObject>.fetchRequest }
-        do { let _: (NSFetchRequest<NSManagedObject>, ((NSAsynchronousFetchResult<NSManagedObject>) -> Void)?) -> NSAsynchronousFetchRequest<NSManagedObject> = NSAsynchronousFetchRequest<NSManagedObject>.init(fetchRequest:completionBlock:) }
-        do { let _: (KeyPath<NSAsynchronousFetchRequest<NSManagedObject>, NSFetchRequest<NSManagedObject>>, ReferenceWritableKeyPath<NSAsynchronousFetchRequest<NSManagedObject>, Int>) = (\.fetchRequest, \.estimatedResultCount) }
-        do { let _: ((String) -> NSBatchUpdateRequest, (NSEntityDescription) -> NSBatchUpdateRequest) = (NSBatchUpdateRequest.init(entityName:), NSBatchUpdateRequest.init(entity:)) }
-        do { let _: (KeyPath<NSBatchUpdateRequest, String>, KeyPath<NSBatchUpdateRequest, NSEntityDescription>, ReferenceWritableKeyPath<NSBatchUpdateRequest, NSPredicate?>, ReferenceWritableKeyPath<NSBatchUpdateRequest, Bool>, ReferenceWritableKeyPath<NSBatchUpdateRequest, NSBatchUpdateRequestResultType>, ReferenceWritableKeyPath<NSBatchUpdateRequest, [AnyHashable: Any]?>) = (\.entityName, \.entity, \.predicate, \.includesSubentities, \.resultType, \.propertiesToUpdate) }
-        do { let _: ((NSFetchRequest<any NSFetchRequestResult>) -> NSBatchDeleteRequest, ([NSManagedObjectID]) -> NSBatchDeleteRequest) = (NSBatchDeleteRequest.init(fetchRequest:), NSBatchDeleteRequest.init(objectIDs:)) }
-        do { let _: (KeyPath<NSBatchDeleteRequest, NSFetchRequest<any NSFetchRequestResult>>, ReferenceWritableKeyPath<NSBatchDeleteRequest, NSBatchDeleteRequestResultType>) = (\.fetchRequest, \.resultType) }
-        do { let _: ((String, [[String: Any]]) -> NSBatchInsertRequest, (NSEntityDescription, [[String: Any]]) -> NSBatchInsertRequest) = (NSBatchInsertRequest.init(entityName:objects:), NSBatchInsertRequest.init(entity:objects:)) }
-        do { let _: ((String, @escaping (NSMutableDictionary) -> Bool) -> NSBatchInsertRequest, (NSEntityDescription, @escaping (NSMutableDictionary) -> Bool) -> NSBatchInsertRequest) = (NSBatchInsertRequest.init(entityName:dictionaryHandler:), NSBatchInsertRequest.init(entity:dictionaryHandler:)) }
-        do { let _: ((String, @escaping (NSManagedObject) -> Bool) -> NSBatchInsertRequest, (NSEntityDescription, @escaping (NSManagedObject) -> Bool) -> NSBatchInsertRequest) = (NSBatchInsertRequest.init(entityName:managedObjectHandler:), NSBatchInsertRequest.init(entity:managedObjectHandler:)) }
-        do { let _: (KeyPath<NSBatchInsertRequest, String>, KeyPath<NSBatchInsertRequest, NSEntityDescription?>, ReferenceWritableKeyPath<NSBatchInsertRequest, [[String: Any]]?>, ReferenceWritableKeyPath<NSBatchInsertRequest, NSBatchInsertRequestResultType>, ReferenceWritableKeyPath<NSBatchInsertRequest, ((NSMutableDictionary) -> Bool)?>, ReferenceWritableKeyPath<NSBatchInsertRequest, ((NSManagedObject) -> Bool)?>) = (\.entityName, \.entity, \.objectsToInsert, \.resultType, \.dictionaryHandler, \.managedObjectHandler) }
-        do { let _: (KeyPath<NSBatchUpdateResult, Any?>, KeyPath<NSBatchDeleteResult, Any?>, KeyPath<NSBatchInsertResult, Any?>) = (\.result, \.result, \.result) }
-        do { let _: (KeyPath<NSBatchUpdateResult, NSBatchUpdateRequestResultType>, KeyPath<NSBatchDeleteResult, NSBatchDeleteRequestResultType>, KeyPath<NSBatchInsertResult, NSBatchInsertRequestResultType>) = (\.resultType, \.resultType, \.resultType) }
+        do {
+            let _: KeyPath<NSAsynchronousFetchResult<NSManagedObject>, [NSManagedObject]?> = \NSAsynchronousFetchResult<NSManagedObject>.finalResult
+        }
+        do {
+            let _: KeyPath<NSAsynchronousFetchResult<NSManagedObject>, NSAsynchronousFetchRequest<NSManagedObject>> =
+                \NSAsynchronousFetchResult<NSManagedObject>.fetchRequest
+        }
+        do {
+            let _:
+                (NSFetchRequest<NSManagedObject>, ((NSAsynchronousFetchResult<NSManagedObject>) -> Void)?) -> NSAsynchronousFetchRequest<
+                    NSManagedObject
+                > = NSAsynchronousFetchRequest<NSManagedObject>.init(fetchRequest:completionBlock:)
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSAsynchronousFetchRequest<NSManagedObject>, NSFetchRequest<NSManagedObject>>,
+                    ReferenceWritableKeyPath<NSAsynchronousFetchRequest<NSManagedObject>, Int>
+                ) = (\.fetchRequest, \.estimatedResultCount)
+        }
+        do {
+            let _: ((String) -> NSBatchUpdateRequest, (NSEntityDescription) -> NSBatchUpdateRequest) = (
+                NSBatchUpdateRequest.init(entityName:), NSBatchUpdateRequest.init(entity:)
+            )
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSBatchUpdateRequest, String>, KeyPath<NSBatchUpdateRequest, NSEntityDescription>,
+                    ReferenceWritableKeyPath<NSBatchUpdateRequest, NSPredicate?>, ReferenceWritableKeyPath<NSBatchUpdateRequest, Bool>,
+                    ReferenceWritableKeyPath<NSBatchUpdateRequest, NSBatchUpdateRequestResultType>,
+                    ReferenceWritableKeyPath<NSBatchUpdateRequest, [AnyHashable: Any]?>
+                ) = (\.entityName, \.entity, \.predicate, \.includesSubentities, \.resultType, \.propertiesToUpdate)
+        }
+        do {
+            let _: ((NSFetchRequest<any NSFetchRequestResult>) -> NSBatchDeleteRequest, ([NSManagedObjectID]) -> NSBatchDeleteRequest) = (
+                NSBatchDeleteRequest.init(fetchRequest:), NSBatchDeleteRequest.init(objectIDs:)
+            )
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSBatchDeleteRequest, NSFetchRequest<any NSFetchRequestResult>>,
+                    ReferenceWritableKeyPath<NSBatchDeleteRequest, NSBatchDeleteRequestResultType>
+                ) = (\.fetchRequest, \.resultType)
+        }
+        do {
+            let _: ((String, [[String: Any]]) -> NSBatchInsertRequest, (NSEntityDescription, [[String: Any]]) -> NSBatchInsertRequest) = (
+                NSBatchInsertRequest.init(entityName:objects:), NSBatchInsertRequest.init(entity:objects:)
+            )
+        }
+        do {
+            let _:
+                (
+                    (String, @escaping (NSMutableDictionary) -> Bool) -> NSBatchInsertRequest,
+                    (NSEntityDescription, @escaping (NSMutableDictionary) -> Bool) -> NSBatchInsertRequest
+                ) = (NSBatchInsertRequest.init(entityName:dictionaryHandler:), NSBatchInsertRequest.init(entity:dictionaryHandler:))
+        }
+        do {
+            let _:
+                (
+                    (String, @escaping (NSManagedObject) -> Bool) -> NSBatchInsertRequest,
+                    (NSEntityDescription, @escaping (NSManagedObject) -> Bool) -> NSBatchInsertRequest
+                ) = (NSBatchInsertRequest.init(entityName:managedObjectHandler:), NSBatchInsertRequest.init(entity:managedObjectHandler:))
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSBatchInsertRequest, String>, KeyPath<NSBatchInsertRequest, NSEntityDescription?>,
+                    ReferenceWritableKeyPath<NSBatchInsertRequest, [[String: Any]]?>,
+                    ReferenceWritableKeyPath<NSBatchInsertRequest, NSBatchInsertRequestResultType>,
+                    ReferenceWritableKeyPath<NSBatchInsertRequest, ((NSMutableDictionary) -> Bool)?>,
+                    ReferenceWritableKeyPath<NSBatchInsertRequest, ((NSManagedObject) -> Bool)?>
+                ) = (\.entityName, \.entity, \.objectsToInsert, \.resultType, \.dictionaryHandler, \.managedObjectHandler)
+        }
+        do {
+            let _: (KeyPath<NSBatchUpdateResult, Any?>, KeyPath<NSBatchDeleteResult, Any?>, KeyPath<NSBatchInsertResult, Any?>) = (
+                \.result, \.result, \.result
+            )
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSBatchUpdateResult, NSBatchUpdateRequestResultType>, KeyPath<NSBatchDeleteResult, NSBatchDeleteRequestResultType>,
+                    KeyPath<NSBatchInsertResult, NSBatchInsertRequestResultType>
+                ) = (\.resultType, \.resultType, \.resultType)
+        }
         do { let _: [NSBatchUpdateRequestResultType] = [.statusOnlyResultType, .updatedObjectIDsResultType, .updatedObjectsCountResultType] }
         do { let _: [NSBatchDeleteRequestResultType] = [.resultTypeStatusOnly, .resultTypeObjectIDs, .resultTypeCount] }
         do { let _: [NSBatchInsertRequestResultType] = [.statusOnly, .objectIDs, .count] }
@@ -525,56 +798,156 @@ struct APISurfaceTests {
 
     @Test("Persistent history: Apple's symbols with their types")
     func surface_Persistent_history() async throws {
-        do { _ = (NSPersistentHistoryChangeRequest.self, NSPersistentHistoryTransaction.self, NSPersistentHistoryChange.self, NSPersistentHistoryToken.self, NSPersistentHistoryResult.self) }
+        do {
+            _ = (
+                NSPersistentHistoryChangeRequest.self, NSPersistentHistoryTransaction.self, NSPersistentHistoryChange.self,
+                NSPersistentHistoryToken.self, NSPersistentHistoryResult.self
+            )
+        }
         do { let _: NSPersistentStoreRequest.Type = NSPersistentHistoryChangeRequest.self }
         do { let _: NSPersistentStoreResult.Type = NSPersistentHistoryResult.self }
         do { let _: (Date) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(after:) }
         do { let _: (NSPersistentHistoryToken?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(after:) }
         do { let _: (NSPersistentHistoryTransaction?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(after:) }
-        do { let _: (NSFetchRequest<any NSFetchRequestResult>) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(withFetch:) }
+        do {
+            let _: (NSFetchRequest<any NSFetchRequestResult>) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(
+                withFetch:)
+        }
         do { let _: (Date) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.deleteHistory(before:) }
         do { let _: (NSPersistentHistoryToken?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.deleteHistory(before:) }
         do { let _: (NSPersistentHistoryTransaction?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.deleteHistory(before:) }
-        do { let _: (ReferenceWritableKeyPath<NSPersistentHistoryChangeRequest, NSPersistentHistoryResultType>, KeyPath<NSPersistentHistoryChangeRequest, NSPersistentHistoryToken?>, KeyPath<NSPersistentHistoryChangeRequest, NSFetchRequest<any NSFetchRequestResult>?>) = (\.resultType, \.token, \.fetchRequest) }
-        do { let _: (KeyPath<NSPersistentHistoryResult, Any?>, KeyPath<NSPersistentHistoryResult, NSPersistentHistoryResultType>) = (\.result, \.resultType) }
+        do {
+            let _:
+                (
+                    ReferenceWritableKeyPath<NSPersistentHistoryChangeRequest, NSPersistentHistoryResultType>,
+                    KeyPath<NSPersistentHistoryChangeRequest, NSPersistentHistoryToken?>,
+                    KeyPath<NSPersistentHistoryChangeRequest, NSFetchRequest<any NSFetchRequestResult>?>
+                ) = (\.resultType, \.token, \.fetchRequest)
+        }
+        do {
+            let _: (KeyPath<NSPersistentHistoryResult, Any?>, KeyPath<NSPersistentHistoryResult, NSPersistentHistoryResultType>) = (
+                \.result, \.resultType
+            )
+        }
         do { let _: [NSPersistentHistoryResultType] = [.statusOnly, .objectIDs, .count, .transactionsOnly, .changesOnly, .transactionsAndChanges] }
-        do { #expect([NSPersistentHistoryResultType.statusOnly, .objectIDs, .count, .transactionsOnly, .changesOnly, .transactionsAndChanges].map(\.rawValue) == [0, 1, 2, 3, 4, 5]) }
+        do {
+            #expect(
+                [NSPersistentHistoryResultType.statusOnly, .objectIDs, .count, .transactionsOnly, .changesOnly, .transactionsAndChanges].map(
+                    \.rawValue) == [0, 1, 2, 3, 4, 5])
+        }
         do { #expect([NSPersistentHistoryChangeType.insert, .update, .delete].map(\.rawValue) == [0, 1, 2]) }
         do { #expect(NSPersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast).resultType == .transactionsAndChanges) }
-        do { let _: (KeyPath<NSPersistentHistoryTransaction, Date>, KeyPath<NSPersistentHistoryTransaction, [NSPersistentHistoryChange]?>, KeyPath<NSPersistentHistoryTransaction, Int64>, KeyPath<NSPersistentHistoryTransaction, String>, KeyPath<NSPersistentHistoryTransaction, String>, KeyPath<NSPersistentHistoryTransaction, String>, KeyPath<NSPersistentHistoryTransaction, String?>, KeyPath<NSPersistentHistoryTransaction, String?>, KeyPath<NSPersistentHistoryTransaction, NSPersistentHistoryToken>) = (\.timestamp, \.changes, \.transactionNumber, \.storeID, \.bundleID, \.processID, \.contextName, \.author, \.token) }
+        do {
+            let _:
+                (
+                    KeyPath<NSPersistentHistoryTransaction, Date>, KeyPath<NSPersistentHistoryTransaction, [NSPersistentHistoryChange]?>,
+                    KeyPath<NSPersistentHistoryTransaction, Int64>, KeyPath<NSPersistentHistoryTransaction, String>,
+                    KeyPath<NSPersistentHistoryTransaction, String>, KeyPath<NSPersistentHistoryTransaction, String>,
+                    KeyPath<NSPersistentHistoryTransaction, String?>, KeyPath<NSPersistentHistoryTransaction, String?>,
+                    KeyPath<NSPersistentHistoryTransaction, NSPersistentHistoryToken>
+                ) = (\.timestamp, \.changes, \.transactionNumber, \.storeID, \.bundleID, \.processID, \.contextName, \.author, \.token)
+        }
         do { let _: (NSPersistentHistoryTransaction) -> () -> Notification = NSPersistentHistoryTransaction.objectIDNotification }
         do { let _: (NSManagedObjectContext) -> NSEntityDescription? = NSPersistentHistoryTransaction.entityDescription(with:) }
-        do { let _: (NSEntityDescription?, NSFetchRequest<any NSFetchRequestResult>?) = (NSPersistentHistoryTransaction.entityDescription, NSPersistentHistoryTransaction.fetchRequest) }
-        do { let _: (KeyPath<NSPersistentHistoryChange, Int64>, KeyPath<NSPersistentHistoryChange, NSManagedObjectID>, KeyPath<NSPersistentHistoryChange, NSPersistentHistoryChangeType>, KeyPath<NSPersistentHistoryChange, [AnyHashable: Any]?>, KeyPath<NSPersistentHistoryChange, NSPersistentHistoryTransaction?>, KeyPath<NSPersistentHistoryChange, Set<NSPropertyDescription>?>) = (\.changeID, \.changedObjectID, \.changeType, \.tombstone, \.transaction, \.updatedProperties) }
+        do {
+            let _: (NSEntityDescription?, NSFetchRequest<any NSFetchRequestResult>?) = (
+                NSPersistentHistoryTransaction.entityDescription, NSPersistentHistoryTransaction.fetchRequest
+            )
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSPersistentHistoryChange, Int64>, KeyPath<NSPersistentHistoryChange, NSManagedObjectID>,
+                    KeyPath<NSPersistentHistoryChange, NSPersistentHistoryChangeType>, KeyPath<NSPersistentHistoryChange, [AnyHashable: Any]?>,
+                    KeyPath<NSPersistentHistoryChange, NSPersistentHistoryTransaction?>,
+                    KeyPath<NSPersistentHistoryChange, Set<NSPropertyDescription>?>
+                ) = (\.changeID, \.changedObjectID, \.changeType, \.tombstone, \.transaction, \.updatedProperties)
+        }
         do { let _: (NSManagedObjectContext) -> NSEntityDescription? = NSPersistentHistoryChange.entityDescription(with:) }
-        do { let _: (NSEntityDescription?, NSFetchRequest<any NSFetchRequestResult>?) = (NSPersistentHistoryChange.entityDescription, NSPersistentHistoryChange.fetchRequest) }
-        do { let _: any (NSCopying & NSSecureCoding).Type = NSPersistentHistoryToken.self; #expect(NSPersistentHistoryToken.supportsSecureCoding) }
-        do { let _: any NSCopying.Type = NSPersistentHistoryTransaction.self; let _: any NSCopying.Type = NSPersistentHistoryChange.self }
-        do { let _: (NSPersistentStoreCoordinator) -> ([Any]?) -> NSPersistentHistoryToken? = NSPersistentStoreCoordinator.currentPersistentHistoryToken(fromStores:) }
+        do {
+            let _: (NSEntityDescription?, NSFetchRequest<any NSFetchRequestResult>?) = (
+                NSPersistentHistoryChange.entityDescription, NSPersistentHistoryChange.fetchRequest
+            )
+        }
+        do {
+            let _: any (NSCopying & NSSecureCoding).Type = NSPersistentHistoryToken.self
+            #expect(NSPersistentHistoryToken.supportsSecureCoding)
+        }
+        do {
+            let _: any NSCopying.Type = NSPersistentHistoryTransaction.self
+            let _: any NSCopying.Type = NSPersistentHistoryChange.self
+        }
+        do {
+            let _: (NSPersistentStoreCoordinator) -> ([Any]?) -> NSPersistentHistoryToken? = NSPersistentStoreCoordinator
+                .currentPersistentHistoryToken(fromStores:)
+        }
         do { let _: ReferenceWritableKeyPath<NSManagedObjectContext, String?> = \NSManagedObjectContext.transactionAuthor }
-        do { let _: (String, String, String, Notification.Name) = (NSPersistentHistoryTrackingKey, NSPersistentStoreRemoteChangeNotificationPostOptionKey, NSPersistentHistoryTokenKey, .NSPersistentStoreRemoteChange) }
+        do {
+            let _: (String, String, String, Notification.Name) = (
+                NSPersistentHistoryTrackingKey, NSPersistentStoreRemoteChangeNotificationPostOptionKey, NSPersistentHistoryTokenKey,
+                .NSPersistentStoreRemoteChange
+            )
+        }
         do { #expect(NSPersistentHistoryTrackingKey == "NSPersistentHistoryTrackingKey") }
         do { #expect(NSPersistentStoreRemoteChangeNotificationPostOptionKey == "NSPersistentStoreRemoteChangeNotificationOptionKey") }
         do { #expect(NSPersistentHistoryTokenKey == "historyToken") }
         do { #expect(Notification.Name.NSPersistentStoreRemoteChange.rawValue == "NSPersistentStoreRemoteChangeNotification") }
         do { #expect(NSPersistentHistoryTokenExpiredError == 134301) }
-        do { let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType); #expect(NSPersistentHistoryTransaction.entityDescription(with: context)?.name == "Transaction"); #expect(NSPersistentHistoryChange.entityDescription(with: context)?.name == "Change") }
+        do {
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            #expect(NSPersistentHistoryTransaction.entityDescription(with: context)?.name == "Transaction")
+            #expect(NSPersistentHistoryChange.entityDescription(with: context)?.name == "Change")
+        }
     }
 
     @Test("Merge policies and conflicts: Apple's symbols with their types")
     func surface_Merge_policies_and_conflicts() async throws {
         do { let _: (NSMergePolicyType) -> NSMergePolicy = NSMergePolicy.init(merge:) }
-        do { let _: [NSMergePolicy] = [NSMergePolicy.error, NSMergePolicy.rollback, NSMergePolicy.overwrite, NSMergePolicy.mergeByPropertyObjectTrump, NSMergePolicy.mergeByPropertyStoreTrump] }
+        do {
+            let _: [NSMergePolicy] = [
+                NSMergePolicy.error, NSMergePolicy.rollback, NSMergePolicy.overwrite, NSMergePolicy.mergeByPropertyObjectTrump,
+                NSMergePolicy.mergeByPropertyStoreTrump,
+            ]
+        }
         do { let _: KeyPath<NSMergePolicy, NSMergePolicyType> = \NSMergePolicy.mergeType }
         do { let _: (NSMergePolicy) -> ([Any]) throws -> Void = NSMergePolicy.resolve(mergeConflicts:) }
         do { let _: (NSMergePolicy) -> ([NSMergeConflict]) throws -> Void = NSMergePolicy.resolve(optimisticLockingConflicts:) }
         do { let _: (NSMergePolicy) -> ([NSConstraintConflict]) throws -> Void = NSMergePolicy.resolve(constraintConflicts:) }
-        do { let _: [NSMergePolicyType] = [.errorMergePolicyType, .mergeByPropertyStoreTrumpMergePolicyType, .mergeByPropertyObjectTrumpMergePolicyType, .overwriteMergePolicyType, .rollbackMergePolicyType] }
-        do { let _: [AnyObject] = [NSErrorMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy, NSMergeByPropertyObjectTrumpMergePolicy, NSOverwriteMergePolicy, NSRollbackMergePolicy] }
-        do { let _: (NSManagedObject, Int, Int, [String: Any]?, [String: Any]?) -> NSMergeConflict = NSMergeConflict.init(source:newVersion:oldVersion:cachedSnapshot:persistedSnapshot:) }
-        do { let _: (KeyPath<NSMergeConflict, NSManagedObject>, KeyPath<NSMergeConflict, [String: Any]?>, KeyPath<NSMergeConflict, [String: Any]?>, KeyPath<NSMergeConflict, [String: Any]?>, KeyPath<NSMergeConflict, Int>, KeyPath<NSMergeConflict, Int>) = (\.sourceObject, \.objectSnapshot, \.cachedSnapshot, \.persistedSnapshot, \.newVersionNumber, \.oldVersionNumber) }
-        do { let _: ([String], NSManagedObject?, [AnyHashable: Any]?, [NSManagedObject], [Any]) -> NSConstraintConflict = NSConstraintConflict.init(constraint:database:databaseSnapshot:conflicting:conflictingSnapshots:) }
-        do { let _: (KeyPath<NSConstraintConflict, [String]>, KeyPath<NSConstraintConflict, [String: Any]>, KeyPath<NSConstraintConflict, NSManagedObject?>, KeyPath<NSConstraintConflict, [String: Any]?>, KeyPath<NSConstraintConflict, [NSManagedObject]>, KeyPath<NSConstraintConflict, [[AnyHashable: Any]]>) = (\.constraint, \.constraintValues, \.databaseObject, \.databaseSnapshot, \.conflictingObjects, \.conflictingSnapshots) }
+        do {
+            let _: [NSMergePolicyType] = [
+                .errorMergePolicyType, .mergeByPropertyStoreTrumpMergePolicyType, .mergeByPropertyObjectTrumpMergePolicyType,
+                .overwriteMergePolicyType, .rollbackMergePolicyType,
+            ]
+        }
+        do {
+            let _: [AnyObject] = [
+                NSErrorMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy, NSMergeByPropertyObjectTrumpMergePolicy, NSOverwriteMergePolicy,
+                NSRollbackMergePolicy,
+            ]
+        }
+        do {
+            let _: (NSManagedObject, Int, Int, [String: Any]?, [String: Any]?) -> NSMergeConflict = NSMergeConflict.init(
+                source:newVersion:oldVersion:cachedSnapshot:persistedSnapshot:)
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSMergeConflict, NSManagedObject>, KeyPath<NSMergeConflict, [String: Any]?>, KeyPath<NSMergeConflict, [String: Any]?>,
+                    KeyPath<NSMergeConflict, [String: Any]?>, KeyPath<NSMergeConflict, Int>, KeyPath<NSMergeConflict, Int>
+                ) = (\.sourceObject, \.objectSnapshot, \.cachedSnapshot, \.persistedSnapshot, \.newVersionNumber, \.oldVersionNumber)
+        }
+        do {
+            let _: ([String], NSManagedObject?, [AnyHashable: Any]?, [NSManagedObject], [Any]) -> NSConstraintConflict = NSConstraintConflict.init(
+                constraint:database:databaseSnapshot:conflicting:conflictingSnapshots:)
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSConstraintConflict, [String]>, KeyPath<NSConstraintConflict, [String: Any]>,
+                    KeyPath<NSConstraintConflict, NSManagedObject?>, KeyPath<NSConstraintConflict, [String: Any]?>,
+                    KeyPath<NSConstraintConflict, [NSManagedObject]>, KeyPath<NSConstraintConflict, [[AnyHashable: Any]]>
+                ) = (\.constraint, \.constraintValues, \.databaseObject, \.databaseSnapshot, \.conflictingObjects, \.conflictingSnapshots)
+        }
     }
 
     @Test("Query generations: Apple's symbols with their types")
@@ -584,57 +957,237 @@ struct APISurfaceTests {
 
     @Test("Migration: Apple's symbols with their types")
     func surface_Migration() async throws {
-        do { let _: ([Bundle]?, NSManagedObjectModel?, NSManagedObjectModel?) -> NSMappingModel? = NSMappingModel.init(from:forSourceModel:destinationModel:) }
+        do {
+            let _: ([Bundle]?, NSManagedObjectModel?, NSManagedObjectModel?) -> NSMappingModel? = NSMappingModel.init(
+                from:forSourceModel:destinationModel:)
+        }
         do { let _: (URL?) -> NSMappingModel? = NSMappingModel.init(contentsOf:) }
-        do { let _: (NSManagedObjectModel, NSManagedObjectModel) throws -> NSMappingModel = NSMappingModel.inferredMappingModel(forSourceModel:destinationModel:) }
-        do { let _: (ReferenceWritableKeyPath<NSMappingModel, [NSEntityMapping]?>, KeyPath<NSMappingModel, [String: NSEntityMapping]>) = (\.entityMappings, \.entityMappingsByName) }
+        do {
+            let _: (NSManagedObjectModel, NSManagedObjectModel) throws -> NSMappingModel = NSMappingModel.inferredMappingModel(
+                forSourceModel:destinationModel:)
+        }
+        do {
+            let _: (ReferenceWritableKeyPath<NSMappingModel, [NSEntityMapping]?>, KeyPath<NSMappingModel, [String: NSEntityMapping]>) = (
+                \.entityMappings, \.entityMappingsByName
+            )
+        }
         do { _ = NSEntityMapping.self }
-        do { let _: (ReferenceWritableKeyPath<NSEntityMapping, String?>, ReferenceWritableKeyPath<NSEntityMapping, NSEntityMappingType>, ReferenceWritableKeyPath<NSEntityMapping, String?>, ReferenceWritableKeyPath<NSEntityMapping, Data?>, ReferenceWritableKeyPath<NSEntityMapping, String?>, ReferenceWritableKeyPath<NSEntityMapping, Data?>) = (\.name, \.mappingType, \.sourceEntityName, \.sourceEntityVersionHash, \.destinationEntityName, \.destinationEntityVersionHash) }
-        do { let _: (ReferenceWritableKeyPath<NSEntityMapping, [NSPropertyMapping]?>, ReferenceWritableKeyPath<NSEntityMapping, [NSPropertyMapping]?>) = (\.attributeMappings, \.relationshipMappings) }
-        do { let _: (ReferenceWritableKeyPath<NSEntityMapping, NSExpression?>, ReferenceWritableKeyPath<NSEntityMapping, [AnyHashable: Any]?>, ReferenceWritableKeyPath<NSEntityMapping, String?>) = (\.sourceExpression, \.userInfo, \.entityMigrationPolicyClassName) }
-        do { let _: [NSEntityMappingType] = [.undefinedEntityMappingType, .customEntityMappingType, .addEntityMappingType, .removeEntityMappingType, .copyEntityMappingType, .transformEntityMappingType] }
-        do { let _: (ReferenceWritableKeyPath<NSPropertyMapping, String?>, ReferenceWritableKeyPath<NSPropertyMapping, NSExpression?>, ReferenceWritableKeyPath<NSPropertyMapping, [AnyHashable: Any]?>) = (\.name, \.valueExpression, \.userInfo) }
+        do {
+            let _:
+                (
+                    ReferenceWritableKeyPath<NSEntityMapping, String?>, ReferenceWritableKeyPath<NSEntityMapping, NSEntityMappingType>,
+                    ReferenceWritableKeyPath<NSEntityMapping, String?>, ReferenceWritableKeyPath<NSEntityMapping, Data?>,
+                    ReferenceWritableKeyPath<NSEntityMapping, String?>, ReferenceWritableKeyPath<NSEntityMapping, Data?>
+                ) = (\.name, \.mappingType, \.sourceEntityName, \.sourceEntityVersionHash, \.destinationEntityName, \.destinationEntityVersionHash)
+        }
+        do {
+            let _:
+                (ReferenceWritableKeyPath<NSEntityMapping, [NSPropertyMapping]?>, ReferenceWritableKeyPath<NSEntityMapping, [NSPropertyMapping]?>) = (
+                    \.attributeMappings, \.relationshipMappings
+                )
+        }
+        do {
+            let _:
+                (
+                    ReferenceWritableKeyPath<NSEntityMapping, NSExpression?>, ReferenceWritableKeyPath<NSEntityMapping, [AnyHashable: Any]?>,
+                    ReferenceWritableKeyPath<NSEntityMapping, String?>
+                ) = (\.sourceExpression, \.userInfo, \.entityMigrationPolicyClassName)
+        }
+        do {
+            let _: [NSEntityMappingType] = [
+                .undefinedEntityMappingType, .customEntityMappingType, .addEntityMappingType, .removeEntityMappingType, .copyEntityMappingType,
+                .transformEntityMappingType,
+            ]
+        }
+        do {
+            let _:
+                (
+                    ReferenceWritableKeyPath<NSPropertyMapping, String?>, ReferenceWritableKeyPath<NSPropertyMapping, NSExpression?>,
+                    ReferenceWritableKeyPath<NSPropertyMapping, [AnyHashable: Any]?>
+                ) = (\.name, \.valueExpression, \.userInfo)
+        }
         do { let _: (NSManagedObjectModel, NSManagedObjectModel) -> NSMigrationManager = NSMigrationManager.init(sourceModel:destinationModel:) }
-        do { let _: (NSMigrationManager) -> (URL, String, [AnyHashable: Any]?, NSMappingModel?, URL, String, [AnyHashable: Any]?) throws -> Void = NSMigrationManager.migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:) }
-        do { let _: (NSMigrationManager) -> (URL, NSPersistentStore.StoreType, [AnyHashable: Any]?, NSMappingModel, URL, NSPersistentStore.StoreType, [AnyHashable: Any]?) throws -> Void = NSMigrationManager.migrateStore(from:type:options:mapping:to:type:options:) }
-        do { let _: (KeyPath<NSMigrationManager, NSManagedObjectModel>, KeyPath<NSMigrationManager, NSManagedObjectModel>, KeyPath<NSMigrationManager, NSMappingModel>, KeyPath<NSMigrationManager, NSManagedObjectContext>, KeyPath<NSMigrationManager, NSManagedObjectContext>) = (\.sourceModel, \.destinationModel, \.mappingModel, \.sourceContext, \.destinationContext) }
-        do { let _: (KeyPath<NSMigrationManager, NSEntityMapping>, KeyPath<NSMigrationManager, Float>, ReferenceWritableKeyPath<NSMigrationManager, [AnyHashable: Any]?>, ReferenceWritableKeyPath<NSMigrationManager, Bool>) = (\.currentEntityMapping, \.migrationProgress, \.userInfo, \.usesStoreSpecificMigrationManager) }
-        do { let _: (NSMigrationManager) -> (NSManagedObject, NSManagedObject, NSEntityMapping) -> Void = NSMigrationManager.associate(sourceInstance:withDestinationInstance:for:) }
-        do { let _: ((NSMigrationManager) -> (String, [NSManagedObject]?) -> [NSManagedObject], (NSMigrationManager) -> (String, [NSManagedObject]?) -> [NSManagedObject]) = (NSMigrationManager.destinationInstances(forEntityMappingName:sourceInstances:), NSMigrationManager.sourceInstances(forEntityMappingName:destinationInstances:)) }
-        do { let _: ((NSMigrationManager) -> (NSEntityMapping) -> NSEntityDescription?, (NSMigrationManager) -> (NSEntityMapping) -> NSEntityDescription?) = (NSMigrationManager.sourceEntity(for:), NSMigrationManager.destinationEntity(for:)) }
+        do {
+            let _: (NSMigrationManager) -> (URL, String, [AnyHashable: Any]?, NSMappingModel?, URL, String, [AnyHashable: Any]?) throws -> Void =
+                NSMigrationManager.migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:)
+        }
+        do {
+            let _:
+                (NSMigrationManager) -> (
+                    URL, NSPersistentStore.StoreType, [AnyHashable: Any]?, NSMappingModel, URL, NSPersistentStore.StoreType, [AnyHashable: Any]?
+                ) throws -> Void = NSMigrationManager.migrateStore(from:type:options:mapping:to:type:options:)
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSMigrationManager, NSManagedObjectModel>, KeyPath<NSMigrationManager, NSManagedObjectModel>,
+                    KeyPath<NSMigrationManager, NSMappingModel>, KeyPath<NSMigrationManager, NSManagedObjectContext>,
+                    KeyPath<NSMigrationManager, NSManagedObjectContext>
+                ) = (\.sourceModel, \.destinationModel, \.mappingModel, \.sourceContext, \.destinationContext)
+        }
+        do {
+            let _:
+                (
+                    KeyPath<NSMigrationManager, NSEntityMapping>, KeyPath<NSMigrationManager, Float>,
+                    ReferenceWritableKeyPath<NSMigrationManager, [AnyHashable: Any]?>, ReferenceWritableKeyPath<NSMigrationManager, Bool>
+                ) = (\.currentEntityMapping, \.migrationProgress, \.userInfo, \.usesStoreSpecificMigrationManager)
+        }
+        do {
+            let _: (NSMigrationManager) -> (NSManagedObject, NSManagedObject, NSEntityMapping) -> Void = NSMigrationManager.associate(
+                sourceInstance:withDestinationInstance:for:)
+        }
+        do {
+            let _:
+                (
+                    (NSMigrationManager) -> (String, [NSManagedObject]?) -> [NSManagedObject],
+                    (NSMigrationManager) -> (String, [NSManagedObject]?) -> [NSManagedObject]
+                ) = (
+                    NSMigrationManager.destinationInstances(forEntityMappingName:sourceInstances:),
+                    NSMigrationManager.sourceInstances(forEntityMappingName:destinationInstances:)
+                )
+        }
+        do {
+            let _:
+                ((NSMigrationManager) -> (NSEntityMapping) -> NSEntityDescription?, (NSMigrationManager) -> (NSEntityMapping) -> NSEntityDescription?) =
+                    (NSMigrationManager.sourceEntity(for:), NSMigrationManager.destinationEntity(for:))
+        }
         do { let _: (NSMigrationManager) -> (any Error) -> Void = NSMigrationManager.cancelMigrationWithError(_:) }
         do { _ = NSEntityMigrationPolicy.self }
-        do { let _: ((NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void, (NSEntityMigrationPolicy) -> (NSManagedObject, NSEntityMapping, NSMigrationManager) throws -> Void, (NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void) = (NSEntityMigrationPolicy.begin(_:with:), NSEntityMigrationPolicy.createDestinationInstances(forSource:in:manager:), NSEntityMigrationPolicy.endInstanceCreation(forMapping:manager:)) }
-        do { let _: ((NSEntityMigrationPolicy) -> (NSManagedObject, NSEntityMapping, NSMigrationManager) throws -> Void, (NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void, (NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void, (NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void) = (NSEntityMigrationPolicy.createRelationships(forDestination:in:manager:), NSEntityMigrationPolicy.endRelationshipCreation(forMapping:manager:), NSEntityMigrationPolicy.performCustomValidation(forMapping:manager:), NSEntityMigrationPolicy.end(_:manager:)) }
-        do { let _: [String] = [NSMigrationManagerKey, NSMigrationSourceObjectKey, NSMigrationDestinationObjectKey, NSMigrationEntityMappingKey, NSMigrationPropertyMappingKey, NSMigrationEntityPolicyKey] }
+        do {
+            let _:
+                (
+                    (NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void,
+                    (NSEntityMigrationPolicy) -> (NSManagedObject, NSEntityMapping, NSMigrationManager) throws -> Void,
+                    (NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void
+                ) = (
+                    NSEntityMigrationPolicy.begin(_:with:), NSEntityMigrationPolicy.createDestinationInstances(forSource:in:manager:),
+                    NSEntityMigrationPolicy.endInstanceCreation(forMapping:manager:)
+                )
+        }
+        do {
+            let _:
+                (
+                    (NSEntityMigrationPolicy) -> (NSManagedObject, NSEntityMapping, NSMigrationManager) throws -> Void,
+                    (NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void,
+                    (NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void,
+                    (NSEntityMigrationPolicy) -> (NSEntityMapping, NSMigrationManager) throws -> Void
+                ) = (
+                    NSEntityMigrationPolicy.createRelationships(forDestination:in:manager:),
+                    NSEntityMigrationPolicy.endRelationshipCreation(forMapping:manager:),
+                    NSEntityMigrationPolicy.performCustomValidation(forMapping:manager:), NSEntityMigrationPolicy.end(_:manager:)
+                )
+        }
+        do {
+            let _: [String] = [
+                NSMigrationManagerKey, NSMigrationSourceObjectKey, NSMigrationDestinationObjectKey, NSMigrationEntityMappingKey,
+                NSMigrationPropertyMappingKey, NSMigrationEntityPolicyKey,
+            ]
+        }
         do { let _: ([NSMigrationStage]) -> NSStagedMigrationManager = NSStagedMigrationManager.init(_:) }
-        do { let _: (KeyPath<NSStagedMigrationManager, [NSMigrationStage]>, KeyPath<NSStagedMigrationManager, NSPersistentContainer?>) = (\.stages, \.container) }
-        do { let _: ReferenceWritableKeyPath<NSMigrationStage, String?> = \NSMigrationStage.label; let stage = NSLightweightMigrationStage([]); stage.label = "x"; let _: String = stage.label }
+        do {
+            let _: (KeyPath<NSStagedMigrationManager, [NSMigrationStage]>, KeyPath<NSStagedMigrationManager, NSPersistentContainer?>) = (
+                \.stages, \.container
+            )
+        }
+        do {
+            let _: ReferenceWritableKeyPath<NSMigrationStage, String?> = \NSMigrationStage.label
+            let stage = NSLightweightMigrationStage([])
+            stage.label = "x"
+            let _: String = stage.label
+        }
         do { let _: ([String]) -> NSLightweightMigrationStage = NSLightweightMigrationStage.init(_:) }
-        do { let _: (NSManagedObjectModelReference, NSManagedObjectModelReference) -> NSCustomMigrationStage = NSCustomMigrationStage.init(migratingFrom:to:) }
-        do { let _: (ReferenceWritableKeyPath<NSCustomMigrationStage, ((NSStagedMigrationManager, NSCustomMigrationStage) throws -> Void)?>, ReferenceWritableKeyPath<NSCustomMigrationStage, ((NSStagedMigrationManager, NSCustomMigrationStage) throws -> Void)?>) = (\.willMigrateHandler, \.didMigrateHandler) }
-        do { let _: ((NSManagedObjectModel, String) -> NSManagedObjectModelReference, (URL, String) -> NSManagedObjectModelReference, (String, Bundle?, String) -> NSManagedObjectModelReference) = (NSManagedObjectModelReference.init(model:versionChecksum:), NSManagedObjectModelReference.init(fileURL:versionChecksum:), NSManagedObjectModelReference.init(name:in:versionChecksum:)) }
-        do { let _: (KeyPath<NSManagedObjectModelReference, NSManagedObjectModel>, KeyPath<NSManagedObjectModelReference, String>) = (\.resolvedModel, \.versionChecksum) }
-        do { let _: ([AnyHashable: Any], Bundle?, String) -> NSManagedObjectModelReference = NSManagedObjectModelReference.init(entityVersionHashes:in:versionChecksum:) }
+        do {
+            let _: (NSManagedObjectModelReference, NSManagedObjectModelReference) -> NSCustomMigrationStage = NSCustomMigrationStage.init(
+                migratingFrom:to:)
+        }
+        do {
+            let _:
+                (
+                    ReferenceWritableKeyPath<NSCustomMigrationStage, ((NSStagedMigrationManager, NSCustomMigrationStage) throws -> Void)?>,
+                    ReferenceWritableKeyPath<NSCustomMigrationStage, ((NSStagedMigrationManager, NSCustomMigrationStage) throws -> Void)?>
+                ) = (\.willMigrateHandler, \.didMigrateHandler)
+        }
+        do {
+            let _:
+                (
+                    (NSManagedObjectModel, String) -> NSManagedObjectModelReference, (URL, String) -> NSManagedObjectModelReference,
+                    (String, Bundle?, String) -> NSManagedObjectModelReference
+                ) = (
+                    NSManagedObjectModelReference.init(model:versionChecksum:), NSManagedObjectModelReference.init(fileURL:versionChecksum:),
+                    NSManagedObjectModelReference.init(name:in:versionChecksum:)
+                )
+        }
+        do {
+            let _: (KeyPath<NSManagedObjectModelReference, NSManagedObjectModel>, KeyPath<NSManagedObjectModelReference, String>) = (
+                \.resolvedModel, \.versionChecksum
+            )
+        }
+        do {
+            let _: ([AnyHashable: Any], Bundle?, String) -> NSManagedObjectModelReference = NSManagedObjectModelReference.init(
+                entityVersionHashes:in:versionChecksum:)
+        }
     }
 
     @Test("Fetched results controller: Apple's symbols with their types")
     func surface_Fetched_results_controller() async throws {
-        do { let _: (NSFetchRequest<NSManagedObject>, NSManagedObjectContext, String?, String?) -> NSFetchedResultsController<NSManagedObject> = NSFetchedResultsController<NSManagedObject>.init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:) }
+        do {
+            let _: (NSFetchRequest<NSManagedObject>, NSManagedObjectContext, String?, String?) -> NSFetchedResultsController<NSManagedObject> =
+                NSFetchedResultsController<NSManagedObject>.init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)
+        }
         do { let _: (NSFetchedResultsController<NSManagedObject>) -> () throws -> Void = NSFetchedResultsController<NSManagedObject>.performFetch }
-        do { let _: (KeyPath<NSFetchedResultsController<NSManagedObject>, NSFetchRequest<NSManagedObject>>, KeyPath<NSFetchedResultsController<NSManagedObject>, NSManagedObjectContext>, KeyPath<NSFetchedResultsController<NSManagedObject>, String?>, KeyPath<NSFetchedResultsController<NSManagedObject>, String?>) = (\.fetchRequest, \.managedObjectContext, \.sectionNameKeyPath, \.cacheName) }
-        do { let _: (ReferenceWritableKeyPath<NSFetchedResultsController<NSManagedObject>, (any NSFetchedResultsControllerDelegate)?>, KeyPath<NSFetchedResultsController<NSManagedObject>, [NSManagedObject]?>, KeyPath<NSFetchedResultsController<NSManagedObject>, [any NSFetchedResultsSectionInfo]?>, KeyPath<NSFetchedResultsController<NSManagedObject>, [String]>) = (\.delegate, \.fetchedObjects, \.sections, \.sectionIndexTitles) }
-        do { let _: ((NSFetchedResultsController<NSManagedObject>) -> (IndexPath) -> NSManagedObject, (NSFetchedResultsController<NSManagedObject>) -> (NSManagedObject) -> IndexPath?) = (NSFetchedResultsController<NSManagedObject>.object(at:), NSFetchedResultsController<NSManagedObject>.indexPath(forObject:)) }
-        do { let _: ((NSFetchedResultsController<NSManagedObject>) -> (String) -> String?, (NSFetchedResultsController<NSManagedObject>) -> (String, Int) -> Int) = (NSFetchedResultsController<NSManagedObject>.sectionIndexTitle(forSectionName:), NSFetchedResultsController<NSManagedObject>.section(forSectionIndexTitle:at:)) }
+        do {
+            let _:
+                (
+                    KeyPath<NSFetchedResultsController<NSManagedObject>, NSFetchRequest<NSManagedObject>>,
+                    KeyPath<NSFetchedResultsController<NSManagedObject>, NSManagedObjectContext>,
+                    KeyPath<NSFetchedResultsController<NSManagedObject>, String?>, KeyPath<NSFetchedResultsController<NSManagedObject>, String?>
+                ) = (\.fetchRequest, \.managedObjectContext, \.sectionNameKeyPath, \.cacheName)
+        }
+        do {
+            let _:
+                (
+                    ReferenceWritableKeyPath<NSFetchedResultsController<NSManagedObject>, (any NSFetchedResultsControllerDelegate)?>,
+                    KeyPath<NSFetchedResultsController<NSManagedObject>, [NSManagedObject]?>,
+                    KeyPath<NSFetchedResultsController<NSManagedObject>, [any NSFetchedResultsSectionInfo]?>,
+                    KeyPath<NSFetchedResultsController<NSManagedObject>, [String]>
+                ) = (\.delegate, \.fetchedObjects, \.sections, \.sectionIndexTitles)
+        }
+        do {
+            let _:
+                (
+                    (NSFetchedResultsController<NSManagedObject>) -> (IndexPath) -> NSManagedObject,
+                    (NSFetchedResultsController<NSManagedObject>) -> (NSManagedObject) -> IndexPath?
+                ) = (NSFetchedResultsController<NSManagedObject>.object(at:), NSFetchedResultsController<NSManagedObject>.indexPath(forObject:))
+        }
+        do {
+            let _:
+                (
+                    (NSFetchedResultsController<NSManagedObject>) -> (String) -> String?,
+                    (NSFetchedResultsController<NSManagedObject>) -> (String, Int) -> Int
+                ) = (
+                    NSFetchedResultsController<NSManagedObject>.sectionIndexTitle(forSectionName:),
+                    NSFetchedResultsController<NSManagedObject>.section(forSectionIndexTitle:at:)
+                )
+        }
         do { let _: (String?) -> Void = NSFetchedResultsController<NSManagedObject>.deleteCache(withName:) }
-        do { let _: (KeyPath<any NSFetchedResultsSectionInfo, String>, KeyPath<any NSFetchedResultsSectionInfo, String?>, KeyPath<any NSFetchedResultsSectionInfo, Int>, KeyPath<any NSFetchedResultsSectionInfo, [Any]?>) = (\.name, \.indexTitle, \.numberOfObjects, \.objects) }
+        do {
+            let _:
+                (
+                    KeyPath<any NSFetchedResultsSectionInfo, String>, KeyPath<any NSFetchedResultsSectionInfo, String?>,
+                    KeyPath<any NSFetchedResultsSectionInfo, Int>, KeyPath<any NSFetchedResultsSectionInfo, [Any]?>
+                ) = (\.name, \.indexTitle, \.numberOfObjects, \.objects)
+        }
         do { _ = (any NSFetchedResultsControllerDelegate).self }
         do { let _: [NSFetchedResultsChangeType] = [.insert, .delete, .move, .update] }
     }
 
     @Test("Value transformers: Apple's symbols with their types")
     func surface_Value_transformers() async throws {
-        do { let _: ((ValueTransformer?, NSValueTransformerName) -> Void, (NSValueTransformerName) -> ValueTransformer?, () -> [NSValueTransformerName]) = (ValueTransformer.setValueTransformer(_:forName:), ValueTransformer.init(forName:), ValueTransformer.valueTransformerNames) }
+        do {
+            let _:
+                ((ValueTransformer?, NSValueTransformerName) -> Void, (NSValueTransformerName) -> ValueTransformer?, () -> [NSValueTransformerName]) =
+                    (ValueTransformer.setValueTransformer(_:forName:), ValueTransformer.init(forName:), ValueTransformer.valueTransformerNames)
+        }
         do { let _: [AnyClass] = NSSecureUnarchiveFromDataTransformer.allowedTopLevelClasses }
         do { let _: NSValueTransformerName = .secureUnarchiveFromDataTransformerName }
     }

@@ -1,6 +1,6 @@
-import Testing
-import OpenCoreData
 import GRDB
+import OpenCoreData
+import Testing
 
 /// Damaged copies of the Apple-written fixture stores and a probe that reads everything in a store
 /// through the public API, for the bad-input robustness tests.
@@ -28,14 +28,16 @@ enum RobustnessKit {
         }
     }
 
-    static let sampleModel = StoreFixture(folder: "alemar11__CoreDataPlus__SampleModel_V1", file: "SampleModel_V1.sqlite",
-                                          modelVersion: "SampleModel.xcdatamodeld/SampleModel.xcdatamodel")
+    static let sampleModel = StoreFixture(
+        folder: "alemar11__CoreDataPlus__SampleModel_V1", file: "SampleModel_V1.sqlite",
+        modelVersion: "SampleModel.xcdatamodeld/SampleModel.xcdatamodel")
     static let migrationExample = StoreFixture(
         folder: "wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example_3",
         file: "CoreDataMigration_Example_3.sqlite",
         modelVersion: "CoreDataMigration_Example.xcdatamodeld/CoreDataMigration_Example 3.xcdatamodel")
-    static let bookmarks = StoreFixture(folder: "duckduckgo__BrowserServicesKit__Bookmarks_V5", file: "Bookmarks_V5.sqlite",
-                                        modelVersion: "BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel")
+    static let bookmarks = StoreFixture(
+        folder: "duckduckgo__BrowserServicesKit__Bookmarks_V5", file: "Bookmarks_V5.sqlite",
+        modelVersion: "BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel")
     static let stores = [sampleModel, migrationExample, bookmarks]
 
     /// The Foundation and Core Data codes a damaged store, model or argument may fail with.
@@ -52,12 +54,15 @@ enum RobustnessKit {
 
     /// Records that `error` is a well-formed Core Data or Foundation error; returns it as an `NSError`.
     @discardableResult
-    static func expectCocoaError(_ error: any Error, _ what: String,
-                                 sourceLocation: SourceLocation = #_sourceLocation) -> NSError {
+    static func expectCocoaError(
+        _ error: any Error, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> NSError {
         let error = error as NSError
         #expect(error.domain == NSCocoaErrorDomain, "\(what): \(error)", sourceLocation: sourceLocation)
-        #expect(allowedCodes.contains(error.code), "\(what): unexpected code \(error.code): \(error.localizedDescription)",
-                sourceLocation: sourceLocation)
+        #expect(
+            allowedCodes.contains(error.code), "\(what): unexpected code \(error.code): \(error.localizedDescription)",
+            sourceLocation: sourceLocation)
         #expect(!error.localizedDescription.isEmpty, "\(what)", sourceLocation: sourceLocation)
         return error
     }
@@ -68,8 +73,10 @@ enum RobustnessKit {
     @discardableResult
     static func readEverything(at url: URL, model: NSManagedObjectModel, readOnly: Bool = true) throws -> Int {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        var options: [AnyHashable: Any] = [NSMigratePersistentStoresAutomaticallyOption: false,
-                                           NSInferMappingModelAutomaticallyOption: false]
+        var options: [AnyHashable: Any] = [
+            NSMigratePersistentStoresAutomaticallyOption: false,
+            NSInferMappingModelAutomaticallyOption: false,
+        ]
         if readOnly { options[NSReadOnlyPersistentStoreOption] = true }
         let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: options)
         defer { try? coordinator.remove(store) }
@@ -127,9 +134,11 @@ enum RobustnessKit {
     @discardableResult
     static func writeSomething(at url: URL, model: NSManagedObjectModel) throws -> Bool {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-            NSMigratePersistentStoresAutomaticallyOption: false, NSInferMappingModelAutomaticallyOption: false,
-        ])
+        let store = try coordinator.addPersistentStore(
+            type: .sqlite, at: url,
+            options: [
+                NSMigratePersistentStoresAutomaticallyOption: false, NSInferMappingModelAutomaticallyOption: false,
+            ])
         defer { try? coordinator.remove(store) }
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
@@ -223,11 +232,13 @@ extension RobustnessKit {
 /// Binary property lists that Foundation's reader cannot be given on Linux.
 enum PropertyListKit {
     /// `{"k": {"a"}}`: a dictionary holding a set, the one object kind that crashes Foundation's reader.
-    static let setInDictionaryHex = "62706C6973743030D10102516BC1035161080B0D0F00000000000001010000000000000004"
+    static let setInDictionaryHex =
+        "62706C6973743030D10102516BC1035161080B0D0F00000000000001010000000000000004"
         + "00000000000000000000000000000011"
 
     /// The same dictionary with an array where the set is (`{"k": ["a"]}`), which Foundation reads.
-    static let arrayInDictionaryHex = "62706C6973743030D10102516BA1035161080B0D0F00000000000001010000000000000004"
+    static let arrayInDictionaryHex =
+        "62706C6973743030D10102516BA1035161080B0D0F00000000000001010000000000000004"
         + "00000000000000000000000000000011"
 
     static var setInDictionary: Data { Data(hex: setInDictionaryHex) }
@@ -250,24 +261,29 @@ enum KeyedArchiveKit {
     static func archive(className: String, fields: [(String, Field)]) -> Data {
         var writer = Writer()
         let null = writer.string("$null")
-        let classDescription = writer.dictionary([(writer.string("$classname"), writer.string(className)),
-                                                  (writer.string("$classes"), writer.array([writer.string(className), writer.string("NSObject")]))])
+        let classDescription = writer.dictionary([
+            (writer.string("$classname"), writer.string(className)),
+            (writer.string("$classes"), writer.array([writer.string(className), writer.string("NSObject")])),
+        ])
         var rootFields = [(writer.string("$class"), writer.uid(2))]
         for (key, value) in fields {
-            let encoded = switch value {
-            case .integer(let number): writer.integer(number)
-            case .string(let text): writer.string(text)
-            case .reference(let index): writer.uid(index)
-            case .references(let indexes): writer.array(indexes.map { writer.uid($0) })
-            }
+            let encoded =
+                switch value {
+                case .integer(let number): writer.integer(number)
+                case .string(let text): writer.string(text)
+                case .reference(let index): writer.uid(index)
+                case .references(let indexes): writer.array(indexes.map { writer.uid($0) })
+                }
             rootFields.append((writer.string(key), encoded))
         }
         let root = writer.dictionary(rootFields)
         let objects = writer.array([null, root, classDescription])
-        let top = writer.dictionary([(writer.string("$archiver"), writer.string("NSKeyedArchiver")),
-                                     (writer.string("$version"), writer.integer(100000)),
-                                     (writer.string("$top"), writer.dictionary([(writer.string("root"), writer.uid(1))])),
-                                     (writer.string("$objects"), objects)])
+        let top = writer.dictionary([
+            (writer.string("$archiver"), writer.string("NSKeyedArchiver")),
+            (writer.string("$version"), writer.integer(100000)),
+            (writer.string("$top"), writer.dictionary([(writer.string("root"), writer.uid(1))])),
+            (writer.string("$objects"), objects),
+        ])
         return writer.finish(top: top)
     }
 

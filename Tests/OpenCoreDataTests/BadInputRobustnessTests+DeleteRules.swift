@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Deleting objects whose *related* rows another program damaged or removed: the delete rules
 /// (nullify, cascade, deny) read those rows, and the save reports what it cannot read instead of
@@ -50,10 +50,12 @@ struct DeleteRulesOverDamagedRowsTests {
         /// message contains `mentioning`; checks that the store's bytes did not change, and that the
         /// context can roll back and read on. Returns the error.
         @discardableResult
-        func expectDeleteFails(_ entity: String, _ key: String, _ value: String, code: Int, mentioning: [String],
-                               configure: (NSManagedObjectContext) -> Void = { _ in },
-                               processFirst: Bool = false,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws -> NSError {
+        func expectDeleteFails(
+            _ entity: String, _ key: String, _ value: String, code: Int, mentioning: [String],
+            configure: (NSManagedObjectContext) -> Void = { _ in },
+            processFirst: Bool = false,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> NSError {
             let context = try context()
             configure(context)
             // (Opening a store read-write writes its connection's first pages to the -wal; the save must add nothing.)
@@ -87,8 +89,9 @@ struct DeleteRulesOverDamagedRowsTests {
     @Test("cascade: the same failure when pending changes were processed before the save")
     func cascadeProcessedBeforeSave() throws {
         let store = try DamagedStore(["UPDATE ZPOST SET Z_ENT = 'x' WHERE ZTITLE = 'P2'"])
-        try store.expectDeleteFails("User", "name", "Ann", code: NSFileReadCorruptFileError, mentioning: [store.url.path],
-                                    processFirst: true)
+        try store.expectDeleteFails(
+            "User", "name", "Ann", code: NSFileReadCorruptFileError, mentioning: [store.url.path],
+            processFirst: true)
     }
 
     @Test("cascade: a damaged row three cascades away fails the save with 259")
@@ -130,8 +133,9 @@ struct DeleteRulesOverDamagedRowsTests {
     @Test("nullify: a related row another program deleted fails the save with 133000 when inaccessible faults are kept")
     func nullifyOverMissingRow() throws {
         let store = try DamagedStore(["DELETE FROM ZUSER"])
-        let error = try store.expectDeleteFails("Post", "title", "P1", code: NSManagedObjectReferentialIntegrityError,
-                                                mentioning: ["User"], configure: { $0.shouldDeleteInaccessibleFaults = false })
+        let error = try store.expectDeleteFails(
+            "Post", "title", "P1", code: NSManagedObjectReferentialIntegrityError,
+            mentioning: ["User"], configure: { $0.shouldDeleteInaccessibleFaults = false })
         #expect((error.userInfo[NSAffectedObjectsErrorKey] as? [NSManagedObjectID])?.count == 1)
     }
 

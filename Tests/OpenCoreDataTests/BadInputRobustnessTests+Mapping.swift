@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Damaged mapping model files: a real Xcode `.xcmappingmodel` with garbled values, references and bytes.
 extension BadInputRobustnessTests {
@@ -72,8 +72,9 @@ extension BadInputRobustnessTests {
             guard index % 5 == 0 else { continue }
             do {
                 try NSMigrationManager(sourceModel: v1, destinationModel: v2)
-                    .migrateStore(from: source, type: .sqlite, mapping: mapping,
-                                  to: directory.appendingPathComponent("Out\(index).sqlite"), type: .sqlite)
+                    .migrateStore(
+                        from: source, type: .sqlite, mapping: mapping,
+                        to: directory.appendingPathComponent("Out\(index).sqlite"), type: .sqlite)
                 migrated += 1
             } catch {
                 let error = error as NSError

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Bad text: predicate format strings (truncated, unbalanced, with too few arguments) and `ocd` command
 /// lines.
@@ -69,9 +69,11 @@ extension BadInputRobustnessTests {
         #expect(parsed > 0 && rejected > texts.count / 2)
     }
 
-    @Test("format strings with too few arguments are errors naming the missing argument", arguments: [
-        ("name == %@", 0), ("%K == %@", 1), ("a == %@ AND b == %@", 1), ("%1$@ == %2$@", 1), ("a BETWEEN {%@, %@}", 1),
-    ])
+    @Test(
+        "format strings with too few arguments are errors naming the missing argument",
+        arguments: [
+            ("name == %@", 0), ("%K == %@", 1), ("a == %@ AND b == %@", 1), ("%1$@ == %2$@", 1), ("a BETWEEN {%@, %@}", 1),
+        ])
     func missingArguments(_ format: String, _ count: Int) throws {
         let arguments = Array(repeating: "x" as Any, count: count)
         let error = try #require(throws: NSError.self) { try NSPredicate(validatingFormat: format, argumentArray: arguments) }
@@ -81,11 +83,13 @@ extension BadInputRobustnessTests {
         #expect(expression.code == NSFormattingError)
     }
 
-    @Test("unknown functions and wrong argument counts in expression text are errors, not traps", arguments: [
-        "nosuch:(1)", "sum:()", "now(1)", "FUNCTION(1, 'nosuch:')", "FUNCTION(1)", "average:(1, 2", "count:(1, 2)",
-        "CAST(1)", "TERNARY(1 == 1, 2)", "SUBQUERY(a, $x)", "{1, 2}[", "@sum.a", "a[FIRST", "a.@nosuch", "modulus:by:(1)",
-        "random(1)", "randomn:()", "sqrt:(1, 2)", "distinctUnionOfObjects:", "%K", "$", "1 +", "-", "(((1)",
-    ])
+    @Test(
+        "unknown functions and wrong argument counts in expression text are errors, not traps",
+        arguments: [
+            "nosuch:(1)", "sum:()", "now(1)", "FUNCTION(1, 'nosuch:')", "FUNCTION(1)", "average:(1, 2", "count:(1, 2)",
+            "CAST(1)", "TERNARY(1 == 1, 2)", "SUBQUERY(a, $x)", "{1, 2}[", "@sum.a", "a[FIRST", "a.@nosuch", "modulus:by:(1)",
+            "random(1)", "randomn:()", "sqrt:(1, 2)", "distinctUnionOfObjects:", "%K", "$", "1 +", "-", "(((1)",
+        ])
     func badExpressions(_ text: String) throws {
         do {
             let expression = try NSExpression(validatingFormat: text, argumentArray: [])

@@ -1,6 +1,6 @@
-import Testing
-import OpenCoreData
 import GRDB
+import OpenCoreData
+import Testing
 
 /// Damaged stores, model files, format strings and `ocd` arguments: each is read or refused with an
 /// `NSError` in `NSCocoaErrorDomain`; none crashes the process, and a refused store is left byte for byte
@@ -32,94 +32,124 @@ struct BadInputRobustnessTests {
     }
 
     static let damages: [StoreDamage] = [
-        StoreDamage(name: "a row's Z_ENT names no entity", fixture: Kit.sampleModel,
-                    sql: "UPDATE ZCAR SET Z_ENT = 99 WHERE Z_PK = (SELECT min(Z_PK) FROM ZCAR)",
-                    outcome: .fails(NSFileReadCorruptFileError)),
-        StoreDamage(name: "a row's Z_ENT is text", fixture: Kit.sampleModel,
-                    sql: "UPDATE ZCAR SET Z_ENT = 'Car' WHERE Z_PK = (SELECT min(Z_PK) FROM ZCAR)",
-                    outcome: .fails(NSFileReadCorruptFileError)),
-        StoreDamage(name: "a row's Z_ENT is a fraction", fixture: Kit.sampleModel,
-                    sql: "UPDATE ZPERSON SET Z_ENT = 4.5 WHERE Z_PK = (SELECT max(Z_PK) FROM ZPERSON)",
-                    outcome: .fails(NSFileReadCorruptFileError)),
-        StoreDamage(name: "a row's Z_ENT is NULL", fixture: Kit.migrationExample,
-                    sql: "UPDATE ZSECTION SET Z_ENT = NULL WHERE Z_PK = (SELECT min(Z_PK) FROM ZSECTION)",
-                    outcome: .fails(NSFileReadCorruptFileError)),
-        StoreDamage(name: "a row's Z_OPT is text", fixture: Kit.sampleModel,
-                    sql: "UPDATE ZPERSON SET Z_OPT = 'seven' WHERE Z_PK = (SELECT min(Z_PK) FROM ZPERSON)",
-                    outcome: .fails(NSFileReadCorruptFileError)),
-        StoreDamage(name: "a to-one foreign key is text", fixture: Kit.sampleModel,
-                    sql: "UPDATE ZCAR SET ZOWNER = 'somebody' WHERE Z_PK = (SELECT min(Z_PK) FROM ZCAR)",
-                    outcome: .fails(NSFileReadCorruptFileError)),
-        StoreDamage(name: "a to-one foreign key is a blob", fixture: Kit.migrationExample,
-                    sql: "UPDATE ZSECTION SET ZPOST = x'0102' WHERE Z_PK = (SELECT min(Z_PK) FROM ZSECTION)",
-                    outcome: .fails(NSFileReadCorruptFileError)),
-        StoreDamage(name: "a to-one foreign key points to no row", fixture: Kit.migrationExample,
-                    sql: "UPDATE ZSECTION SET ZPOST = 999999 WHERE Z_PK = (SELECT min(Z_PK) FROM ZSECTION)",
-                    outcome: .fails(NSManagedObjectReferentialIntegrityError)),
-        StoreDamage(name: "Z_PK is declared TEXT and holds text", fixture: Kit.migrationExample,
-                    sql: """
-                    CREATE TABLE OLDPOST AS SELECT * FROM ZPOST; DROP TABLE ZPOST;
-                    CREATE TABLE ZPOST ( Z_PK TEXT PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDATE TIMESTAMP, ZHEXCOLOR VARCHAR, ZPOSTID VARCHAR );
-                    INSERT INTO ZPOST SELECT 'post' || Z_PK, Z_ENT, Z_OPT, ZDATE, ZHEXCOLOR, ZPOSTID FROM OLDPOST; DROP TABLE OLDPOST;
-                    """,
-                    outcome: .fails(NSFileReadCorruptFileError)),
-        StoreDamage(name: "a join-table key is text", fixture: Kit.bookmarks,
-                    sql: "UPDATE Z_1FAVORITES SET Z_1FAVORITEFOLDERS = 'x' WHERE rowid = (SELECT min(rowid) FROM Z_1FAVORITES)",
-                    outcome: .readsOrFails),
-        StoreDamage(name: "attribute columns hold values of other types", fixture: Kit.sampleModel,
-                    sql: """
-                    UPDATE ZCAR SET ZISLIMITEDEDITION = 'yes', ZMARKEDFORDELETIONASOF = 'yesterday', ZMAKER = x'FFFE00', ZMODEL = 12.5;
-                    UPDATE ZPERSON SET ZID = x'0102', ZUPDATEDAT = x'FF', ZFIRSTNAME = Z_PK;
-                    """,
-                    outcome: .readsOrFails),
-        StoreDamage(name: "a transformable column holds garbage", fixture: Kit.sampleModel,
-                    sql: "UPDATE ZCAR SET ZCOLOR = x'DEADBEEF'", outcome: .readsOrFails),
-        StoreDamage(name: "numbers out of range and not numbers", fixture: Kit.migrationExample,
-                    sql: "UPDATE ZSECTION SET ZINDEX = 1e300; UPDATE ZPOST SET ZDATE = 'NaN';",
-                    outcome: .readsOrFails),
-        StoreDamage(name: "Z_PRIMARYKEY's Z_SUPER is text", fixture: Kit.sampleModel,
-                    sql: "UPDATE Z_PRIMARYKEY SET Z_SUPER = 'Car' WHERE Z_NAME = 'SportCar'", outcome: .readsOrFails),
-        StoreDamage(name: "Z_PRIMARYKEY's Z_SUPER is text, read because the version hashes differ", fixture: Kit.sampleModel,
-                    sql: "UPDATE Z_PRIMARYKEY SET Z_SUPER = 'Car' WHERE Z_NAME = 'SportCar'",
-                    outcome: .failsToOpen(NSFileReadCorruptFileError), changesHashes: true),
-        StoreDamage(name: "Z_PRIMARYKEY's Z_NAME is a blob that is not UTF-8", fixture: Kit.migrationExample,
-                    sql: "UPDATE Z_PRIMARYKEY SET Z_NAME = x'FFFE' WHERE Z_ENT = 1",
-                    outcome: .failsToOpen(NSPersistentStoreIncompatibleVersionHashError), changesHashes: true),
-        StoreDamage(name: "Z_PRIMARYKEY lacks an entity", fixture: Kit.sampleModel,
-                    sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'SportCar'", outcome: .readsOrFails),
-        StoreDamage(name: "Z_PRIMARYKEY's Z_MAX is text", fixture: Kit.migrationExample,
-                    sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 'many'", outcome: .readsOrFails),
-        StoreDamage(name: "an entity table is missing", fixture: Kit.sampleModel,
-                    sql: "DROP TABLE ZPERSON", outcome: .fails(NSSQLiteError)),
-        StoreDamage(name: "an attribute column is missing", fixture: Kit.migrationExample,
-                    sql: "ALTER TABLE ZSECTION DROP COLUMN ZTITLE", outcome: .fails(NSSQLiteError)),
-        StoreDamage(name: "an attribute column is missing, found because the version hashes differ", fixture: Kit.migrationExample,
-                    sql: "ALTER TABLE ZSECTION DROP COLUMN ZTITLE",
-                    outcome: .failsToOpen(NSPersistentStoreIncompatibleVersionHashError), changesHashes: true),
-        StoreDamage(name: "Z_METADATA has no row", fixture: Kit.sampleModel,
-                    sql: "DELETE FROM Z_METADATA", outcome: .failsToOpen(NSFileReadCorruptFileError)),
-        StoreDamage(name: "Z_METADATA's Z_PLIST is text", fixture: Kit.migrationExample,
-                    sql: "UPDATE Z_METADATA SET Z_PLIST = 'not a property list'", outcome: .failsToOpen(NSFileReadCorruptFileError)),
-        StoreDamage(name: "Z_METADATA's Z_PLIST is a number", fixture: Kit.migrationExample,
-                    sql: "UPDATE Z_METADATA SET Z_PLIST = 42", outcome: .failsToOpen(NSFileReadCorruptFileError)),
-        StoreDamage(name: "Z_METADATA's Z_PLIST is NULL", fixture: Kit.migrationExample,
-                    sql: "UPDATE Z_METADATA SET Z_PLIST = NULL", outcome: .failsToOpen(NSFileReadCorruptFileError)),
-        StoreDamage(name: "Z_METADATA's Z_UUID is a blob that is not UTF-8", fixture: Kit.sampleModel,
-                    sql: "UPDATE Z_METADATA SET Z_UUID = x'FF00FF'", outcome: .failsToOpen(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "a row's Z_ENT names no entity", fixture: Kit.sampleModel,
+            sql: "UPDATE ZCAR SET Z_ENT = 99 WHERE Z_PK = (SELECT min(Z_PK) FROM ZCAR)",
+            outcome: .fails(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "a row's Z_ENT is text", fixture: Kit.sampleModel,
+            sql: "UPDATE ZCAR SET Z_ENT = 'Car' WHERE Z_PK = (SELECT min(Z_PK) FROM ZCAR)",
+            outcome: .fails(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "a row's Z_ENT is a fraction", fixture: Kit.sampleModel,
+            sql: "UPDATE ZPERSON SET Z_ENT = 4.5 WHERE Z_PK = (SELECT max(Z_PK) FROM ZPERSON)",
+            outcome: .fails(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "a row's Z_ENT is NULL", fixture: Kit.migrationExample,
+            sql: "UPDATE ZSECTION SET Z_ENT = NULL WHERE Z_PK = (SELECT min(Z_PK) FROM ZSECTION)",
+            outcome: .fails(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "a row's Z_OPT is text", fixture: Kit.sampleModel,
+            sql: "UPDATE ZPERSON SET Z_OPT = 'seven' WHERE Z_PK = (SELECT min(Z_PK) FROM ZPERSON)",
+            outcome: .fails(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "a to-one foreign key is text", fixture: Kit.sampleModel,
+            sql: "UPDATE ZCAR SET ZOWNER = 'somebody' WHERE Z_PK = (SELECT min(Z_PK) FROM ZCAR)",
+            outcome: .fails(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "a to-one foreign key is a blob", fixture: Kit.migrationExample,
+            sql: "UPDATE ZSECTION SET ZPOST = x'0102' WHERE Z_PK = (SELECT min(Z_PK) FROM ZSECTION)",
+            outcome: .fails(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "a to-one foreign key points to no row", fixture: Kit.migrationExample,
+            sql: "UPDATE ZSECTION SET ZPOST = 999999 WHERE Z_PK = (SELECT min(Z_PK) FROM ZSECTION)",
+            outcome: .fails(NSManagedObjectReferentialIntegrityError)),
+        StoreDamage(
+            name: "Z_PK is declared TEXT and holds text", fixture: Kit.migrationExample,
+            sql: """
+                CREATE TABLE OLDPOST AS SELECT * FROM ZPOST; DROP TABLE ZPOST;
+                CREATE TABLE ZPOST ( Z_PK TEXT PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDATE TIMESTAMP, ZHEXCOLOR VARCHAR, ZPOSTID VARCHAR );
+                INSERT INTO ZPOST SELECT 'post' || Z_PK, Z_ENT, Z_OPT, ZDATE, ZHEXCOLOR, ZPOSTID FROM OLDPOST; DROP TABLE OLDPOST;
+                """,
+            outcome: .fails(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "a join-table key is text", fixture: Kit.bookmarks,
+            sql: "UPDATE Z_1FAVORITES SET Z_1FAVORITEFOLDERS = 'x' WHERE rowid = (SELECT min(rowid) FROM Z_1FAVORITES)",
+            outcome: .readsOrFails),
+        StoreDamage(
+            name: "attribute columns hold values of other types", fixture: Kit.sampleModel,
+            sql: """
+                UPDATE ZCAR SET ZISLIMITEDEDITION = 'yes', ZMARKEDFORDELETIONASOF = 'yesterday', ZMAKER = x'FFFE00', ZMODEL = 12.5;
+                UPDATE ZPERSON SET ZID = x'0102', ZUPDATEDAT = x'FF', ZFIRSTNAME = Z_PK;
+                """,
+            outcome: .readsOrFails),
+        StoreDamage(
+            name: "a transformable column holds garbage", fixture: Kit.sampleModel,
+            sql: "UPDATE ZCAR SET ZCOLOR = x'DEADBEEF'", outcome: .readsOrFails),
+        StoreDamage(
+            name: "numbers out of range and not numbers", fixture: Kit.migrationExample,
+            sql: "UPDATE ZSECTION SET ZINDEX = 1e300; UPDATE ZPOST SET ZDATE = 'NaN';",
+            outcome: .readsOrFails),
+        StoreDamage(
+            name: "Z_PRIMARYKEY's Z_SUPER is text", fixture: Kit.sampleModel,
+            sql: "UPDATE Z_PRIMARYKEY SET Z_SUPER = 'Car' WHERE Z_NAME = 'SportCar'", outcome: .readsOrFails),
+        StoreDamage(
+            name: "Z_PRIMARYKEY's Z_SUPER is text, read because the version hashes differ", fixture: Kit.sampleModel,
+            sql: "UPDATE Z_PRIMARYKEY SET Z_SUPER = 'Car' WHERE Z_NAME = 'SportCar'",
+            outcome: .failsToOpen(NSFileReadCorruptFileError), changesHashes: true),
+        StoreDamage(
+            name: "Z_PRIMARYKEY's Z_NAME is a blob that is not UTF-8", fixture: Kit.migrationExample,
+            sql: "UPDATE Z_PRIMARYKEY SET Z_NAME = x'FFFE' WHERE Z_ENT = 1",
+            outcome: .failsToOpen(NSPersistentStoreIncompatibleVersionHashError), changesHashes: true),
+        StoreDamage(
+            name: "Z_PRIMARYKEY lacks an entity", fixture: Kit.sampleModel,
+            sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'SportCar'", outcome: .readsOrFails),
+        StoreDamage(
+            name: "Z_PRIMARYKEY's Z_MAX is text", fixture: Kit.migrationExample,
+            sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 'many'", outcome: .readsOrFails),
+        StoreDamage(
+            name: "an entity table is missing", fixture: Kit.sampleModel,
+            sql: "DROP TABLE ZPERSON", outcome: .fails(NSSQLiteError)),
+        StoreDamage(
+            name: "an attribute column is missing", fixture: Kit.migrationExample,
+            sql: "ALTER TABLE ZSECTION DROP COLUMN ZTITLE", outcome: .fails(NSSQLiteError)),
+        StoreDamage(
+            name: "an attribute column is missing, found because the version hashes differ", fixture: Kit.migrationExample,
+            sql: "ALTER TABLE ZSECTION DROP COLUMN ZTITLE",
+            outcome: .failsToOpen(NSPersistentStoreIncompatibleVersionHashError), changesHashes: true),
+        StoreDamage(
+            name: "Z_METADATA has no row", fixture: Kit.sampleModel,
+            sql: "DELETE FROM Z_METADATA", outcome: .failsToOpen(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "Z_METADATA's Z_PLIST is text", fixture: Kit.migrationExample,
+            sql: "UPDATE Z_METADATA SET Z_PLIST = 'not a property list'", outcome: .failsToOpen(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "Z_METADATA's Z_PLIST is a number", fixture: Kit.migrationExample,
+            sql: "UPDATE Z_METADATA SET Z_PLIST = 42", outcome: .failsToOpen(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "Z_METADATA's Z_PLIST is NULL", fixture: Kit.migrationExample,
+            sql: "UPDATE Z_METADATA SET Z_PLIST = NULL", outcome: .failsToOpen(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "Z_METADATA's Z_UUID is a blob that is not UTF-8", fixture: Kit.sampleModel,
+            sql: "UPDATE Z_METADATA SET Z_UUID = x'FF00FF'", outcome: .failsToOpen(NSFileReadCorruptFileError)),
         // {"k": {"a"}} as a binary property list: Foundation's reader crashes on the set on Linux.
-        StoreDamage(name: "Z_METADATA's plist holds a set", fixture: Kit.sampleModel,
-                    sql: "UPDATE Z_METADATA SET Z_PLIST = x'\(PropertyListKit.setInDictionaryHex)'",
-                    outcome: .failsToOpen(NSFileReadCorruptFileError)),
-        StoreDamage(name: "Z_METADATA's plist is cut short", fixture: Kit.bookmarks,
-                    sql: "UPDATE Z_METADATA SET Z_PLIST = substr(Z_PLIST, 1, length(Z_PLIST) / 2)",
-                    outcome: .failsToOpen(NSFileReadCorruptFileError)),
-        StoreDamage(name: "Z_METADATA's plist has flipped bytes", fixture: Kit.sampleModel,
-                    sql: "UPDATE Z_METADATA SET Z_PLIST = substr(Z_PLIST, 1, 40) || x'FFFFFFFF' || substr(Z_PLIST, 45)",
-                    outcome: .readsOrFails),
+        StoreDamage(
+            name: "Z_METADATA's plist holds a set", fixture: Kit.sampleModel,
+            sql: "UPDATE Z_METADATA SET Z_PLIST = x'\(PropertyListKit.setInDictionaryHex)'",
+            outcome: .failsToOpen(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "Z_METADATA's plist is cut short", fixture: Kit.bookmarks,
+            sql: "UPDATE Z_METADATA SET Z_PLIST = substr(Z_PLIST, 1, length(Z_PLIST) / 2)",
+            outcome: .failsToOpen(NSFileReadCorruptFileError)),
+        StoreDamage(
+            name: "Z_METADATA's plist has flipped bytes", fixture: Kit.sampleModel,
+            sql: "UPDATE Z_METADATA SET Z_PLIST = substr(Z_PLIST, 1, 40) || x'FFFFFFFF' || substr(Z_PLIST, 45)",
+            outcome: .readsOrFails),
     ]
 
-    @Test("a store damaged with SQL is read or refused with the right code, never crashes, and a refused store is unchanged",
-          arguments: damages)
+    @Test(
+        "a store damaged with SQL is read or refused with the right code, never crashes, and a refused store is unchanged",
+        arguments: damages)
     func damagedStore(_ damage: StoreDamage) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -142,14 +172,16 @@ struct BadInputRobustnessTests {
         case .fails(let code), .failsToOpen(let code):
             #expect(readOnlyError?.code == code, "\(damage.name): \(String(describing: readOnlyError))")
             if code == NSFileReadCorruptFileError || code == NSSQLiteError {
-                #expect(readOnlyError?.localizedDescription.contains(url.path) == true,
-                        "\(String(describing: readOnlyError?.localizedDescription))")
+                #expect(
+                    readOnlyError?.localizedDescription.contains(url.path) == true,
+                    "\(String(describing: readOnlyError?.localizedDescription))")
             }
         case .readsOrFails:
             break
         }
         // Writing into the damaged store saves or fails with a Cocoa error; it never traps.
-        if case .failsToOpen = damage.outcome {} else {
+        if case .failsToOpen = damage.outcome {
+        } else {
             do {
                 try Kit.writeSomething(at: url, model: model)
             } catch {
@@ -168,11 +200,13 @@ struct BadInputRobustnessTests {
         }
     }
 
-    @Test("a damaged Z_PRIMARYKEY never makes a save overwrite a row: it saves new keys or fails", arguments: [
-        "UPDATE Z_PRIMARYKEY SET Z_MAX = 'many'",
-        "UPDATE Z_PRIMARYKEY SET Z_MAX = 0",
-        "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Section'",
-    ])
+    @Test(
+        "a damaged Z_PRIMARYKEY never makes a save overwrite a row: it saves new keys or fails",
+        arguments: [
+            "UPDATE Z_PRIMARYKEY SET Z_MAX = 'many'",
+            "UPDATE Z_PRIMARYKEY SET Z_MAX = 0",
+            "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Section'",
+        ])
     func damagedKeyCounter(_ sql: String) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -206,8 +240,9 @@ struct BadInputRobustnessTests {
         if sql.contains("'many'") { #expect(!saved, "a counter that is not a number is damage") }
     }
 
-    @Test("randomly damaged store files are read or refused with a Cocoa error and are never changed",
-          arguments: Kit.stores)
+    @Test(
+        "randomly damaged store files are read or refused with a Cocoa error and are never changed",
+        arguments: Kit.stores)
     func flippedBytes(_ fixture: Kit.StoreFixture) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -223,21 +258,21 @@ struct BadInputRobustnessTests {
             var bytes = try Data(contentsOf: target)
             let pageSize = 4096
             switch round % 4 {
-            case 0: // the database header
+            case 0:  // the database header
                 for _ in 0..<Int.random(in: 1...3, using: &generator) {
                     bytes[Int.random(in: 0..<100, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
                 }
-            case 1: // a page's header and cells
+            case 1:  // a page's header and cells
                 let page = Int.random(in: 1..<max(2, bytes.count / pageSize), using: &generator)
                 for _ in 0..<Int.random(in: 1...8, using: &generator) {
                     let offset = min(bytes.count - 1, page * pageSize + Int.random(in: 0..<pageSize, using: &generator))
                     bytes[offset] ^= UInt8.random(in: 1...255, using: &generator)
                 }
-            case 2: // anywhere
+            case 2:  // anywhere
                 for _ in 0..<Int.random(in: 1...32, using: &generator) {
                     bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
                 }
-            default: // truncated
+            default:  // truncated
                 bytes = bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator))
             }
             try bytes.write(to: target)
@@ -264,9 +299,10 @@ struct BadInputRobustnessTests {
             return car.objectID
         }
         let numbers = try DatabaseQueue(path: stack.storeURL.path).read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map {
-                ($0["Z_NAME"] as String, $0["Z_ENT"] as Int64)
-            })
+            try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map {
+                    ($0["Z_NAME"] as String, $0["Z_ENT"] as Int64)
+                })
         }
         let vehicle = try #require(numbers["Vehicle"])
         try Kit.execute("UPDATE ZVEHICLE SET Z_ENT = \(vehicle)", on: stack.storeURL)
@@ -335,8 +371,9 @@ struct BadInputRobustnessTests {
         return (url, model)
     }
 
-    @Test("a missing, empty or escaping external data reference is an error; no file outside the store's folder is read or removed",
-          arguments: ["missing", "empty", "escaping", "absolute"])
+    @Test(
+        "a missing, empty or escaping external data reference is an error; no file outside the store's folder is read or removed",
+        arguments: ["missing", "empty", "escaping", "absolute"])
     func badExternalReference(_ kind: String) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -385,30 +422,32 @@ struct BadInputRobustnessTests {
 
     // MARK: - Model files
 
-    @Test("model files with missing or garbage attributes fail with 134060 naming the file", arguments: [
-        #"<entity syncable="YES"><attribute name="a" attributeType="String"/></entity>"#,
-        #"<entity name="" syncable="YES"><attribute name="a" attributeType="String"/></entity>"#,
-        #"<entity name="A"><attribute attributeType="String"/></entity>"#,
-        #"<entity name="A"><attribute name="a" attributeType="Strang"/></entity>"#,
-        #"<entity name="A"><relationship name="b" maxCount="1" deletionRule="Nullify" destinationEntity="Nowhere"/></entity>"#,
-        #"<entity name="A"><attribute name="a" attributeType="String"/></entity><entity name="A"/>"#,
-        #"<entity name="A"><attribute name="a" attributeType="String"/><attribute name="a" attributeType="Integer 16"/></entity>"#,
-        #"<entity name="A"><relationship name="b" maxCount="1" deletionRule="Nullify" destinationEntity="B" inverseName="nothing" inverseEntity="B"/></entity><entity name="B"/>"#,
-        #"<entity name="A"><relationship name="b" maxCount="1" deletionRule="Wipe" destinationEntity="A"/></entity>"#,
-        #"<entity name="A" parentEntity="Nowhere"/>"#,
-        #"<entity name="A"><attribute name="a" attributeType="Integer 16" defaultValueString="many"/></entity>"#,
-        #"<entity name="A"><attribute name="a" attributeType="String" minValueString="x" maxValueString="y"/></entity>"#,
-        #"<entity name="A"><uniquenessConstraints><uniquenessConstraint><constraint value="ghost"/></uniquenessConstraint></uniquenessConstraints></entity>"#,
-        #"<fetchRequest name="R" entity="Nowhere" predicateString="a == 1"/>"#,
-        #"<entity name="A"><attribute name="a" attributeType="String"/></entity><fetchRequest name="R" entity="A" predicateString="a == (("/>"#,
-        #"<entity name="A"><attribute name="a" attributeType="Integer 32" derived="YES" derivationExpression="sum:("/></entity>"#,
-        #"<entity name="A B"><attribute name="a" attributeType="String"/></entity>"#,
-        #"<entity name="A"><attribute name="a b" attributeType="String"/></entity>"#,
-        #"<entity name="A"><attribute name="a.b" attributeType="String"/></entity>"#,
-        #"<entity name="A"><attribute name="a, Z_PK) VALUES (1); DROP TABLE ZA; --" attributeType="String"/></entity>"#,
-        #"<entity name="1A"><attribute name="a" attributeType="String"/></entity>"#,
-        #"<entity name="A"><relationship name="b-c" maxCount="1" deletionRule="Nullify" destinationEntity="A"/></entity>"#,
-    ])
+    @Test(
+        "model files with missing or garbage attributes fail with 134060 naming the file",
+        arguments: [
+            #"<entity syncable="YES"><attribute name="a" attributeType="String"/></entity>"#,
+            #"<entity name="" syncable="YES"><attribute name="a" attributeType="String"/></entity>"#,
+            #"<entity name="A"><attribute attributeType="String"/></entity>"#,
+            #"<entity name="A"><attribute name="a" attributeType="Strang"/></entity>"#,
+            #"<entity name="A"><relationship name="b" maxCount="1" deletionRule="Nullify" destinationEntity="Nowhere"/></entity>"#,
+            #"<entity name="A"><attribute name="a" attributeType="String"/></entity><entity name="A"/>"#,
+            #"<entity name="A"><attribute name="a" attributeType="String"/><attribute name="a" attributeType="Integer 16"/></entity>"#,
+            #"<entity name="A"><relationship name="b" maxCount="1" deletionRule="Nullify" destinationEntity="B" inverseName="nothing" inverseEntity="B"/></entity><entity name="B"/>"#,
+            #"<entity name="A"><relationship name="b" maxCount="1" deletionRule="Wipe" destinationEntity="A"/></entity>"#,
+            #"<entity name="A" parentEntity="Nowhere"/>"#,
+            #"<entity name="A"><attribute name="a" attributeType="Integer 16" defaultValueString="many"/></entity>"#,
+            #"<entity name="A"><attribute name="a" attributeType="String" minValueString="x" maxValueString="y"/></entity>"#,
+            #"<entity name="A"><uniquenessConstraints><uniquenessConstraint><constraint value="ghost"/></uniquenessConstraint></uniquenessConstraints></entity>"#,
+            #"<fetchRequest name="R" entity="Nowhere" predicateString="a == 1"/>"#,
+            #"<entity name="A"><attribute name="a" attributeType="String"/></entity><fetchRequest name="R" entity="A" predicateString="a == (("/>"#,
+            #"<entity name="A"><attribute name="a" attributeType="Integer 32" derived="YES" derivationExpression="sum:("/></entity>"#,
+            #"<entity name="A B"><attribute name="a" attributeType="String"/></entity>"#,
+            #"<entity name="A"><attribute name="a b" attributeType="String"/></entity>"#,
+            #"<entity name="A"><attribute name="a.b" attributeType="String"/></entity>"#,
+            #"<entity name="A"><attribute name="a, Z_PK) VALUES (1); DROP TABLE ZA; --" attributeType="String"/></entity>"#,
+            #"<entity name="1A"><attribute name="a" attributeType="String"/></entity>"#,
+            #"<entity name="A"><relationship name="b-c" maxCount="1" deletionRule="Nullify" destinationEntity="A"/></entity>"#,
+        ])
     func malformedModel(_ body: String) throws {
         let error = try ModelFileKit.loadError(body)
         Kit.expectCocoaError(error, body)
@@ -448,8 +487,9 @@ struct BadInputRobustnessTests {
                 }
                 loaded += 1
                 _ = model.entityVersionHashesByName
-                try Self.use(model, sqlite: loaded % 10 == 0 ? directory.appendingPathComponent(name + ".sqlite") : nil,
-                             what: "\(attribute.name)=\"\(value)\"")
+                try Self.use(
+                    model, sqlite: loaded % 10 == 0 ? directory.appendingPathComponent(name + ".sqlite") : nil,
+                    what: "\(attribute.name)=\"\(value)\"")
             }
         }
         #expect(loaded > 0 && refused > 0)

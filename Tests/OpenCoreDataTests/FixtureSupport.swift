@@ -6,7 +6,8 @@ enum Fixtures {
     static let packageRoot: URL = {
         var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while directory.path != "/",
-              !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path)
+        {
             directory = directory.deletingLastPathComponent()
         }
         return directory

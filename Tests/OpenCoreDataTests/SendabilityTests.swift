@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The values Core Data lets you share between threads are `Sendable`: object IDs, the coordinator,
 /// the container, a model in use, stores and merge policies. These checks are made by the compiler

@@ -20,21 +20,25 @@ enum FileWorkloadBenchmarks {
     static func register() {
         for workload in Workload.allCases {
             for contender in workload.contenders {
-                let configuration = Measured.configuration(iterations: iterations(workload), warmup: 0,
-                                                           extra: workload == .batchedScan ? [.peakMemoryResidentDelta] : [])
-                Benchmark("\(workload.title): \(contender.name)", configuration: configuration, closure: { benchmark in
-                    for _ in benchmark.scaledIterations {
-                        guard let fixture = fixtures[workload] else { throw WorkloadError("the \(workload.title) fixture was not made") }
-                        let prepared = try PreparedRun(workload, contender, fixture: fixture)
-                        benchmark.startMeasurement()
-                        let result = try prepared.contender.run()
-                        benchmark.stopMeasurement()
-                        blackHole(result)
-                        try prepared.check(workload, result: result)
-                    }
-                }, setup: {
-                    if fixtures[workload] == nil { fixtures[workload] = try workload.makeFixture() }
-                })
+                let configuration = Measured.configuration(
+                    iterations: iterations(workload), warmup: 0,
+                    extra: workload == .batchedScan ? [.peakMemoryResidentDelta] : [])
+                Benchmark(
+                    "\(workload.title): \(contender.name)", configuration: configuration,
+                    closure: { benchmark in
+                        for _ in benchmark.scaledIterations {
+                            guard let fixture = fixtures[workload] else { throw WorkloadError("the \(workload.title) fixture was not made") }
+                            let prepared = try PreparedRun(workload, contender, fixture: fixture)
+                            benchmark.startMeasurement()
+                            let result = try prepared.contender.run()
+                            benchmark.stopMeasurement()
+                            blackHole(result)
+                            try prepared.check(workload, result: result)
+                        }
+                    },
+                    setup: {
+                        if fixtures[workload] == nil { fixtures[workload] = try workload.makeFixture() }
+                    })
             }
         }
     }

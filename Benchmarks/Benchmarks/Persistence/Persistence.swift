@@ -19,7 +19,8 @@ enum Measured {
     /// Few, long iterations: each one is a whole workload of tens of thousands of rows or more. A
     /// benchmark stops after `iterations` measured runs or 30 s, whichever comes first.
     static func configuration(iterations: Int, warmup: Int = 1, extra: [BenchmarkMetric] = []) -> Benchmark.Configuration {
-        .init(metrics: metrics + extra, timeUnits: .milliseconds, warmupIterations: warmup,
-              maxDuration: .seconds(30), maxIterations: iterations)
+        .init(
+            metrics: metrics + extra, timeUnits: .milliseconds, warmupIterations: warmup,
+            maxDuration: .seconds(30), maxIterations: iterations)
     }
 }

@@ -9,26 +9,28 @@ enum SmallFetchBenchmarks {
     static func register() {
         let expected = Shape.checksum(rows: Shape.smallFetchCount)
         for contender in Contenders.fetch {
-            Benchmark("Small fetch 100 x 10 Int64, 1000 times: \(contender.name)",
-                      configuration: Measured.configuration(iterations: 10),
-                      closure: { benchmark in
-                for _ in benchmark.scaledIterations {
-                    guard let url = fixture?.url else { throw WorkloadError("the small-fetch fixture was not made") }
-                    let instance = try contender.init(url: url)
-                    // Once outside the measurement: statements prepared, the context's objects registered.
-                    guard try instance.run() == expected else { throw WorkloadError("\(contender.name) read a wrong sum") }
-                    var sum: Int64 = 0
-                    benchmark.startMeasurement()
-                    for _ in 0..<Shape.smallFetchRepeats { sum &+= try instance.run() }
-                    benchmark.stopMeasurement()
-                    blackHole(sum)
-                    guard sum == expected &* Int64(Shape.smallFetchRepeats) else {
-                        throw WorkloadError("\(contender.name) read \(sum), not \(expected) times \(Shape.smallFetchRepeats)")
+            Benchmark(
+                "Small fetch 100 x 10 Int64, 1000 times: \(contender.name)",
+                configuration: Measured.configuration(iterations: 10),
+                closure: { benchmark in
+                    for _ in benchmark.scaledIterations {
+                        guard let url = fixture?.url else { throw WorkloadError("the small-fetch fixture was not made") }
+                        let instance = try contender.init(url: url)
+                        // Once outside the measurement: statements prepared, the context's objects registered.
+                        guard try instance.run() == expected else { throw WorkloadError("\(contender.name) read a wrong sum") }
+                        var sum: Int64 = 0
+                        benchmark.startMeasurement()
+                        for _ in 0..<Shape.smallFetchRepeats { sum &+= try instance.run() }
+                        benchmark.stopMeasurement()
+                        blackHole(sum)
+                        guard sum == expected &* Int64(Shape.smallFetchRepeats) else {
+                            throw WorkloadError("\(contender.name) read \(sum), not \(expected) times \(Shape.smallFetchRepeats)")
+                        }
                     }
-                }
-            }, setup: {
-                if fixture == nil { fixture = try FetchFixture(rows: Shape.smallFetchCount) }
-            })
+                },
+                setup: {
+                    if fixture == nil { fixture = try FetchFixture(rows: Shape.smallFetchCount) }
+                })
         }
     }
 }

@@ -62,9 +62,10 @@ public struct OpenCoreDataAggregate: Contender {
             var checksum: Int64 = 0
             for group in try context.fetch(request) {
                 guard let bucket = (group["bucket"] as? NSNumber)?.int64Value,
-                      let total = (group["total"] as? NSNumber)?.int64Value,
-                      let mean = (group["mean"] as? NSNumber)?.doubleValue,
-                      let count = (group["n"] as? NSNumber)?.int64Value else {
+                    let total = (group["total"] as? NSNumber)?.int64Value,
+                    let mean = (group["mean"] as? NSNumber)?.doubleValue,
+                    let count = (group["n"] as? NSNumber)?.int64Value
+                else {
                     throw WorkloadError("aggregate row without its four values: \(group)")
                 }
                 checksum += AggregateCheck.checksum(bucket: bucket, sum: total, average: mean, count: count)
@@ -92,10 +93,11 @@ public final class RawSQLiteAggregate: Contender {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else { throw connection.error(Self.sql) }
-            checksum += AggregateCheck.checksum(bucket: sqlite3_column_int64(statement, 0),
-                                                sum: sqlite3_column_int64(statement, 1),
-                                                average: sqlite3_column_double(statement, 2),
-                                                count: sqlite3_column_int64(statement, 3))
+            checksum += AggregateCheck.checksum(
+                bucket: sqlite3_column_int64(statement, 0),
+                sum: sqlite3_column_int64(statement, 1),
+                average: sqlite3_column_double(statement, 2),
+                count: sqlite3_column_int64(statement, 3))
         }
         return checksum
     }

@@ -26,7 +26,8 @@ public struct OpenCoreDataBatchUpdate: Contender {
             request.propertiesToUpdate = ["amount": NSExpression(format: "amount + 1")]
             request.resultType = .updatedObjectsCountResultType
             guard let result = try context.execute(request) as? NSBatchUpdateResult,
-                  let count = result.result as? Int else { throw WorkloadError("batch update gave no count") }
+                let count = result.result as? Int
+            else { throw WorkloadError("batch update gave no count") }
             return Int64(count)
         }
     }
@@ -70,7 +71,8 @@ public struct OpenCoreDataBatchDelete: Contender {
             let request = NSBatchDeleteRequest(fetchRequest: fetch)
             request.resultType = .resultTypeCount
             guard let result = try context.execute(request) as? NSBatchDeleteResult,
-                  let count = result.result as? Int else { throw WorkloadError("batch delete gave no count") }
+                let count = result.result as? Int
+            else { throw WorkloadError("batch delete gave no count") }
             return Int64(count)
         }
     }

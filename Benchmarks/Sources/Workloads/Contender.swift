@@ -25,23 +25,27 @@ public protocol FetchContender {
 /// The contenders of each workload, in the order results list them. A new contender is a new file
 /// with one type, plus its name here.
 public enum Contenders {
-    public static var insert: [any InsertContender.Type] { [
-        OpenCoreDataInsert.self,
-        OpenCoreDataHistoryInsert.self,
-        OpenCoreDataKVCNumberInsert.self,
-        OpenCoreDataKVCInt64Insert.self,
-        RawSQLiteInsert.self,
-        GRDBStatementInsert.self,
-        GRDBRecordInsert.self,
-    ] }
+    public static var insert: [any InsertContender.Type] {
+        [
+            OpenCoreDataInsert.self,
+            OpenCoreDataHistoryInsert.self,
+            OpenCoreDataKVCNumberInsert.self,
+            OpenCoreDataKVCInt64Insert.self,
+            RawSQLiteInsert.self,
+            GRDBStatementInsert.self,
+            GRDBRecordInsert.self,
+        ]
+    }
 
-    public static var fetch: [any FetchContender.Type] { [
-        OpenCoreDataFetch.self,
-        OpenCoreDataKVCNumberFetch.self,
-        OpenCoreDataKVCInt64Fetch.self,
-        RawSQLiteFetch.self,
-        GRDBRowCursorFetch.self,
-        GRDBRecordFetch.self,
-        GRDBCodableRecordFetch.self,
-    ] }
+    public static var fetch: [any FetchContender.Type] {
+        [
+            OpenCoreDataFetch.self,
+            OpenCoreDataKVCNumberFetch.self,
+            OpenCoreDataKVCInt64Fetch.self,
+            RawSQLiteFetch.self,
+            GRDBRowCursorFetch.self,
+            GRDBRecordFetch.self,
+            GRDBCodableRecordFetch.self,
+        ]
+    }
 }

@@ -25,7 +25,8 @@ public final class FetchFixture {
         sqlite3_finalize(lookup)
 
         let columns = (0..<Shape.columnCount).map { "ZI\($0)" }.joined(separator: ", ")
-        let sql = "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, \(columns)) VALUES (?, ?, 1, "
+        let sql =
+            "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, \(columns)) VALUES (?, ?, 1, "
             + Array(repeating: "?", count: Shape.columnCount).joined(separator: ", ") + ")"
         try connection.execute("BEGIN TRANSACTION")
         let insert = try connection.prepare(sql)

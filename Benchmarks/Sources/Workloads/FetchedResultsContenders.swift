@@ -53,8 +53,10 @@ final class ChangeCounter: NSObject, NSFetchedResultsControllerDelegate {
     var objectChanges = 0
     var contentChanges = 0
 
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
-                    at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
+        at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
         objectChanges += 1
     }
 
@@ -78,8 +80,9 @@ public final class OpenCoreDataFetchedResults: Contender {
         self.context = context
         let request = NSFetchRequest<Reading>(entityName: "Reading")
         request.sortDescriptors = [NSSortDescriptor(key: "amount", ascending: true)]
-        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                    sectionNameKeyPath: nil, cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: nil, cacheName: nil)
         controller.delegate = counter
         self.controller = controller
         originals = try context.performAndWait {
@@ -113,8 +116,11 @@ public final class OpenCoreDataFetchedResults: Contender {
             return FetchedResultsScript.checksum(count: objects.count, sum: objects.reduce(0) { $0 + $1.amount })
         }
         guard counter.objectChanges >= FetchedResultsScript.changes,
-              counter.contentChanges == FetchedResultsScript.changes else {
-            throw WorkloadError("the delegate heard \(counter.objectChanges) object changes in \(counter.contentChanges) events for \(FetchedResultsScript.changes) saves")
+            counter.contentChanges == FetchedResultsScript.changes
+        else {
+            throw WorkloadError(
+                "the delegate heard \(counter.objectChanges) object changes in \(counter.contentChanges) events for \(FetchedResultsScript.changes) saves"
+            )
         }
         return checksum
     }

@@ -44,11 +44,16 @@ struct PlainItem: Codable, PersistableRecord, FetchableRecord {
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int64
 
     init(row: Int) {
-        i0 = Shape.value(row: row, column: 0); i1 = Shape.value(row: row, column: 1)
-        i2 = Shape.value(row: row, column: 2); i3 = Shape.value(row: row, column: 3)
-        i4 = Shape.value(row: row, column: 4); i5 = Shape.value(row: row, column: 5)
-        i6 = Shape.value(row: row, column: 6); i7 = Shape.value(row: row, column: 7)
-        i8 = Shape.value(row: row, column: 8); i9 = Shape.value(row: row, column: 9)
+        i0 = Shape.value(row: row, column: 0)
+        i1 = Shape.value(row: row, column: 1)
+        i2 = Shape.value(row: row, column: 2)
+        i3 = Shape.value(row: row, column: 3)
+        i4 = Shape.value(row: row, column: 4)
+        i5 = Shape.value(row: row, column: 5)
+        i6 = Shape.value(row: row, column: 6)
+        i7 = Shape.value(row: row, column: 7)
+        i8 = Shape.value(row: row, column: 8)
+        i9 = Shape.value(row: row, column: 9)
     }
 }
 
@@ -100,8 +105,16 @@ struct FixtureItem: FetchableRecord {
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int64
 
     init(row: Row) {
-        i0 = row[0]; i1 = row[1]; i2 = row[2]; i3 = row[3]; i4 = row[4]
-        i5 = row[5]; i6 = row[6]; i7 = row[7]; i8 = row[8]; i9 = row[9]
+        i0 = row[0]
+        i1 = row[1]
+        i2 = row[2]
+        i3 = row[3]
+        i4 = row[4]
+        i5 = row[5]
+        i6 = row[6]
+        i7 = row[7]
+        i8 = row[8]
+        i9 = row[9]
     }
 
     var sum: Int64 { i0 &+ i1 &+ i2 &+ i3 &+ i4 &+ i5 &+ i6 &+ i7 &+ i8 &+ i9 }

@@ -20,8 +20,9 @@ public enum HistoryWorkload {
     /// A file of readings written by 1,000 saves of ten readings each with tracking on: 1,000
     /// transactions of ten insert changes (made through OpenCoreData, not measured).
     public static func fixture() throws -> StoreFixture {
-        let fixture = try StoreFixture(fileName: "History.sqlite", model: ReadingModel.shared, entity: "Reading", rows: 0,
-                                      columns: [("bucket", ReadingModel.bucket), ("amount", ReadingModel.amount)])
+        let fixture = try StoreFixture(
+            fileName: "History.sqlite", model: ReadingModel.shared, entity: "Reading", rows: 0,
+            columns: [("bucket", ReadingModel.bucket), ("amount", ReadingModel.amount)])
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: ReadingModel.shared)
         try coordinator.addPersistentStore(type: .sqlite, at: fixture.url, options: trackingOptions)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -90,7 +91,8 @@ public struct OpenCoreDataHistoryFetch: Contender {
         return try context.performAndWait {
             let request = NSPersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast)
             guard let result = try context.execute(request) as? NSPersistentHistoryResult,
-                  let transactions = result.result as? [NSPersistentHistoryTransaction] else {
+                let transactions = result.result as? [NSPersistentHistoryTransaction]
+            else {
                 throw WorkloadError("the history fetch gave no transactions")
             }
             let entity = ReadingModel.shared.entitiesByName["Reading"]

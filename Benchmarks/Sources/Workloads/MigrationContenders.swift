@@ -32,8 +32,9 @@ public enum PersonModels {
 
     /// A V1 file of `rows` people (row `r`: `a` = r, `oldName` = 2r).
     public static func fixture(rows: Int) throws -> StoreFixture {
-        try StoreFixture(fileName: "People.sqlite", model: v1, entity: "Person", rows: rows,
-                         columns: [("a", { Int64($0) }), ("oldName", { 2 * Int64($0) })])
+        try StoreFixture(
+            fileName: "People.sqlite", model: v1, entity: "Person", rows: rows,
+            columns: [("a", { Int64($0) }), ("oldName", { 2 * Int64($0) })])
     }
 
     public static func aSum(rows: Int) -> Int64 { Int64(rows) * Int64(rows - 1) / 2 }

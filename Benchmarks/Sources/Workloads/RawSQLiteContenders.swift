@@ -38,9 +38,11 @@ final class RawConnection {
 
 /// The plain table of the raw SQLite and GRDB insert contenders.
 enum PlainTable {
-    static let create = "CREATE TABLE item (id INTEGER PRIMARY KEY, "
+    static let create =
+        "CREATE TABLE item (id INTEGER PRIMARY KEY, "
         + (0..<Shape.columnCount).map { "i\($0) INTEGER NOT NULL" }.joined(separator: ", ") + ")"
-    static let insert = "INSERT INTO item (" + (0..<Shape.columnCount).map { "i\($0)" }.joined(separator: ", ")
+    static let insert =
+        "INSERT INTO item (" + (0..<Shape.columnCount).map { "i\($0)" }.joined(separator: ", ")
         + ") VALUES (" + Array(repeating: "?", count: Shape.columnCount).joined(separator: ", ") + ")"
 }
 

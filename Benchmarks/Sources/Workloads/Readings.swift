@@ -38,8 +38,9 @@ public enum ReadingModel {
 
     /// A file of `rows` readings (row `r`: bucket `r % 100`, amount `r`).
     public static func fixture(rows: Int) throws -> StoreFixture {
-        try StoreFixture(fileName: "Readings.sqlite", model: shared, entity: "Reading", rows: rows,
-                         columns: [("bucket", bucket), ("amount", amount)])
+        try StoreFixture(
+            fileName: "Readings.sqlite", model: shared, entity: "Reading", rows: rows,
+            columns: [("bucket", bucket), ("amount", amount)])
     }
 
     /// A private-queue context on the store at `url`, WAL with `synchronous=NORMAL`.

@@ -48,8 +48,9 @@ public struct OpenCoreDataKVCPrefetch: Contender {
             var sum: Int64 = 0
             for post in try context.fetch(request) {
                 guard let author = post.value(forKey: "author") as? NSManagedObject,
-                      let name = author.value(forKey: "name") as? String,
-                      let number = post.value(forKey: "number") as? Int64 else { throw WorkloadError("a post without its values") }
+                    let name = author.value(forKey: "name") as? String,
+                    let number = post.value(forKey: "number") as? Int64
+                else { throw WorkloadError("a post without its values") }
                 sum &+= number &* lastByte(name)
             }
             return sum
@@ -86,7 +87,10 @@ public final class RawSQLitePrefetch: Contender {
 struct PostWithAuthor: FetchableRecord {
     var number: Int64
     var authorName: String
-    init(row: Row) { number = row[0]; authorName = row[1] }
+    init(row: Row) {
+        number = row[0]
+        authorName = row[1]
+    }
 }
 
 /// The same, decoded through `Decodable`.
@@ -152,7 +156,8 @@ public struct OpenCoreDataKVCWalk: Contender {
             var sum: Int64 = 0
             for author in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Author")) {
                 guard let number = author.value(forKey: "number") as? Int64,
-                      let posts = author.value(forKey: "posts") as? Set<NSManagedObject> else { throw WorkloadError("an author without values") }
+                    let posts = author.value(forKey: "posts") as? Set<NSManagedObject>
+                else { throw WorkloadError("an author without values") }
                 for post in posts {
                     guard let postNumber = post.value(forKey: "number") as? Int64 else { throw WorkloadError("a post without its number") }
                     sum &+= number &* 31 &+ postNumber
@@ -192,7 +197,10 @@ public final class RawSQLiteWalk: Contender {
 struct AuthorRecord: FetchableRecord {
     var id: Int64
     var number: Int64
-    init(row: Row) { id = row[0]; number = row[1] }
+    init(row: Row) {
+        id = row[0]
+        number = row[1]
+    }
 }
 
 /// GRDB `FetchableRecord`: the authors as records, then each author's posts as records of one number.

@@ -13,8 +13,10 @@ public final class StoreFixture {
 
     /// Makes the store for `model` at a new file named `fileName` and writes `rows` rows of `entity`;
     /// `columns` gives each attribute's name and its value for a row number.
-    public init(fileName: String, model: NSManagedObjectModel, entity: String, rows: Int,
-                columns: [(attribute: String, value: (Int) -> Int64)]) throws {
+    public init(
+        fileName: String, model: NSManagedObjectModel, entity: String, rows: Int,
+        columns: [(attribute: String, value: (Int) -> Int64)]
+    ) throws {
         directory = try ScratchDirectory("ocd-bench-fixture")
         url = directory.file(fileName)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)

@@ -51,10 +51,16 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchedScan: [OpenCoreDataBatchedScan.self, OpenCoreDataUnbatchedScan.self, RawSQLiteScan.self]
         case .fetchedResults: [OpenCoreDataFetchedResults.self, RawSQLiteSingleSaves.self]
         case .migration: [OpenCoreDataMigration.self, RawSQLiteMigration.self]
-        case .prefetch: [OpenCoreDataPrefetch.self, OpenCoreDataKVCPrefetch.self, RawSQLitePrefetch.self,
-                         GRDBRecordPrefetch.self, GRDBCodablePrefetch.self]
-        case .walk: [OpenCoreDataWalk.self, OpenCoreDataKVCWalk.self, RawSQLiteWalk.self,
-                     GRDBRecordWalk.self, GRDBCodableWalk.self]
+        case .prefetch:
+            [
+                OpenCoreDataPrefetch.self, OpenCoreDataKVCPrefetch.self, RawSQLitePrefetch.self,
+                GRDBRecordPrefetch.self, GRDBCodablePrefetch.self,
+            ]
+        case .walk:
+            [
+                OpenCoreDataWalk.self, OpenCoreDataKVCWalk.self, RawSQLiteWalk.self,
+                GRDBRecordWalk.self, GRDBCodableWalk.self,
+            ]
         case .typedPredicateFetch: [OpenCoreDataTypedPredicateFetch.self, OpenCoreDataFormatPredicateFetch.self, RawSQLitePredicateFetch.self]
         case .predicateConversion: [TypedPredicateConverting.self, FormatPredicateParsing.self]
         case .historyFetch: [OpenCoreDataHistoryFetch.self, RawSQLiteHistoryFetch.self]

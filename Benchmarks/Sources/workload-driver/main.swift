@@ -15,11 +15,12 @@ guard let workload = arguments.first, workloads.contains(workload) else {
     exit(2)
 }
 let fileWorkload = Workload(rawValue: workload)
-let names: [String] = switch workload {
-case "insert": Contenders.insert.map { $0.name }
-case "fetch", "small-fetch": Contenders.fetch.map { $0.name }
-default: fileWorkload?.contenders.map { $0.name } ?? []
-}
+let names: [String] =
+    switch workload {
+    case "insert": Contenders.insert.map { $0.name }
+    case "fetch", "small-fetch": Contenders.fetch.map { $0.name }
+    default: fileWorkload?.contenders.map { $0.name } ?? []
+    }
 guard arguments.count > 1 else {
     print(names.joined(separator: "\n"))
     exit(0)
@@ -48,7 +49,8 @@ func time(_ body: () throws -> Void) rethrows -> Double {
 
 func peakResidentMiB() -> String {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return "?" }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return "?" }
     let kiB = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     return String(format: "%.0f MiB", kiB / 1024)
 }

@@ -50,8 +50,9 @@ enum ModelValidation {
 
         for configuration in model._configurationOrder {
             for member in model._configurations[configuration] ?? [] where !entities.contains(where: { $0 === member }) {
-                report("The configuration \(configuration) includes the entity \(member._name ?? "(unnamed)"), which is not in the model.",
-                       entity: member._name)
+                report(
+                    "The configuration \(configuration) includes the entity \(member._name ?? "(unnamed)"), which is not in the model.",
+                    entity: member._name)
             }
         }
 
@@ -64,9 +65,11 @@ enum ModelValidation {
         throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: userInfo)
     }
 
-    private static func checkInheritance(of entity: NSEntityDescription, named name: String,
-                                         in model: NSManagedObjectModel,
-                                         report: (String, String?, String?) -> Void) {
+    private static func checkInheritance(
+        of entity: NSEntityDescription, named name: String,
+        in model: NSManagedObjectModel,
+        report: (String, String?, String?) -> Void
+    ) {
         if let parent = entity._superentity, !model._entities.contains(where: { $0 === parent }) {
             report("The superentity \(parent._name ?? "(unnamed)") of the entity \(name) is not in the model.", name, nil)
         }
@@ -97,8 +100,10 @@ enum ModelValidation {
         return false
     }
 
-    private static func checkPropertyNames(of entity: NSEntityDescription, named name: String,
-                                           report: (String, String?, String?) -> Void) {
+    private static func checkPropertyNames(
+        of entity: NSEntityDescription, named name: String,
+        report: (String, String?, String?) -> Void
+    ) {
         var own = Set<String>()
         for property in entity._properties {
             if property._name.isEmpty {
@@ -112,48 +117,58 @@ enum ModelValidation {
         while let current = ancestor, !visited.contains(where: { $0 === current }) {
             visited.append(current)
             for property in current._properties where own.contains(property._name) {
-                report("The property \(property._name) of the entity \(name) has the same name as a property of its superentity \(current._name ?? "(unnamed)").",
-                       name, property._name)
+                report(
+                    "The property \(property._name) of the entity \(name) has the same name as a property of its superentity \(current._name ?? "(unnamed)").",
+                    name, property._name)
             }
             ancestor = current._superentity
         }
     }
 
-    private static func checkConstraintsAndIndexes(of entity: NSEntityDescription, named name: String,
-                                                   report: (String, String?, String?) -> Void) {
+    private static func checkConstraintsAndIndexes(
+        of entity: NSEntityDescription, named name: String,
+        report: (String, String?, String?) -> Void
+    ) {
         let known = entity.propertiesByName
         for tuple in entity._uniquenessConstraintNames {
             for property in tuple where known[property] == nil {
-                report("A uniqueness constraint of the entity \(name) names \(property), which is not a property of the entity.",
-                       name, property)
+                report(
+                    "A uniqueness constraint of the entity \(name) names \(property), which is not a property of the entity.",
+                    name, property)
             }
         }
         for index in entity._indexes {
             for element in index._elements {
                 if let property = element._property {
                     if known[property._name] !== property {
-                        report("The index \(index._name) of the entity \(name) uses the property \(property._name), which is not a property of the entity.",
-                               name, property._name)
+                        report(
+                            "The index \(index._name) of the entity \(name) uses the property \(property._name), which is not a property of the entity.",
+                            name, property._name)
                     }
                 } else if let property = element._propertyName, known[property] == nil {
-                    report("The index \(index._name) of the entity \(name) names \(property), which is not a property of the entity.",
-                           name, property)
+                    report(
+                        "The index \(index._name) of the entity \(name) names \(property), which is not a property of the entity.",
+                        name, property)
                 }
             }
         }
     }
 
-    private static func checkRelationship(_ relationship: NSRelationshipDescription, of entity: NSEntityDescription,
-                                          named name: String, in model: NSManagedObjectModel,
-                                          report: (String, String?, String?) -> Void) {
+    private static func checkRelationship(
+        _ relationship: NSRelationshipDescription, of entity: NSEntityDescription,
+        named name: String, in model: NSManagedObjectModel,
+        report: (String, String?, String?) -> Void
+    ) {
         let property = relationship._name
         if relationship._minCount < 0 || relationship._maxCount < 0 {
-            report("The relationship \(property) of the entity \(name) has a negative count (minimum \(relationship._minCount), maximum \(relationship._maxCount)).",
-                   name, property)
+            report(
+                "The relationship \(property) of the entity \(name) has a negative count (minimum \(relationship._minCount), maximum \(relationship._maxCount)).",
+                name, property)
         }
         if relationship._maxCount > 0 && relationship._minCount > relationship._maxCount {
-            report("The relationship \(property) of the entity \(name) has a minimum count (\(relationship._minCount)) above its maximum count (\(relationship._maxCount)).",
-                   name, property)
+            report(
+                "The relationship \(property) of the entity \(name) has a minimum count (\(relationship._minCount)) above its maximum count (\(relationship._maxCount)).",
+                name, property)
         }
         guard let destination = relationship._destinationEntity else {
             report("The relationship \(property) of the entity \(name) has no destination entity.", name, property)
@@ -161,22 +176,26 @@ enum ModelValidation {
         }
         let destinationName = destination._name ?? "(unnamed)"
         if !model._entities.contains(where: { $0 === destination }) {
-            report("The destination entity \(destinationName) of the relationship \(property) of the entity \(name) is not in the model.",
-                   name, property)
+            report(
+                "The destination entity \(destinationName) of the relationship \(property) of the entity \(name) is not in the model.",
+                name, property)
         }
         guard let inverse = relationship._inverseRelationship else { return }
         let inverseName = inverse._name
         if let inverseEntity = inverse._entity, !destination.isKindOf(entity: inverseEntity) {
-            report("The inverse relationship \(inverseName) of the relationship \(property) of the entity \(name) belongs to \(inverseEntity._name ?? "(unnamed)"), not to the destination entity \(destinationName).",
-                   name, property)
+            report(
+                "The inverse relationship \(inverseName) of the relationship \(property) of the entity \(name) belongs to \(inverseEntity._name ?? "(unnamed)"), not to the destination entity \(destinationName).",
+                name, property)
         }
         if let back = inverse._inverseRelationship, back !== relationship {
-            report("The relationship \(property) of the entity \(name) names \(inverseName) as its inverse, but the inverse of \(inverseName) is \(back._name).",
-                   name, property)
+            report(
+                "The relationship \(property) of the entity \(name) names \(inverseName) as its inverse, but the inverse of \(inverseName) is \(back._name).",
+                name, property)
         }
         if let inverseDestination = inverse._destinationEntity, !entity.isKindOf(entity: inverseDestination) {
-            report("The inverse relationship \(inverseName) of the relationship \(property) of the entity \(name) leads to \(inverseDestination._name ?? "(unnamed)"), which is neither \(name) nor one of its superentities.",
-                   name, property)
+            report(
+                "The inverse relationship \(inverseName) of the relationship \(property) of the entity \(name) leads to \(inverseDestination._name ?? "(unnamed)"), which is neither \(name) nor one of its superentities.",
+                name, property)
         }
     }
 }

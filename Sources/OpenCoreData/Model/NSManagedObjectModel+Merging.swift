@@ -48,8 +48,9 @@ extension NSManagedObjectModel {
         self.entities = entities
         for (name, members) in configurations {
             let existing = _configurations[name] ?? []
-            setEntities(existing + members.filter { member in !existing.contains { $0 === member } },
-                        forConfigurationName: name)
+            setEntities(
+                existing + members.filter { member in !existing.contains { $0 === member } },
+                forConfigurationName: name)
         }
         _fetchRequestTemplates = templates
         _versionIdentifiers = identifiers
@@ -68,10 +69,12 @@ extension NSManagedObjectModel {
         for entity in _entities {
             for case let relationship as NSRelationshipDescription in entity._properties {
                 guard let destination = relationship._destinationEntity, destination._model !== self,
-                      let name = destination._name, let local = byName[name] else { continue }
+                    let name = destination._name, let local = byName[name]
+                else { continue }
                 relationship._destinationEntity = local
                 if let inverse = relationship._inverseRelationship,
-                   let localInverse = local.relationshipsByName[inverse._name] {
+                    let localInverse = local.relationshipsByName[inverse._name]
+                {
                     relationship._inverseRelationship = localInverse
                 }
             }

@@ -127,8 +127,10 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     ///
     /// Setting a template raises an exception if the model has been used by a persistent store
     /// coordinator.
-    open func setFetchRequestTemplate(_ fetchRequestTemplate: NSFetchRequest<NSFetchRequestResult>?,
-                                      forName name: String) {
+    open func setFetchRequestTemplate(
+        _ fetchRequestTemplate: NSFetchRequest<NSFetchRequestResult>?,
+        forName name: String
+    ) {
         _assertEditable()
         _fetchRequestTemplates[name] = fetchRequestTemplate
     }
@@ -136,10 +138,13 @@ open class NSManagedObjectModel: NSObject, NSCopying, @unchecked Sendable {
     /// Returns a copy of the named template in which each `$VARIABLE` of its predicate is replaced by
     /// the value of the same name in `variables`, or `nil` if the model has no such template. The copy's
     /// entity is the model's entity of the template's entity name.
-    open func fetchRequestFromTemplate(withName name: String,
-                                       substitutionVariables variables: [String: Any]) -> NSFetchRequest<NSFetchRequestResult>? {
+    open func fetchRequestFromTemplate(
+        withName name: String,
+        substitutionVariables variables: [String: Any]
+    ) -> NSFetchRequest<NSFetchRequestResult>? {
         guard let template = _fetchRequestTemplates[name],
-              let request = template.copy() as? NSFetchRequest<NSFetchRequestResult> else { return nil }
+            let request = template.copy() as? NSFetchRequest<NSFetchRequestResult>
+        else { return nil }
         request.predicate = template.predicate?.withSubstitutionVariables(variables)
         if request.entity == nil, let entityName = request.entityName {
             request.entity = entitiesByName[entityName]

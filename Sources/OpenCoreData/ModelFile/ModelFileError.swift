@@ -54,9 +54,11 @@ enum ModelFileError {
 
     /// The error for a path that does not exist.
     static func noSuchFile(_ url: URL) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: noSuchFileCode, userInfo: [
-            NSLocalizedDescriptionKey: "\(url.path): no such file or directory; expected an .xcdatamodeld bundle or an .xcdatamodel folder",
-            NSFilePathErrorKey: url.path,
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: noSuchFileCode,
+            userInfo: [
+                NSLocalizedDescriptionKey: "\(url.path): no such file or directory; expected an .xcdatamodeld bundle or an .xcdatamodel folder",
+                NSFilePathErrorKey: url.path,
+            ])
     }
 }

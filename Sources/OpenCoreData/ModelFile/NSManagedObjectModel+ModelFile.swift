@@ -62,8 +62,9 @@ extension NSManagedObjectModel {
         let folders = try ModelBundleLayout.versionFolders(inBundle: url)
         let current = try ModelBundleLayout.currentVersionFolder(inBundle: url, versions: folders)
         return folders.map { folder in
-            BundleVersion(name: folder.deletingPathExtension().lastPathComponent, url: folder,
-                          isCurrent: folder == current)
+            BundleVersion(
+                name: folder.deletingPathExtension().lastPathComponent, url: folder,
+                isCurrent: folder == current)
         }
     }
 

@@ -26,7 +26,8 @@ enum FetchedResultsCache {
         if let override = ProcessInfo.processInfo.environment[directoryEnvironmentKey], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
-        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         return caches.appendingPathComponent("OpenCoreData", isDirectory: true)
             .appendingPathComponent("FetchedResultsCache", isDirectory: true)
@@ -53,15 +54,18 @@ enum FetchedResultsCache {
 
     /// The sections of a valid cache, their objects as faults registered in the context; `nil` (and
     /// the cache file deleted) when there is no valid cache.
-    static func sections(named name: String, fingerprint: String, request: FetchedResultsRequest, sectionNameKeyPath: String?,
-                         context: NSManagedObjectContext) -> [FetchedSection]? {
+    static func sections(
+        named name: String, fingerprint: String, request: FetchedResultsRequest, sectionNameKeyPath: String?,
+        context: NSManagedObjectContext
+    ) -> [FetchedSection]? {
         let url = fileURL(named: name)
         guard let data = try? Data(contentsOf: url) else { return nil }
         guard let contents = try? JSONDecoder().decode(Contents.self, from: data),
-              contents.format == 1, contents.fingerprint == fingerprint,
-              let coordinator = context.persistentStoreCoordinator,
-              let stores = storeState(of: coordinator, request: request, sectionNameKeyPath: sectionNameKeyPath),
-              stores == contents.stores else {
+            contents.format == 1, contents.fingerprint == fingerprint,
+            let coordinator = context.persistentStoreCoordinator,
+            let stores = storeState(of: coordinator, request: request, sectionNameKeyPath: sectionNameKeyPath),
+            stores == contents.stores
+        else {
             try? FileManager.default.removeItem(at: url)
             return nil
         }
@@ -83,10 +87,13 @@ enum FetchedResultsCache {
 
     /// Writes the sections to the cache with a name; does nothing when an object is not saved yet or a
     /// store has no file.
-    static func write(_ sections: [FetchedSection], named name: String, fingerprint: String, request: FetchedResultsRequest,
-                      sectionNameKeyPath: String?, context: NSManagedObjectContext) {
+    static func write(
+        _ sections: [FetchedSection], named name: String, fingerprint: String, request: FetchedResultsRequest,
+        sectionNameKeyPath: String?, context: NSManagedObjectContext
+    ) {
         guard let coordinator = context.persistentStoreCoordinator,
-              let stores = storeState(of: coordinator, request: request, sectionNameKeyPath: sectionNameKeyPath) else { return }
+            let stores = storeState(of: coordinator, request: request, sectionNameKeyPath: sectionNameKeyPath)
+        else { return }
         var stored: [StoredSection] = []
         for section in sections {
             var uris: [String] = []
@@ -119,8 +126,10 @@ enum FetchedResultsCache {
     /// What the stores hold for the request, as tokens that change with every write to the rows the
     /// results depend on: the entity's table, or every table when a key path of the request goes
     /// through relationships. `nil` when a store is not an SQLite store.
-    static func storeState(of coordinator: NSPersistentStoreCoordinator, request: FetchedResultsRequest,
-                           sectionNameKeyPath: String?) -> [String]? {
+    static func storeState(
+        of coordinator: NSPersistentStoreCoordinator, request: FetchedResultsRequest,
+        sectionNameKeyPath: String?
+    ) -> [String]? {
         let stores = coordinator.persistentStores
         guard !stores.isEmpty else { return nil }
         let keyPaths = request.sortDescriptors.compactMap(\.key) + [sectionNameKeyPath ?? "", request.predicate?.predicateFormat ?? ""]

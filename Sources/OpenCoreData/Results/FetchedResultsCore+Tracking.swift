@@ -11,12 +11,19 @@ extension FetchedResultsCore {
         } else if let classified = classify(changes, request: request, ordering: ordering) {
             let inPlace = sectionNameKeyPath == nil || sectionNameKeyPath == request.sortDescriptors.first?.key
             if inPlace, classified.changedCount <= 64 {
-                result = FetchedResultsInPlaceUpdate(old: old, classified, ordering: ordering, sectioned: sectionNameKeyPath != nil,
-                                                     keys: { self.keys(of: $0, ordering) }).result
+                result =
+                    FetchedResultsInPlaceUpdate(
+                        old: old, classified, ordering: ordering, sectioned: sectionNameKeyPath != nil,
+                        keys: { self.keys(of: $0, ordering) }
+                    ).result
             } else {
                 let update = placed(old: old, classified, ordering: ordering)
-                result = (update.sections, FetchedResultsDiff(old: old, new: update.sections, pinned: update.pinned,
-                                                              updated: classified.updated))
+                result = (
+                    update.sections,
+                    FetchedResultsDiff(
+                        old: old, new: update.sections, pinned: update.pinned,
+                        updated: classified.updated)
+                )
             }
         } else {
             result = nil
@@ -50,8 +57,10 @@ extension FetchedResultsCore {
 
     /// Sorts the reported objects of the request's entity into those that leave the results, those
     /// that keep their place and those to place anew; `nil` when none concerns the results.
-    private func classify(_ changes: FetchedResultsContextChanges, request: FetchedResultsRequest,
-                          ordering: FetchedResultsOrdering) -> FetchedResultsClassifiedChanges? {
+    private func classify(
+        _ changes: FetchedResultsContextChanges, request: FetchedResultsRequest,
+        ordering: FetchedResultsOrdering
+    ) -> FetchedResultsClassifiedChanges? {
         var classified = FetchedResultsClassifiedChanges()
         var seen = Set<ObjectIdentifier>()
         for object in changes.deleted where request.covers(object) {
@@ -65,7 +74,8 @@ extension FetchedResultsCore {
         let candidates = changes.inserted + changes.updated + changes.refreshed + changes.invalidated
         for object in candidates where request.covers(object) && seen.insert(ObjectIdentifier(object)).inserted {
             let id = ObjectIdentifier(object)
-            let belongs = object.managedObjectContext === context && !object.isDeleted
+            let belongs =
+                object.managedObjectContext === context && !object.isDeleted
                 && (request.predicate?.evaluate(with: object) ?? true)
             switch (members.contains(id), belongs) {
             case (true, false):
@@ -104,7 +114,8 @@ extension FetchedResultsCore {
     /// The new results computed from the whole list: objects that left are removed, the objects to
     /// place are placed by the sort descriptors among the others, and the list is grouped again.
     private func placed(old: [FetchedSection], _ classified: FetchedResultsClassifiedChanges, ordering: FetchedResultsOrdering)
-        -> (sections: [FetchedSection], pinned: Set<ObjectIdentifier>) {
+        -> (sections: [FetchedSection], pinned: Set<ObjectIdentifier>)
+    {
         let leaving = Set((classified.removed + classified.movers.map { $0 as AnyObject }).map(ObjectIdentifier.init))
         var list: [AnyObject] = []
         list.reserveCapacity(old.reduce(0) { $0 + $1.objects.count } + classified.movers.count)
@@ -122,7 +133,8 @@ extension FetchedResultsCore {
     /// The new results fetched again (for windowed requests, whose members depend on objects outside
     /// the window, and after the context forgot every object).
     private func refetched(old: [FetchedSection], changes: FetchedResultsContextChanges, ordering: FetchedResultsOrdering)
-        -> (sections: [FetchedSection], pinned: Set<ObjectIdentifier>, updated: Set<ObjectIdentifier>)? {
+        -> (sections: [FetchedSection], pinned: Set<ObjectIdentifier>, updated: Set<ObjectIdentifier>)?
+    {
         guard let objects = try? fetch() else { return nil }
         var updated = Set<ObjectIdentifier>()
         for object in changes.updated + changes.refreshed + changes.invalidated {
@@ -159,8 +171,9 @@ extension FetchedResultsCore {
             delegate.controller(controller, didChange: info(for: change.section), atSectionIndex: change.index, for: change.type)
         }
         for change in diff.objectChanges {
-            delegate.controller(controller, didChange: change.object, at: change.indexPath, for: change.type,
-                                newIndexPath: change.newIndexPath)
+            delegate.controller(
+                controller, didChange: change.object, at: change.indexPath, for: change.type,
+                newIndexPath: change.newIndexPath)
         }
         delegate.controllerDidChangeContent(controller)
     }

@@ -37,8 +37,10 @@ final class FetchedResultsCore {
     private var sectionInfos: [NSFetchedResultsSectionInfo]?
     private var positions: [ObjectIdentifier: IndexPath]?
 
-    init(context: NSManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?,
-         resolveRequest: @escaping () throws -> FetchedResultsRequest, fetch: @escaping () throws -> [AnyObject]) {
+    init(
+        context: NSManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?,
+        resolveRequest: @escaping () throws -> FetchedResultsRequest, fetch: @escaping () throws -> [AnyObject]
+    ) {
         self.context = context
         self.sectionNameKeyPath = sectionNameKeyPath
         self.cacheName = cacheName
@@ -52,17 +54,22 @@ final class FetchedResultsCore {
     func performFetch() throws {
         let request = try resolveRequest()
         guard !request.sortDescriptors.isEmpty else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                NSLocalizedDescriptionKey: "An NSFetchedResultsController requires a fetch request with sort descriptors; the request for entity \(request.entity.name ?? "?") has none.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "An NSFetchedResultsController requires a fetch request with sort descriptors; the request for entity \(request.entity.name ?? "?") has none."
+                ])
         }
         let ordering = FetchedResultsOrdering(descriptors: request.sortDescriptors, sectionNameKeyPath: sectionNameKeyPath)
         keys = [:]
         let fingerprint = request.fingerprint(sectionNameKeyPath: sectionNameKeyPath)
         if let cacheName, request.resultType == .managedObjectResultType,
-           !hasPendingChanges(of: request),
-           let cached = FetchedResultsCache.sections(named: cacheName, fingerprint: fingerprint, request: request,
-                                                      sectionNameKeyPath: sectionNameKeyPath, context: context) {
+            !hasPendingChanges(of: request),
+            let cached = FetchedResultsCache.sections(
+                named: cacheName, fingerprint: fingerprint, request: request,
+                sectionNameKeyPath: sectionNameKeyPath, context: context)
+        {
             sections = cached
         } else {
             let objects = try fetch()
@@ -70,8 +77,9 @@ final class FetchedResultsCore {
             let sections = group(ordered, ordering: ordering)
             self.sections = sections
             if let cacheName, request.resultType == .managedObjectResultType, !hasPendingChanges(of: request) {
-                FetchedResultsCache.write(sections, named: cacheName, fingerprint: fingerprint, request: request,
-                                          sectionNameKeyPath: sectionNameKeyPath, context: context)
+                FetchedResultsCache.write(
+                    sections, named: cacheName, fingerprint: fingerprint, request: request,
+                    sectionNameKeyPath: sectionNameKeyPath, context: context)
             }
         }
         self.request = request
@@ -148,8 +156,9 @@ final class FetchedResultsCore {
     }
 
     func info(for section: FetchedSection) -> FetchedResultsSectionInfo {
-        FetchedResultsSectionInfo(name: section.name, indexTitle: indexTitle(forSectionName: section.name),
-                                  objects: section.objects)
+        FetchedResultsSectionInfo(
+            name: section.name, indexTitle: indexTitle(forSectionName: section.name),
+            objects: section.objects)
     }
 
     /// The index title of a section: the delegate's, or the controller's own.
@@ -177,7 +186,8 @@ final class FetchedResultsCore {
             preconditionFailure("NSFetchedResultsController: object(at:) called before performFetch().")
         }
         guard indexPath.count == 2, sections.indices.contains(indexPath[0]),
-              sections[indexPath[0]].objects.indices.contains(indexPath[1]) else {
+            sections[indexPath[0]].objects.indices.contains(indexPath[1])
+        else {
             let counts = sections.map { String($0.objects.count) }.joined(separator: ", ")
             preconditionFailure("NSFetchedResultsController: no object at index path \(indexPath) (section sizes: [\(counts)]).")
         }
@@ -212,11 +222,14 @@ final class FetchedResultsCore {
     private func updateTracking() {
         let tracks = delegate != nil && sections != nil && request?.resultType == .managedObjectResultType
         if tracks, observation == nil {
-            observation = FetchedResultsObservation(context: context, handler: { [weak self] changes in
-                self?.contextDidChange(changes)
-            }, mergedUnregistered: { [weak self] ids in
-                self?.contextDidMerge(unregisteredUpdates: ids)
-            })
+            observation = FetchedResultsObservation(
+                context: context,
+                handler: { [weak self] changes in
+                    self?.contextDidChange(changes)
+                },
+                mergedUnregistered: { [weak self] ids in
+                    self?.contextDidMerge(unregisteredUpdates: ids)
+                })
         } else if !tracks {
             observation = nil
         }

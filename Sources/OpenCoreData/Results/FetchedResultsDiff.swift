@@ -73,8 +73,10 @@ struct FetchedResultsDiff {
 
         for (sectionIndex, section) in old.enumerated().reversed() {
             for (row, object) in section.objects.enumerated().reversed() where newLocations[ObjectIdentifier(object)] == nil {
-                objectChanges.append(ObjectChange(object: object, indexPath: IndexPath(item: row, section: sectionIndex),
-                                                  type: .delete, newIndexPath: nil))
+                objectChanges.append(
+                    ObjectChange(
+                        object: object, indexPath: IndexPath(item: row, section: sectionIndex),
+                        type: .delete, newIndexPath: nil))
             }
         }
         var moves: [ObjectChange] = [], updates: [ObjectChange] = []
@@ -116,8 +118,9 @@ struct FetchedResultsDiff {
     /// objects that stay between them in order.
     private static func unmoved(_ sequence: [(id: ObjectIdentifier, newRow: Int, pinned: Bool)]) -> Set<ObjectIdentifier> {
         let pinnedPositions = sequence.indices.filter { sequence[$0].pinned }
-        let anchors = Set(LongestIncreasingSubsequence.indices(of: pinnedPositions.map { sequence[$0].newRow })
-            .map { pinnedPositions[$0] })
+        let anchors = Set(
+            LongestIncreasingSubsequence.indices(of: pinnedPositions.map { sequence[$0].newRow })
+                .map { pinnedPositions[$0] })
         var result = Set(anchors.map { sequence[$0].id })
         var segment: [Int] = []
         var lower = -1
@@ -142,20 +145,26 @@ struct FetchedResultsDiff {
 
     /// The changes as a difference of object IDs: removals at old offsets, insertions at new offsets,
     /// a move as a removal and an insertion associated with each other.
-    private static func difference(_ changes: [ObjectChange], oldLocations: [ObjectIdentifier: Location],
-                                   newLocations: [ObjectIdentifier: Location]) -> CollectionDifference<NSManagedObjectID>? {
+    private static func difference(
+        _ changes: [ObjectChange], oldLocations: [ObjectIdentifier: Location],
+        newLocations: [ObjectIdentifier: Location]
+    ) -> CollectionDifference<NSManagedObjectID>? {
         var steps: [CollectionDifference<NSManagedObjectID>.Change] = []
         for change in changes where change.type != .update {
             guard let object = change.object as? NSManagedObject else { return nil }
             let id = ObjectIdentifier(object)
             let oldOffset = oldLocations[id]?.flat, newOffset = newLocations[id]?.flat
             if let oldOffset {
-                steps.append(.remove(offset: oldOffset, element: object.objectID,
-                                     associatedWith: change.type == .move ? newOffset : nil))
+                steps.append(
+                    .remove(
+                        offset: oldOffset, element: object.objectID,
+                        associatedWith: change.type == .move ? newOffset : nil))
             }
             if let newOffset {
-                steps.append(.insert(offset: newOffset, element: object.objectID,
-                                     associatedWith: change.type == .move ? oldOffset : nil))
+                steps.append(
+                    .insert(
+                        offset: newOffset, element: object.objectID,
+                        associatedWith: change.type == .move ? oldOffset : nil))
             }
         }
         return CollectionDifference(steps)

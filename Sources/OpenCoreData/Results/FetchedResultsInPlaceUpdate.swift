@@ -30,16 +30,21 @@ struct FetchedResultsInPlaceUpdate {
         var indexPath: IndexPath { IndexPath(item: row, section: section) }
     }
 
-    init(old: [FetchedSection], _ changes: FetchedResultsClassifiedChanges, ordering: FetchedResultsOrdering,
-         sectioned: Bool, keys: (AnyObject) -> FetchedObjectKeys) {
+    init(
+        old: [FetchedSection], _ changes: FetchedResultsClassifiedChanges, ordering: FetchedResultsOrdering,
+        sectioned: Bool, keys: (AnyObject) -> FetchedObjectKeys
+    ) {
         let memberMovers = changes.movers.indices.filter { changes.moverWasMember[$0] }.map { changes.movers[$0] as AnyObject }
         var oldLocations: [ObjectIdentifier: Location] = [:]
         for object in changes.removed + changes.inPlace + memberMovers {
             let id = ObjectIdentifier(object)
             let known = changes.oldKeys[id] ?? (changes.inPlace.contains { $0 === object } ? keys(object) : nil)
             // In the old list, objects placed anew sit where their old keys put them.
-            guard let location = Self.locate(object, keys: known, in: old, ordering: ordering,
-                                             keysOf: { changes.oldKeys[ObjectIdentifier($0)] ?? keys($0) }) else { return }
+            guard
+                let location = Self.locate(
+                    object, keys: known, in: old, ordering: ordering,
+                    keysOf: { changes.oldKeys[ObjectIdentifier($0)] ?? keys($0) })
+            else { return }
             oldLocations[ObjectIdentifier(object)] = location
         }
 
@@ -67,10 +72,11 @@ struct FetchedResultsInPlaceUpdate {
                 let row = ordering.insertionIndex(of: moverKeys, in: sections[index].objects, keys: keys)
                 sections[index].objects.insert(mover, at: row)
             } else {
-                let index = sections.firstIndex { section in
-                    guard let first = section.objects.first else { return false }
-                    return ordering.compare(keys(first), moverKeys) == .orderedDescending
-                } ?? sections.count
+                let index =
+                    sections.firstIndex { section in
+                        guard let first = section.objects.first else { return false }
+                        return ordering.compare(keys(first), moverKeys) == .orderedDescending
+                    } ?? sections.count
                 sections.insert(FetchedSection(name: moverKeys.sectionName, objects: [mover]), at: index)
             }
         }
@@ -90,9 +96,10 @@ struct FetchedResultsInPlaceUpdate {
             guard let location = Self.locate(object, keys: keys(object), in: sections, ordering: ordering, keysOf: keys) else { return }
             newLocations[ObjectIdentifier(object)] = location
         }
-        let moved = Self.moved(memberMovers, old: old, new: sections, oldLocations: oldLocations,
-                               newLocations: newLocations, leavingOld: changes.removed + memberMovers,
-                               placedNew: changes.movers.map { $0 as AnyObject })
+        let moved = Self.moved(
+            memberMovers, old: old, new: sections, oldLocations: oldLocations,
+            newLocations: newLocations, leavingOld: changes.removed + memberMovers,
+            placedNew: changes.movers.map { $0 as AnyObject })
 
         var deletes: [FetchedResultsDiff.ObjectChange] = []
         var others: [(Location, FetchedResultsDiff.ObjectChange)] = []
@@ -127,8 +134,10 @@ struct FetchedResultsInPlaceUpdate {
     }
 
     /// The location of an object: looked up by its keys when they are known, else found by identity.
-    private static func locate(_ object: AnyObject, keys target: FetchedObjectKeys?, in sections: [FetchedSection],
-                               ordering: FetchedResultsOrdering, keysOf keys: (AnyObject) -> FetchedObjectKeys) -> Location? {
+    private static func locate(
+        _ object: AnyObject, keys target: FetchedObjectKeys?, in sections: [FetchedSection],
+        ordering: FetchedResultsOrdering, keysOf keys: (AnyObject) -> FetchedObjectKeys
+    ) -> Location? {
         if let target, let index = sections.firstIndex(where: { $0.name == target.sectionName }) {
             let objects = sections[index].objects
             // The object itself counts as placed by `target` (its current keys may already be new).
@@ -154,9 +163,11 @@ struct FetchedResultsInPlaceUpdate {
 
     /// The members placed anew that must be reported as moves: those that changed section, those now
     /// between other unchanged neighbors, and those whose order among others in the same gap changed.
-    private static func moved(_ memberMovers: [AnyObject], old: [FetchedSection], new: [FetchedSection],
-                              oldLocations: [ObjectIdentifier: Location], newLocations: [ObjectIdentifier: Location],
-                              leavingOld: [AnyObject], placedNew: [AnyObject]) -> Set<ObjectIdentifier> {
+    private static func moved(
+        _ memberMovers: [AnyObject], old: [FetchedSection], new: [FetchedSection],
+        oldLocations: [ObjectIdentifier: Location], newLocations: [ObjectIdentifier: Location],
+        leavingOld: [AnyObject], placedNew: [AnyObject]
+    ) -> Set<ObjectIdentifier> {
         var moved = Set<ObjectIdentifier>()
         // The gap of an object: the number of unchanged objects before it in its section.
         let leavingRows = Dictionary(grouping: leavingOld.compactMap { oldLocations[ObjectIdentifier($0)] }, by: \.section)
@@ -185,8 +196,10 @@ struct FetchedResultsInPlaceUpdate {
     }
 
     /// The changes as a difference of the flat lists of object IDs.
-    private static func difference(_ changes: [FetchedResultsDiff.ObjectChange], old: [FetchedSection],
-                                   new: [FetchedSection]) -> CollectionDifference<NSManagedObjectID>? {
+    private static func difference(
+        _ changes: [FetchedResultsDiff.ObjectChange], old: [FetchedSection],
+        new: [FetchedSection]
+    ) -> CollectionDifference<NSManagedObjectID>? {
         func offsets(_ sections: [FetchedSection]) -> [Int] {
             var result: [Int] = [], total = 0
             for section in sections {

@@ -42,17 +42,23 @@ struct FetchedResultsContextChanges {
 final class FetchedResultsObservation {
     private let tokens: [NSObjectProtocol]
 
-    init(context: NSManagedObjectContext, handler: @escaping (FetchedResultsContextChanges) -> Void,
-         mergedUnregistered: @escaping (Set<NSManagedObjectID>) -> Void) {
+    init(
+        context: NSManagedObjectContext, handler: @escaping (FetchedResultsContextChanges) -> Void,
+        mergedUnregistered: @escaping (Set<NSManagedObjectID>) -> Void
+    ) {
         let box = HandlerBox(handler)
         let mergeBox = HandlerBox(mergedUnregistered)
         tokens = [
-            NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange,
-                                                   object: context, queue: nil) { notification in
+            NotificationCenter.default.addObserver(
+                forName: .NSManagedObjectContextObjectsDidChange,
+                object: context, queue: nil
+            ) { notification in
                 box.handler(FetchedResultsContextChanges(userInfo: notification.userInfo))
             },
-            NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidMergeChangesObjectIDs,
-                                                   object: context, queue: nil) { notification in
+            NotificationCenter.default.addObserver(
+                forName: .NSManagedObjectContextDidMergeChangesObjectIDs,
+                object: context, queue: nil
+            ) { notification in
                 let ids = notification.userInfo?[NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID> ?? []
                 if !ids.isEmpty { mergeBox.handler(ids) }
             },

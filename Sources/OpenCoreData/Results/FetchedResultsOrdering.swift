@@ -17,9 +17,10 @@ struct FetchedResultsOrdering {
 
     /// Reads the keys of an object.
     func keys(of object: AnyObject) -> FetchedObjectKeys {
-        FetchedObjectKeys(sortValues: descriptors.map { $0.preparedValue(of: object) },
-                          sectionName: sectionName(of: object),
-                          rank: Self.rank(of: object))
+        FetchedObjectKeys(
+            sortValues: descriptors.map { $0.preparedValue(of: object) },
+            sectionName: sectionName(of: object),
+            rank: Self.rank(of: object))
     }
 
     /// The section name of an object: the string form of its value for the section key path.

@@ -8,8 +8,10 @@ struct FetchedSection {
 enum FetchedSectionGrouping {
     /// Groups objects by section name, sections in the order their first object appears; objects keep
     /// their order within a section. Without a section key path there is always exactly one section.
-    static func group(_ objects: [AnyObject], sectioned: Bool,
-                      name: (AnyObject) -> String) -> [FetchedSection] {
+    static func group(
+        _ objects: [AnyObject], sectioned: Bool,
+        name: (AnyObject) -> String
+    ) -> [FetchedSection] {
         guard sectioned else { return [FetchedSection(name: "", objects: objects)] }
         var sections: [FetchedSection] = []
         var indexByName: [String: Int] = [:]

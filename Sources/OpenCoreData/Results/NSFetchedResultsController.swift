@@ -27,8 +27,10 @@ open class NSFetchedResultsController<ResultType>: NSObject {
     ///   - sectionNameKeyPath: A key path on the fetched objects whose value is each object's section
     ///     name; `nil` for a single section.
     ///   - name: The name of the cache of section information kept across launches; `nil` for none.
-    public init(fetchRequest: NSFetchRequest<ResultType>, managedObjectContext context: NSManagedObjectContext,
-                sectionNameKeyPath: String?, cacheName name: String?) {
+    public init(
+        fetchRequest: NSFetchRequest<ResultType>, managedObjectContext context: NSManagedObjectContext,
+        sectionNameKeyPath: String?, cacheName name: String?
+    ) {
         self.fetchRequest = fetchRequest
         core = FetchedResultsCore(
             context: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: name,

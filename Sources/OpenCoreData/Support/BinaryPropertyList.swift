@@ -35,15 +35,17 @@ struct BinaryPropertyList {
     /// trailer and offset table (Foundation then refuses them with an error of its own).
     init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= Self.magic.count + Self.trailerSize,
-              bytes.prefix(Self.magic.count).elementsEqual(Self.magic) else { return nil }
+            bytes.prefix(Self.magic.count).elementsEqual(Self.magic)
+        else { return nil }
         let trailer = bytes.count - Self.trailerSize
         let offsetSize = Int(bytes[trailer + 6]), referenceSize = Int(bytes[trailer + 7])
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
-              let objectCount = Self.integer(in: bytes, at: trailer + 8, size: 8),
-              let topObject = Self.integer(in: bytes, at: trailer + 16, size: 8),
-              let offsetTable = Self.integer(in: bytes, at: trailer + 24, size: 8),
-              offsetTable >= Self.magic.count, offsetTable <= trailer,
-              objectCount <= (trailer - offsetTable) / offsetSize else { return nil }
+            let objectCount = Self.integer(in: bytes, at: trailer + 8, size: 8),
+            let topObject = Self.integer(in: bytes, at: trailer + 16, size: 8),
+            let offsetTable = Self.integer(in: bytes, at: trailer + 24, size: 8),
+            offsetTable >= Self.magic.count, offsetTable <= trailer,
+            objectCount <= (trailer - offsetTable) / offsetSize
+        else { return nil }
         self.bytes = bytes
         self.offsetSize = offsetSize
         self.referenceSize = referenceSize
@@ -92,7 +94,8 @@ struct BinaryPropertyList {
             return marker >> 4 == 0xA ? .array(elements) : .set(elements)
         case 0xD:
             guard let (count, start) = length(low, at: offset), count <= Int.max / 2,
-                  let both = references(2 * count, at: start) else { return nil }
+                let both = references(2 * count, at: start)
+            else { return nil }
             return .dictionary(keys: Array(both.prefix(count)), values: Array(both.suffix(count)))
         default:
             return nil
@@ -148,15 +151,17 @@ struct BinaryPropertyList {
     /// The bytes of the data object at `index`, or `nil`.
     func dataValue(at index: Int) -> Data? {
         guard let offset = offset(of: index), bytes[offset] >> 4 == 0x4,
-              let (count, start) = length(Int(bytes[offset] & 0x0F), at: offset), start <= bytes.count - count else { return nil }
+            let (count, start) = length(Int(bytes[offset] & 0x0F), at: offset), start <= bytes.count - count
+        else { return nil }
         return Data(bytes[start..<(start + count)])
     }
 
     /// The byte offset of the object at `index`, when it lies inside the bytes.
     private func offset(of index: Int) -> Int? {
         guard index >= 0, index < objectCount,
-              let offset = Self.integer(in: bytes, at: offsetTable + index * offsetSize, size: offsetSize),
-              offset < bytes.count else { return nil }
+            let offset = Self.integer(in: bytes, at: offsetTable + index * offsetSize, size: offsetSize),
+            offset < bytes.count
+        else { return nil }
         return offset
     }
 

@@ -31,7 +31,8 @@ enum BoxedInstance {
             return (raw.load(fromByteOffset: 3 * wordSize, as: UnsafeRawPointer?.self), raw.load(as: UnsafeRawPointer?.self))
         }
         guard let typeWord else { return .none }
-        let readable = typeWord == unsafeBitCast(NSObject.self as AnyClass, to: UnsafeRawPointer.self)
+        let readable =
+            typeWord == unsafeBitCast(NSObject.self as AnyClass, to: UnsafeRawPointer.self)
             || typeWord == unsafeBitCast(expected, to: UnsafeRawPointer.self)
         guard readable, let reference else { return .other }
         return .object(reference)

@@ -18,8 +18,10 @@ enum InternalChecks {
 
     /// Stops the program with `message` when the build checks invariants and `condition` is false.
     @inline(__always)
-    static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-                      file: StaticString = #fileID, line: UInt = #line) {
+    static func check(
+        _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
         #if OCD_INTERNAL_CHECKS
         if !condition() {
             preconditionFailure("OpenCoreData internal check failed: \(message())", file: file, line: line)

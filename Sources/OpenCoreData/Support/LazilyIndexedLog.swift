@@ -114,7 +114,8 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
     mutating func update(_ entry: Entry, unlessSame isSame: (Entry) -> Bool = { _ in false }) -> Entry? {
         if !isKnownUniquelyReferenced(&storage) {
             if let position = storage?.position(of: entry.key),
-               let current = storage.unsafelyUnwrapped.entries[position], isSame(current) {
+                let current = storage.unsafelyUnwrapped.entries[position], isSame(current)
+            {
                 return current
             }
             makeUnique()

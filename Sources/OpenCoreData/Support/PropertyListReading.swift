@@ -13,8 +13,9 @@ enum PropertyListReading {
     /// (`NSPropertyListReadCorruptError`) naming the object for a binary property list with a set.
     static func propertyList(from data: Data) throws -> Any {
         if let refusal = refusal(of: data) {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPropertyListReadCorruptError,
-                          userInfo: [NSLocalizedDescriptionKey: refusal, refusalKey: refusal])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPropertyListReadCorruptError,
+                userInfo: [NSLocalizedDescriptionKey: refusal, refusalKey: refusal])
         }
         return try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
     }
@@ -24,7 +25,8 @@ enum PropertyListReading {
     static func reason(_ error: any Error) -> String {
         let error = error as NSError
         guard error.domain == NSCocoaErrorDomain, error.code == NSPropertyListReadCorruptError,
-              let reason = error.userInfo[refusalKey] as? String else { return "" }
+            let reason = error.userInfo[refusalKey] as? String
+        else { return "" }
         return " (\(reason))"
     }
 

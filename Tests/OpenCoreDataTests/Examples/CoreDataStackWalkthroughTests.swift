@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 final class WalkthroughNote: NSManagedObject {
     @Managed var text: String?

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The README's short example, run as written, on a `Blog.xcdatamodeld` like the one Xcode saves.
 @Suite("README example")

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The README's `Post`, as its Core Data stack example declares it.
 final class Post: NSManagedObject {
@@ -50,9 +50,11 @@ struct ReadmeTypedStyleTests {
                 let hellos = try context.fetch(typed)
                 #expect(hellos.map(\.title) == ["Hello from Linux", "Hello again"])
 
-                let recent = try context.fetch(NSFetchRequest<Post>(entityName: "Post",
-                                                                    predicate: #Predicate { $0.title.contains("Linux") },
-                                                                    sortBy: [SortDescriptor(\.title)]))
+                let recent = try context.fetch(
+                    NSFetchRequest<Post>(
+                        entityName: "Post",
+                        predicate: #Predicate { $0.title.contains("Linux") },
+                        sortBy: [SortDescriptor(\.title)]))
                 #expect(recent.map(\.title) == ["Hello from Linux"])
             }
         }

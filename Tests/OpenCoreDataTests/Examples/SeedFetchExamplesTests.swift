@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// The seeds' fetches written in Swift against our API, on thousands of rows: the first seed's
@@ -103,8 +104,9 @@ struct SeedFetchExamplesTests {
             var users: [NSManagedObject] = []
             for result in results.prefix(40) {
                 let userRequest = NSFetchRequest<NSManagedObject>(entityName: "User")
-                userRequest.predicate = NSPredicate(format: "name == %@ AND email == %@",
-                                                    argumentArray: [result["name"] ?? NSNull(), result["email"] ?? NSNull()])
+                userRequest.predicate = NSPredicate(
+                    format: "name == %@ AND email == %@",
+                    argumentArray: [result["name"] ?? NSNull(), result["email"] ?? NSNull()])
                 userRequest.fetchLimit = 1
                 if let user = try context.fetch(userRequest).first { users.append(user) }
             }

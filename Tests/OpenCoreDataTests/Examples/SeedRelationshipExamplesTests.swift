@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 // The seeds' relationship examples written in Swift with `@Managed` in place of `@NSManaged`, and the
 // generated-style accessors (`addToCourses(_:)`, …) written as `ocd codegen` emits them.
@@ -71,8 +71,10 @@ enum SeedRelationshipModel {
             entity.managedObjectClassName = String(reflecting: type)
             return entity
         }
-        func pair(_ source: NSEntityDescription, _ name: String, toMany: Bool, rule: NSDeleteRule,
-                  _ destination: NSEntityDescription, _ inverseName: String, inverseToMany: Bool) {
+        func pair(
+            _ source: NSEntityDescription, _ name: String, toMany: Bool, rule: NSDeleteRule,
+            _ destination: NSEntityDescription, _ inverseName: String, inverseToMany: Bool
+        ) {
             let forward = ModelKit.relationship(name, to: destination, toMany: toMany)
             forward.deleteRule = rule
             let inverse = ModelKit.relationship(inverseName, to: source, toMany: inverseToMany)
@@ -80,10 +82,18 @@ enum SeedRelationshipModel {
             source.properties += [forward]
             destination.properties += [inverse]
         }
-        let user = entity("User", SeedUser.self, [ModelKit.attribute("name", .stringAttributeType),
-                                                  ModelKit.attribute("email", .stringAttributeType)])
-        let post = entity("Post", SeedPost.self, [ModelKit.attribute("title", .stringAttributeType, optional: false),
-                                                  ModelKit.attribute("content", .stringAttributeType)])
+        let user = entity(
+            "User", SeedUser.self,
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("email", .stringAttributeType),
+            ])
+        let post = entity(
+            "Post", SeedPost.self,
+            [
+                ModelKit.attribute("title", .stringAttributeType, optional: false),
+                ModelKit.attribute("content", .stringAttributeType),
+            ])
         pair(user, "posts", toMany: true, rule: .cascadeDeleteRule, post, "author", inverseToMany: false)
         let author = entity("Author", SeedAuthor.self, [ModelKit.attribute("name", .stringAttributeType)])
         let book = entity("Book", SeedBook.self, [ModelKit.attribute("title", .stringAttributeType)])
@@ -174,7 +184,9 @@ struct SeedRelationshipExamplesTests {
         #expect(courses.map { "\($0.title):\($0.students?.count ?? -1)" }.sorted() == ["Swift Programming:0", "iOS Development:1"])
     }
 
-    @Test("User/Post: addPost/removePost keep both sides, deleting a user cascades to its posts after prepareForDeletion", arguments: TestStoreKind.allCases)
+    @Test(
+        "User/Post: addPost/removePost keep both sides, deleting a user cascades to its posts after prepareForDeletion",
+        arguments: TestStoreKind.allCases)
     func userPosts(kind: TestStoreKind) throws {
         let stack = try GraphStack(kind, model: SeedRelationshipModel.make(), fileName: "Seeds.sqlite")
         let context = stack.context()

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The third seed's Restaurant (`/work/shared/seeds/003_98d85a418275fd89.txt`), with `@Managed` where the
 /// article writes `@NSManaged`.
@@ -20,8 +20,10 @@ struct RestaurantStack {
         let entity = NSEntityDescription()
         entity.name = "Restaurant"
         entity.managedObjectClassName = NSStringFromClass(Restaurant.self)
-        entity.properties = [("address", NSAttributeType.stringAttributeType), ("name", .stringAttributeType),
-                             ("phoneNumber", .stringAttributeType), ("rating", .doubleAttributeType)].map { name, type in
+        entity.properties = [
+            ("address", NSAttributeType.stringAttributeType), ("name", .stringAttributeType),
+            ("phoneNumber", .stringAttributeType), ("rating", .doubleAttributeType),
+        ].map { name, type in
             let attribute = NSAttributeDescription()
             attribute.name = name
             attribute.attributeType = type
@@ -76,12 +78,11 @@ struct SeedTypedPredicateTests {
         let today = Date()
         try stack.seed(today: today)
         let tripPredicate = #Predicate<Trip> {
-            $0.destination == "New York" &&
-            $0.name.contains("birthday") &&
-            $0.startDate > today
+            $0.destination == "New York" && $0.name.contains("birthday") && $0.startDate > today
         }
         let predicate = try #require(NSPredicate(tripPredicate))
-        #expect(predicate.predicateFormat
+        #expect(
+            predicate.predicateFormat
                 == NSPredicate(format: "(destination == 'New York' AND name CONTAINS 'birthday') AND startDate > %@", today).predicateFormat)
         let request = NSFetchRequest<Trip>(entityName: "Trip")
         request.predicate = predicate

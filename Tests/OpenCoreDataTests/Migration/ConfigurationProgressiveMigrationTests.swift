@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// The three Library versions of ``ProgressiveBundleKit`` (V1 → V3 cannot be inferred, each step can)
@@ -25,11 +26,13 @@ enum ConfiguredBundleKit {
 
     /// Writes `Shelf.xcdatamodeld` with "Shelf", "Shelf 2" and "Shelf 3" (current).
     static func writeBundle(in directory: URL) throws -> URL {
-        try MigrationBundleKit.writeVersionedBundle(named: "Shelf", versions: [
-            ("Shelf", configured(ProgressiveBundleKit.v1)),
-            ("Shelf 2", configured(ProgressiveBundleKit.v2)),
-            ("Shelf 3", configured(ProgressiveBundleKit.v3)),
-        ], in: directory)
+        try MigrationBundleKit.writeVersionedBundle(
+            named: "Shelf",
+            versions: [
+                ("Shelf", configured(ProgressiveBundleKit.v1)),
+                ("Shelf 2", configured(ProgressiveBundleKit.v2)),
+                ("Shelf 3", configured(ProgressiveBundleKit.v3)),
+            ], in: directory)
     }
 
     /// Creates the "Library" store with V1: `people` people and `books` books (book i by person i % people),
@@ -110,11 +113,13 @@ struct ConfigurationProgressiveMigrationTests {
         var sources = ProgressiveMigration.MappingSources()
         sources.lookup = { source, destination in source === versions[0] && destination === versions[1] ? custom : nil }
         sources.configuration = "Library"
-        let steps = try ProgressiveMigration.steps(from: versions[0], to: versions[2], through: versions,
-                                                   name: { _ in nil }, sources: sources)
+        let steps = try ProgressiveMigration.steps(
+            from: versions[0], to: versions[2], through: versions,
+            name: { _ in nil }, sources: sources)
         #expect(steps.map(\.usesMigrationManager) == [true, false])
-        try ProgressiveMigration(storeURL: library, steps: steps).run(progress: nil, handler: nil, defersCleanup: false,
-                                                                      sqlDebugLog: nil, configuration: "Library")
+        try ProgressiveMigration(storeURL: library, steps: steps).run(
+            progress: nil, handler: nil, defersCleanup: false,
+            sqlDebugLog: nil, configuration: "Library")
         #expect(try SQLiteSchema(model: versions[2], configurationName: "Library").differences(inStoreAt: library).isEmpty)
         let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: library)
         #expect(versions[2].isConfiguration(withName: "Library", compatibleWithStoreMetadata: metadata))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Deferred lightweight migration: with `NSPersistentStoreDeferredLightweightMigrationOptionKey` the

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The first seed's heavyweight-migration policy, as written there: prices rise by 10 %.
 class BookToBookV2MigrationPolicy: NSEntityMigrationPolicy {
@@ -33,16 +33,20 @@ final class RecordingPolicy: NSEntityMigrationPolicy {
         record("begin", manager)
         try super.begin(mapping, with: manager)
     }
-    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         record("create", manager)
         try super.createDestinationInstances(forSource: sInstance, in: mapping, manager: manager)
     }
     override func endInstanceCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {
         record("endInstanceCreation", manager)
     }
-    override func createRelationships(forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                      manager: NSMigrationManager) throws {
+    override func createRelationships(
+        forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         record("relate", manager)
         try super.createRelationships(forDestination: dInstance, in: mapping, manager: manager)
     }
@@ -130,9 +134,10 @@ struct EntityMigrationPolicyTests {
         let source = try PolicyKit.bookStore(in: directory)
         let destination = directory.appendingPathComponent("Books2.sqlite")
         let manager = NSMigrationManager(sourceModel: PolicyKit.books(1), destinationModel: PolicyKit.books(2))
-        try manager.migrateStore(from: source, type: .sqlite,
-                                 mapping: PolicyKit.bookMapping(policy: "OpenCoreDataTests.BookToBookV2MigrationPolicy"),
-                                 to: destination, type: .sqlite)
+        try manager.migrateStore(
+            from: source, type: .sqlite,
+            mapping: PolicyKit.bookMapping(policy: "OpenCoreDataTests.BookToBookV2MigrationPolicy"),
+            to: destination, type: .sqlite)
         let books = try PolicyKit.fetchBooks(destination)
         #expect(PolicyKit.strings(books, "title") == ["Core Data", "SQLite", "Swift"])
         let prices = books.compactMap { ($0["price"] as? NSNumber)?.doubleValue }
@@ -147,11 +152,15 @@ struct EntityMigrationPolicyTests {
         let source = try PolicyKit.bookStore(in: directory)
         NSEntityMigrationPolicy.register(RecordingPolicy.self, forClassName: "$(PRODUCT_MODULE_NAME).RecordingPolicy")
         let manager = NSMigrationManager(sourceModel: PolicyKit.books(1), destinationModel: PolicyKit.books(2))
-        try manager.migrateStore(from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: "$(PRODUCT_MODULE_NAME).RecordingPolicy"),
-                                 to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
+        try manager.migrateStore(
+            from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: "$(PRODUCT_MODULE_NAME).RecordingPolicy"),
+            to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
         let steps = try #require(manager.userInfo?["steps"] as? [String])
-        #expect(steps == ["begin", "create", "create", "create", "endInstanceCreation",
-                          "relate", "relate", "relate", "endRelationshipCreation", "validate", "end"])
+        #expect(
+            steps == [
+                "begin", "create", "create", "create", "endInstanceCreation",
+                "relate", "relate", "relate", "endRelationshipCreation", "validate", "end",
+            ])
         #expect(try PolicyKit.fetchBooks(directory.appendingPathComponent("Out.sqlite")).count == 3)
     }
 
@@ -159,10 +168,20 @@ struct EntityMigrationPolicyTests {
     func filterPredicate() throws {
         let directory = try ManagerKit.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let v1 = MigrationKit.model([ModelKit.entity("Employee", [
-            ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("height", .doubleAttributeType)])])
-        let v2 = MigrationKit.model([ModelKit.entity("Employee2", [
-            ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("height", .doubleAttributeType)])])
+        let v1 = MigrationKit.model([
+            ModelKit.entity(
+                "Employee",
+                [
+                    ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("height", .doubleAttributeType),
+                ])
+        ])
+        let v2 = MigrationKit.model([
+            ModelKit.entity(
+                "Employee2",
+                [
+                    ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("height", .doubleAttributeType),
+                ])
+        ])
         let source = directory.appendingPathComponent("Staff.sqlite")
         try MigrationKit.makeStore(v1, at: source) { context in
             for (name, height) in [("ann", 95.0), ("bob", 180.0), ("cy", 99.9), ("di", 100.0)] {
@@ -176,7 +195,10 @@ struct EntityMigrationPolicyTests {
         mapping.mappingType = .transformEntityMappingType
         mapping.sourceEntityName = "Employee"
         mapping.destinationEntityName = "Employee2"
-        mapping.sourceExpression = NSExpression(format: "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , \"Employee\", \"$source.height < 100\"), $manager.sourceContext, NO)")
+        mapping.sourceExpression = NSExpression(
+            format:
+                "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , \"Employee\", \"$source.height < 100\"), $manager.sourceContext, NO)"
+        )
         mapping.attributeMappings = [ManagerKit.attribute("name", "$source.name"), ManagerKit.attribute("height", "$source.height")]
         let model = NSMappingModel()
         model.entityMappings = [mapping]
@@ -201,8 +223,9 @@ struct EntityMigrationPolicyTests {
         ]
         let destination = directory.appendingPathComponent("Out.sqlite")
         try NSMigrationManager(sourceModel: PolicyKit.books(1), destinationModel: PolicyKit.books(2))
-            .migrateStore(from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: "TaxPolicy", attributes: attributes),
-                          to: destination, type: .sqlite)
+            .migrateStore(
+                from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: "TaxPolicy", attributes: attributes),
+                to: destination, type: .sqlite)
         let books = try PolicyKit.fetchBooks(destination)
         #expect(PolicyKit.strings(books, "summary") == ["CORE DATA", "SQLITE", "SWIFT"])
         let swift = try #require(books.first { $0["title"] as? String == "Swift" })
@@ -218,8 +241,9 @@ struct EntityMigrationPolicyTests {
         let destination = directory.appendingPathComponent("Out.sqlite")
         let error = #expect(throws: NSError.self) {
             try NSMigrationManager(sourceModel: PolicyKit.books(1), destinationModel: PolicyKit.books(2))
-                .migrateStore(from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: nil, attributes: attributes),
-                              to: destination, type: .sqlite)
+                .migrateStore(
+                    from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: nil, attributes: attributes),
+                    to: destination, type: .sqlite)
         }
         #expect(error?.code == NSEntityMigrationPolicyError)
         #expect(error?.localizedDescription.contains("summarize:") == true)
@@ -237,12 +261,16 @@ struct EntityMigrationPolicyTests {
         let directory = try ManagerKit.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try PolicyKit.bookStore(in: directory)
-        let attributes = [ManagerKit.attribute("title", "$source.title"),
-                          ManagerKit.attribute("summary", "FUNCTION($entityMapping.name, \"stringByAppendingString:\" , $propertyMapping.name)")]
+        let attributes = [
+            ManagerKit.attribute("title", "$source.title"),
+            ManagerKit.attribute("summary", "FUNCTION($entityMapping.name, \"stringByAppendingString:\" , $propertyMapping.name)"),
+        ]
         let destination = directory.appendingPathComponent("Out.sqlite")
         try NSMigrationManager(sourceModel: PolicyKit.books(1), destinationModel: PolicyKit.books(2))
-            .migrateStore(from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: nil, attributes: attributes),
-                          to: destination, type: .sqlite)
-        #expect(PolicyKit.strings(try PolicyKit.fetchBooks(destination), "summary") == ["BookToBooksummary", "BookToBooksummary", "BookToBooksummary"])
+            .migrateStore(
+                from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: nil, attributes: attributes),
+                to: destination, type: .sqlite)
+        #expect(
+            PolicyKit.strings(try PolicyKit.fetchBooks(destination), "summary") == ["BookToBooksummary", "BookToBooksummary", "BookToBooksummary"])
     }
 }

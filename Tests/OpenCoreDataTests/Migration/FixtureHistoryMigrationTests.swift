@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// Real model histories: for every multi-version bundle under `Tests/Fixtures/models`, a store created
 /// with an older version and filled with generated rows migrates to the current version without
@@ -37,17 +38,24 @@ struct FixtureHistoryMigrationTests {
             guard (try? SQLiteSchema(model: current)) != nil else { continue }
             for version in Self.olderVersions(versions) {
                 let label = "\(bundle.lastPathComponent): \(version.name) → \(currentVersion.name)"
-                guard let source = try? version.loadModel(), source.versionChecksum != current.versionChecksum, let layout = try? SQLiteSchema(model: source) else { continue }
+                guard let source = try? version.loadModel(), source.versionChecksum != current.versionChecksum,
+                    let layout = try? SQLiteSchema(model: source)
+                else { continue }
                 let url = directory.file("\(migrated.count + notLightweight.count).sqlite")
                 let counts = try fill(url, model: source, layout: layout)
                 do {
                     _ = try MigrationKit.open(current, at: url, sources: [source])
-                } catch let error as NSError where error.code == NSInferredMappingModelError
+                } catch let error as NSError
+                    where error.code == NSInferredMappingModelError
                     || (error.code == NSMigrationError && error.localizedDescription.contains("required attribute"))
-                    || error.code == NSMigrationConstraintViolationError {
+                    || error.code == NSMigrationConstraintViolationError
+                {
                     // Apple's rules make this step a heavyweight one; the store must be untouched.
-                    #expect(source.isConfiguration(withName: nil, compatibleWithStoreMetadata:
-                        try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)), "\(label)")
+                    #expect(
+                        source.isConfiguration(
+                            withName: nil,
+                            compatibleWithStoreMetadata:
+                                try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)), "\(label)")
                     notLightweight.append(label)
                     continue
                 }
@@ -91,8 +99,9 @@ struct FixtureHistoryMigrationTests {
                 counts[entity.name] = Self.rowsPerEntity
             }
             for entity in layout.entities where entity.number == entity.rootNumber {
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
-                               arguments: [nextKey[entity.table] ?? 0, entity.number])
+                try db.execute(
+                    sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
+                    arguments: [nextKey[entity.table] ?? 0, entity.number])
             }
         }
         return counts
@@ -110,14 +119,19 @@ struct FixtureHistoryMigrationTests {
     }
 
     /// Every row of each source entity is a row of the entity it maps to.
-    func expectRows(_ url: URL, counts: [String: Int], source: NSManagedObjectModel, current: NSManagedObjectModel,
-                    label: String) throws {
+    func expectRows(
+        _ url: URL, counts: [String: Int], source: NSManagedObjectModel, current: NSManagedObjectModel,
+        label: String
+    ) throws {
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: current)
         let layout = try SQLiteSchema(model: current)
-        for entityMapping in mapping.entityMappings where entityMapping.mappingType == .copyEntityMappingType
-            || entityMapping.mappingType == .transformEntityMappingType {
+        for entityMapping in mapping.entityMappings
+        where entityMapping.mappingType == .copyEntityMappingType
+            || entityMapping.mappingType == .transformEntityMappingType
+        {
             guard let sourceName = entityMapping.sourceEntityName, let expected = counts[sourceName],
-                  let name = entityMapping.destinationEntityName, let entity = layout.entity(named: name) else { continue }
+                let name = entityMapping.destinationEntityName, let entity = layout.entity(named: name)
+            else { continue }
             let found = try StoreKit.rows(url, "SELECT count(*) FROM \(entity.table) WHERE Z_ENT = ?", [entity.number]).first?[0] as Int?
             #expect(found == expected, "\(label): \(sourceName) → \(name)")
         }

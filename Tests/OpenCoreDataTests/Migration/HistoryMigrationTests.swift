@@ -40,10 +40,12 @@ struct HistoryMigrationTests {
     static func summaries(_ transactions: [NSPersistentHistoryTransaction], renaming: [String: String] = [:]) -> [Summary] {
         transactions.flatMap { transaction in
             (transaction.changes ?? []).map { change in
-                Summary(transaction: transaction.transactionNumber, author: transaction.author, type: change.changeType,
-                        entity: change.changedObjectID.entity.name ?? "",
-                        updated: Set((change.updatedProperties ?? []).map { renaming[$0.name] ?? $0.name }),
-                        tombstone: Dictionary(uniqueKeysWithValues: (change.tombstone ?? [:]).map {
+                Summary(
+                    transaction: transaction.transactionNumber, author: transaction.author, type: change.changeType,
+                    entity: change.changedObjectID.entity.name ?? "",
+                    updated: Set((change.updatedProperties ?? []).map { renaming[$0.name] ?? $0.name }),
+                    tombstone: Dictionary(
+                        uniqueKeysWithValues: (change.tombstone ?? [:]).map {
                             (renaming[$0.key as! String] ?? $0.key as! String, "\($0.value)")
                         }))
             }
@@ -79,7 +81,8 @@ struct HistoryMigrationTests {
     /// Opens the store with `model` and tracking on (migrating it when the options say so); the
     /// history read back and the context.
     static func open(_ url: URL, _ model: NSManagedObjectModel, migrating: Bool) throws
-        -> (transactions: [NSPersistentHistoryTransaction], context: NSManagedObjectContext) {
+        -> (transactions: [NSPersistentHistoryTransaction], context: NSManagedObjectContext)
+    {
         var options = HistoryKit.tracking
         if migrating {
             options[NSMigratePersistentStoresAutomaticallyOption] = true
@@ -87,8 +90,9 @@ struct HistoryMigrationTests {
         }
         let context = try MigrationKit.open(model, at: url, sources: [HistoryKit.model()], options: options)
         let transactions = try context.performAndWait {
-            let result = try #require(try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast))
-                                      as? NSPersistentHistoryResult)
+            let result = try #require(
+                try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast))
+                    as? NSPersistentHistoryResult)
             return try #require(result.result as? [NSPersistentHistoryTransaction])
         }
         return (transactions, context)
@@ -96,13 +100,16 @@ struct HistoryMigrationTests {
 
     /// The checks both migrations pass: the same transactions and changes under the new names, the
     /// objects the changes name, `Z_PRIMARYKEY`'s history rows, and a new save appended after them.
-    static func checkCarriedOver(_ url: URL, before: [Summary], after transactions: [NSPersistentHistoryTransaction],
-                                 context: NSManagedObjectContext) throws {
+    static func checkCarriedOver(
+        _ url: URL, before: [Summary], after transactions: [NSPersistentHistoryTransaction],
+        context: NSManagedObjectContext
+    ) throws {
         #expect(Self.summaries(transactions) == before)
         #expect(transactions.map(\.transactionNumber) == [1, 2, 3], "the migration recorded no transaction")
         #expect(try StoreKit.rows(url, "SELECT count(*) FROM ATRANSACTION")[0][0] as Int == 3)
         let keys = try StoreKit.rows(url, "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT")
-        #expect(keys.map { "\($0[0] as String) \($0[1] as Int64)" } == ["CHANGE 6", "TRANSACTION 3", "TRANSACTIONSTRING \(keys.last?[1] as Int64? ?? 0)"])
+        #expect(
+            keys.map { "\($0[0] as String) \($0[1] as Int64)" } == ["CHANGE 6", "TRANSACTION 3", "TRANSACTIONSTRING \(keys.last?[1] as Int64? ?? 0)"])
         #expect(try StoreKit.rows(url, "SELECT count(*) FROM ATRANSACTIONSTRING")[0][0] as Int64 == keys.last?[1] as Int64?)
         // The update of the kept note names the object that now holds its new heading.
         let update = try #require(transactions[1].changes?.first { $0.changedObjectID.entity.name == "Note" })
@@ -113,8 +120,9 @@ struct HistoryMigrationTests {
             #expect(try context.existingObject(with: memoChange.changedObjectID).value(forKey: "mood") as? String == "calm")
             note.setValue("after the migration", forKey: "author")
             try context.save()
-            let result = try #require(try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: transactions.last?.token))
-                                      as? NSPersistentHistoryResult)
+            let result = try #require(
+                try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: transactions.last?.token))
+                    as? NSPersistentHistoryResult)
             let new = try #require(result.result as? [NSPersistentHistoryTransaction])
             #expect(new.map(\.transactionNumber) == [4])
             #expect(new.first?.changes?.first?.updatedProperties?.map(\.name) == ["author"])

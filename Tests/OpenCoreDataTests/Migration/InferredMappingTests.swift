@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// `NSMappingModel.inferredMappingModel(forSourceModel:destinationModel:)`: which entity and property
@@ -27,7 +28,8 @@ struct InferredMappingTests {
         // A transform lists the attribute and relationship mappings of every destination property.
         let tag = try #require(byDestination["Tag"])
         #expect(Set(tag.attributeMappings?.compactMap(\.name) ?? []) == Set(clean.entitiesByName["Tag"]?.attributesByName.keys.map { $0 } ?? []))
-        #expect(Set(tag.relationshipMappings?.compactMap(\.name) ?? []) == Set(clean.entitiesByName["Tag"]?.relationshipsByName.keys.map { $0 } ?? []))
+        #expect(
+            Set(tag.relationshipMappings?.compactMap(\.name) ?? []) == Set(clean.entitiesByName["Tag"]?.relationshipsByName.keys.map { $0 } ?? []))
 
         let removed = try NSMappingModel.inferredMappingModel(forSourceModel: clean, destinationModel: source)
         let remove = try #require(removed.entityMappings.first { $0.mappingType == .removeEntityMappingType })

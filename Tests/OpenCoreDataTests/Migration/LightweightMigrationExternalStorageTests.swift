@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// Lightweight migration of a binary attribute whose *Allows External Storage* changes between model
 /// versions: every value reads back identical, the column holds the form the new model reads, and the
@@ -58,8 +59,10 @@ struct LightweightMigrationExternalStorageTests {
     }
 
     /// Opens the store with `model` (migrating it) and checks every value reads back as stored.
-    static func expectValues(_ url: URL, _ model: NSManagedObjectModel, sources: [NSManagedObjectModel],
-                             sourceLocation: SourceLocation = #_sourceLocation) throws -> NSManagedObjectContext {
+    static func expectValues(
+        _ url: URL, _ model: NSManagedObjectModel, sources: [NSManagedObjectModel],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> NSManagedObjectContext {
         let context = try MigrationKit.open(model, at: url, sources: sources)
         try context.performAndWait {
             let photos = try context.all("Photo")
@@ -125,8 +128,9 @@ struct LightweightMigrationExternalStorageTests {
         let versions = [Self.model(external: true, version: 0), Self.model(external: false, version: 1), third]
         let url = try Self.makeStore(versions[0], in: directory)
         let steps = try (1..<versions.count).flatMap { index in
-            try ProgressiveMigration.steps(from: versions[index - 1], to: versions[index], through: [versions[index - 1], versions[index]],
-                                           name: { _ in nil }, sources: ProgressiveMigration.MappingSources())
+            try ProgressiveMigration.steps(
+                from: versions[index - 1], to: versions[index], through: [versions[index - 1], versions[index]],
+                name: { _ in nil }, sources: ProgressiveMigration.MappingSources())
         }
         #expect(steps.count == 2)
         try ProgressiveMigration(storeURL: url, steps: steps).run()
@@ -157,8 +161,10 @@ struct LightweightMigrationExternalStorageTests {
 
 extension LightweightMigrationExternalStorageTests {
     /// Opens an already migrated store without migration options and checks its values.
-    static func expectValues(_ url: URL, _ model: NSManagedObjectModel, sources: [NSManagedObjectModel],
-                             options: [AnyHashable: Any]?) throws -> NSManagedObjectContext {
+    static func expectValues(
+        _ url: URL, _ model: NSManagedObjectModel, sources: [NSManagedObjectModel],
+        options: [AnyHashable: Any]?
+    ) throws -> NSManagedObjectContext {
         let context = try MigrationKit.open(model, at: url, sources: sources, options: options)
         try context.performAndWait {
             for photo in try context.all("Photo") {

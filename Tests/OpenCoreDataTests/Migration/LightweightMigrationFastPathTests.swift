@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Lightweight migrations that only add, rename and drop columns, tables and indexes run in place
@@ -23,8 +24,10 @@ struct LightweightMigrationFastPathTests {
     }
 
     /// Opens the store with `model`, recording the SQL the migration runs.
-    func openRecording(_ model: NSManagedObjectModel, at url: URL,
-                       options: [AnyHashable: Any] = MigrationKit.lightweight) throws -> (NSManagedObjectContext, [String]) {
+    func openRecording(
+        _ model: NSManagedObjectModel, at url: URL,
+        options: [AnyHashable: Any] = MigrationKit.lightweight
+    ) throws -> (NSManagedObjectContext, [String]) {
         let recorder = SQLDebugLogRecorder()
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         coordinator.migrationSourceModels = [MigrationKit.libraryV1()]
@@ -51,14 +54,15 @@ struct LightweightMigrationFastPathTests {
         alias.renamingIdentifier = "nickname"
         let rank = ModelKit.attribute("rank", .integer32AttributeType)
         rank.defaultValue = 5
-        person.properties = person.properties.filter { !["nickname", "age"].contains($0.name) }
+        person.properties =
+            person.properties.filter { !["nickname", "age"].contains($0.name) }
             + [alias, rank, ModelKit.attribute("email", .stringAttributeType)]
         let book = try #require(v2.entitiesByName["Book"])
         let title = try #require(book.attributesByName["title"])
         book.indexes = [NSFetchIndexDescription(name: "byTitle", elements: [NSFetchIndexElementDescription(property: title, collationType: .binary)])]
         let author = ModelKit.entity("Author", [ModelKit.attribute("name", .stringAttributeType)])
         author.managedObjectClassName = "NSManagedObject"
-        v2.entities += [author]   // Author sorts first: every other entity gets a new number.
+        v2.entities += [author]  // Author sorts first: every other entity gets a new number.
 
         let (context, statements) = try openRecording(v2, at: url)
         #expect(statements.contains { $0.contains("ADD COLUMN") }, "\(statements)")
@@ -138,7 +142,7 @@ struct LightweightMigrationFastPathTests {
         let other = try libraryStore(otherDirectory)
         let v3 = MigrationKit.libraryV1()
         let owner = try #require(v3.entitiesByName["Book"]?.relationshipsByName["owner"])
-        owner.maxCount = 0   // to-one → to-many: the owners move into a join table.
+        owner.maxCount = 0  // to-one → to-many: the owners move into a join table.
         let (moved, copyStatements) = try openRecording(v3, at: other)
         #expect(copiedTables(copyStatements))
         #expect(try MigrationKit.differences(other, v3) == [])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Lightweight migration when a store is opened with a newer model and the options ask for automatic
@@ -35,7 +36,8 @@ struct LightweightMigrationTests {
         alias.defaultValue = "none"
         let level = ModelKit.attribute("level", .integer64AttributeType, optional: false)
         level.defaultValue = 1
-        person.properties = person.properties.filter { !["nickname", "age"].contains($0.name) }
+        person.properties =
+            person.properties.filter { !["nickname", "age"].contains($0.name) }
             + [alias, level, ModelKit.attribute("email", .stringAttributeType)]
         let publisher = ModelKit.entity("Publisher", [ModelKit.attribute("name", .stringAttributeType)])
         publisher.managedObjectClassName = "NSManagedObject"
@@ -70,18 +72,24 @@ struct LightweightMigrationTests {
     func entityRename() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("Company.sqlite")
-        let v1 = MigrationKit.model([ModelKit.entity("Employee", [
-            ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("brithday", .dateAttributeType),
-            ModelKit.attribute("height", .doubleAttributeType),
-        ])])
+        let v1 = MigrationKit.model([
+            ModelKit.entity(
+                "Employee",
+                [
+                    ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("brithday", .dateAttributeType),
+                    ModelKit.attribute("height", .doubleAttributeType),
+                ])
+        ])
         let born = Date(timeIntervalSinceReferenceDate: 1_000)
         try MigrationKit.makeStore(v1, at: url) { context in
             for index in 0..<5 { context.make("Employee", ["name": "e\(index)", "brithday": born, "height": 1.5 + Double(index) / 10]) }
         }
-        let employee2 = ModelKit.entity("Employee2", [
-            ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("brithday", .dateAttributeType),
-            ModelKit.attribute("height", .doubleAttributeType),
-        ])
+        let employee2 = ModelKit.entity(
+            "Employee2",
+            [
+                ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("brithday", .dateAttributeType),
+                ModelKit.attribute("height", .doubleAttributeType),
+            ])
         employee2.renamingIdentifier = "Employee"
         let v2 = MigrationKit.model([employee2])
         let context = try MigrationKit.open(v2, at: url, sources: [v1])
@@ -123,7 +131,9 @@ struct LightweightMigrationTests {
         back.renamingIdentifier = "owners"
         let again = try MigrationKit.open(v3, at: url, sources: [v2])
         #expect(try MigrationKit.differences(url, v3) == [])
-        let result = try again.all("Book", sortedBy: "title").map { ($0.value(forKey: "owner") as? NSManagedObject)?.value(forKey: "name") as? String }
+        let result = try again.all("Book", sortedBy: "title").map {
+            ($0.value(forKey: "owner") as? NSManagedObject)?.value(forKey: "name") as? String
+        }
         #expect(result == ["Ada", "Ada", "Bob"])
     }
 
@@ -186,7 +196,8 @@ struct LightweightMigrationTests {
         let directory2 = TemporaryDirectory()
         let duplicated = directory2.file("Dup.sqlite")
         try MigrationKit.makeStore(MigrationKit.libraryV1(), at: duplicated) { context in
-            context.make("Book", ["title": "same"]); context.make("Book", ["title": "same"])
+            context.make("Book", ["title": "same"])
+            context.make("Book", ["title": "same"])
         }
         let before = StoreKit.files(duplicated)
         let error = try #require(throws: NSError.self) {

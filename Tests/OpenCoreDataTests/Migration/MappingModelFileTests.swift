@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Xcode project files written into a temporary folder: a model bundle with three versions and
 /// mapping models between them, in the formats Xcode writes (`contents`, `xcmapping.xml`).
@@ -22,92 +22,102 @@ enum MappingFileKit {
     }
 
     /// `xcmapping.xml` between two versions; `employeeTo` is the destination employee entity.
-    static func mappingXML(from: String, to: String, employeeFrom: String, employeeTo: String,
-                           filter: String? = "$source.height &lt; 100", policy: String? = nil, archivedTitle: Bool = false) -> String {
+    static func mappingXML(
+        from: String, to: String, employeeFrom: String, employeeTo: String,
+        filter: String? = "$source.height &lt; 100", policy: String? = nil, archivedTitle: Bool = false
+    ) -> String {
         let filterLine = filter.map { "\n        <attribute name=\"sourcefilterpredicatestring\" type=\"string\">\($0)</attribute>" } ?? ""
         let policyLine = policy.map { "\n        <attribute name=\"migrationpolicyclassname\" type=\"string\">\($0)</attribute>" } ?? ""
-        let titleLine = archivedTitle
+        let titleLine =
+            archivedTitle
             ? "<attribute name=\"valueexpressiondata\" type=\"binary\">YnBsaXN0MDDUAQIDBAUGBwpYJHZlcnNpb24=</attribute>"
             : "<attribute name=\"autogenerateexpression\" type=\"bool\">1</attribute>"
         return """
-        <?xml version="1.0" standalone="yes"?>
-        <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
+            <?xml version="1.0" standalone="yes"?>
+            <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
 
-        <database>
-            <databaseInfo>
-                <version>134481920</version>
-                <UUID>6C0A7D55-3A4B-4C1E-9B43-2F1A0D9E8B10</UUID>
-                <nextObjectID>110</nextObjectID>
-            </databaseInfo>
-            <object type="XDDEVATTRIBUTEMAPPING" id="z103">
-                <attribute name="name" type="string">name</attribute>
-                <attribute name="autogenerateexpression" type="bool">1</attribute>
-                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z101"></relationship>
-            </object>
-            <object type="XDDEVATTRIBUTEMAPPING" id="z104">
-                <attribute name="name" type="string">height</attribute>
-                <attribute name="autogenerateexpression" type="bool">1</attribute>
-                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z101"></relationship>
-            </object>
-            <object type="XDDEVRELATIONSHIPMAPPING" id="z105">
-                <attribute name="name" type="string">department</attribute>
-                <attribute name="autogenerateexpression" type="bool">1</attribute>
-                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z101"></relationship>
-            </object>
-            <object type="XDDEVENTITYMAPPING" id="z101">
-                <attribute name="sourcename" type="string">\(employeeFrom)</attribute>
-                <attribute name="destinationname" type="string">\(employeeTo)</attribute>\(filterLine)\(policyLine)
-                <attribute name="mappingtypename" type="string">Undefined</attribute>
-                <attribute name="mappingnumber" type="int16">1</attribute>
-                <attribute name="autogenerateexpression" type="bool">1</attribute>
-                <relationship name="mappingmodel" type="1/1" destination="XDDEVMAPPINGMODEL" idrefs="z100"></relationship>
-                <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="z103 z104"></relationship>
-                <relationship name="relationshipmappings" type="0/0" destination="XDDEVRELATIONSHIPMAPPING" idrefs="z105"></relationship>
-            </object>
-            <object type="XDDEVATTRIBUTEMAPPING" id="z106">
-                <attribute name="name" type="string">title</attribute>
-                \(titleLine)
-                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z102"></relationship>
-            </object>
-            <object type="XDDEVRELATIONSHIPMAPPING" id="z107">
-                <attribute name="name" type="string">employees</attribute>
-                <attribute name="autogenerateexpression" type="bool">1</attribute>
-                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z102"></relationship>
-            </object>
-            <object type="XDDEVENTITYMAPPING" id="z102">
-                <attribute name="sourcename" type="string">Department</attribute>
-                <attribute name="destinationname" type="string">Department</attribute>
-                <attribute name="mappingtypename" type="string">Undefined</attribute>
-                <attribute name="mappingnumber" type="int16">2</attribute>
-                <attribute name="autogenerateexpression" type="bool">1</attribute>
-                <relationship name="mappingmodel" type="1/1" destination="XDDEVMAPPINGMODEL" idrefs="z100"></relationship>
-                <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="z106"></relationship>
-                <relationship name="relationshipmappings" type="0/0" destination="XDDEVRELATIONSHIPMAPPING" idrefs="z107"></relationship>
-            </object>
-            <object type="XDDEVMAPPINGMODEL" id="z100">
-                <attribute name="sourcemodelpath" type="string">Staff/Staff.xcdatamodeld/\(from).xcdatamodel</attribute>
-                <attribute name="destinationmodelpath" type="string">Staff/Staff.xcdatamodeld/\(to).xcdatamodel</attribute>
-                <relationship name="entitymappings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs="z102 z101"></relationship>
-            </object>
-        </database>
-        """
+            <database>
+                <databaseInfo>
+                    <version>134481920</version>
+                    <UUID>6C0A7D55-3A4B-4C1E-9B43-2F1A0D9E8B10</UUID>
+                    <nextObjectID>110</nextObjectID>
+                </databaseInfo>
+                <object type="XDDEVATTRIBUTEMAPPING" id="z103">
+                    <attribute name="name" type="string">name</attribute>
+                    <attribute name="autogenerateexpression" type="bool">1</attribute>
+                    <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z101"></relationship>
+                </object>
+                <object type="XDDEVATTRIBUTEMAPPING" id="z104">
+                    <attribute name="name" type="string">height</attribute>
+                    <attribute name="autogenerateexpression" type="bool">1</attribute>
+                    <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z101"></relationship>
+                </object>
+                <object type="XDDEVRELATIONSHIPMAPPING" id="z105">
+                    <attribute name="name" type="string">department</attribute>
+                    <attribute name="autogenerateexpression" type="bool">1</attribute>
+                    <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z101"></relationship>
+                </object>
+                <object type="XDDEVENTITYMAPPING" id="z101">
+                    <attribute name="sourcename" type="string">\(employeeFrom)</attribute>
+                    <attribute name="destinationname" type="string">\(employeeTo)</attribute>\(filterLine)\(policyLine)
+                    <attribute name="mappingtypename" type="string">Undefined</attribute>
+                    <attribute name="mappingnumber" type="int16">1</attribute>
+                    <attribute name="autogenerateexpression" type="bool">1</attribute>
+                    <relationship name="mappingmodel" type="1/1" destination="XDDEVMAPPINGMODEL" idrefs="z100"></relationship>
+                    <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="z103 z104"></relationship>
+                    <relationship name="relationshipmappings" type="0/0" destination="XDDEVRELATIONSHIPMAPPING" idrefs="z105"></relationship>
+                </object>
+                <object type="XDDEVATTRIBUTEMAPPING" id="z106">
+                    <attribute name="name" type="string">title</attribute>
+                    \(titleLine)
+                    <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z102"></relationship>
+                </object>
+                <object type="XDDEVRELATIONSHIPMAPPING" id="z107">
+                    <attribute name="name" type="string">employees</attribute>
+                    <attribute name="autogenerateexpression" type="bool">1</attribute>
+                    <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z102"></relationship>
+                </object>
+                <object type="XDDEVENTITYMAPPING" id="z102">
+                    <attribute name="sourcename" type="string">Department</attribute>
+                    <attribute name="destinationname" type="string">Department</attribute>
+                    <attribute name="mappingtypename" type="string">Undefined</attribute>
+                    <attribute name="mappingnumber" type="int16">2</attribute>
+                    <attribute name="autogenerateexpression" type="bool">1</attribute>
+                    <relationship name="mappingmodel" type="1/1" destination="XDDEVMAPPINGMODEL" idrefs="z100"></relationship>
+                    <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="z106"></relationship>
+                    <relationship name="relationshipmappings" type="0/0" destination="XDDEVRELATIONSHIPMAPPING" idrefs="z107"></relationship>
+                </object>
+                <object type="XDDEVMAPPINGMODEL" id="z100">
+                    <attribute name="sourcemodelpath" type="string">Staff/Staff.xcdatamodeld/\(from).xcdatamodel</attribute>
+                    <attribute name="destinationmodelpath" type="string">Staff/Staff.xcdatamodeld/\(to).xcdatamodel</attribute>
+                    <relationship name="entitymappings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs="z102 z101"></relationship>
+                </object>
+            </database>
+            """
     }
 
     /// A project folder: Staff.xcdatamodeld with "Staff" (V1), "Staff 2" (V2: Employee → Employee2) and
     /// "Staff 3" (V3: Department.code), and the mapping models Staff1to2 and Staff2to3.
     static func writeProject(in directory: URL, policy: String? = nil) throws {
         let bundle = directory.appendingPathComponent("Staff.xcdatamodeld", isDirectory: true)
-        let versions = [("Staff", modelXML(employee: "Employee")), ("Staff 2", modelXML(employee: "Employee2")),
-                        ("Staff 3", modelXML(employee: "Employee2", departmentExtra: "\n        <attribute name=\"code\" optional=\"YES\" attributeType=\"String\"/>"))]
+        let versions = [
+            ("Staff", modelXML(employee: "Employee")), ("Staff 2", modelXML(employee: "Employee2")),
+            (
+                "Staff 3",
+                modelXML(employee: "Employee2", departmentExtra: "\n        <attribute name=\"code\" optional=\"YES\" attributeType=\"String\"/>")
+            ),
+        ]
         for (name, text) in versions {
             let folder = bundle.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: folder.appendingPathComponent("contents"))
         }
-        try write(mappingXML(from: "Staff", to: "Staff 2", employeeFrom: "Employee", employeeTo: "Employee2", policy: policy),
-                  to: directory.appendingPathComponent("Staff1to2.xcmappingmodel"))
-        try write(mappingXML(from: "Staff 2", to: "Staff 3", employeeFrom: "Employee2", employeeTo: "Employee2", filter: nil),
-                  to: directory.appendingPathComponent("Staff2to3.xcmappingmodel"))
+        try write(
+            mappingXML(from: "Staff", to: "Staff 2", employeeFrom: "Employee", employeeTo: "Employee2", policy: policy),
+            to: directory.appendingPathComponent("Staff1to2.xcmappingmodel"))
+        try write(
+            mappingXML(from: "Staff 2", to: "Staff 3", employeeFrom: "Employee2", employeeTo: "Employee2", filter: nil),
+            to: directory.appendingPathComponent("Staff2to3.xcmappingmodel"))
     }
 
     static func write(_ text: String, to bundle: URL) throws {
@@ -122,8 +132,10 @@ enum MappingFileKit {
 
 /// Counts the employees it migrates into the manager's userInfo.
 final class StaffCountingPolicy: NSEntityMigrationPolicy {
-    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         manager.userInfo = ["count": ((manager.userInfo?["count"] as? Int) ?? 0) + 1]
         try super.createDestinationInstances(forSource: sInstance, in: mapping, manager: manager)
     }
@@ -214,8 +226,10 @@ struct MappingModelFileTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let archived = directory.appendingPathComponent("Archived.xcmappingmodel")
-        try MappingFileKit.write(MappingFileKit.mappingXML(from: "Staff", to: "Staff 2", employeeFrom: "Employee",
-                                                           employeeTo: "Employee2", archivedTitle: true), to: archived)
+        try MappingFileKit.write(
+            MappingFileKit.mappingXML(
+                from: "Staff", to: "Staff 2", employeeFrom: "Employee",
+                employeeTo: "Employee2", archivedTitle: true), to: archived)
         let error = #expect(throws: NSError.self) { try NSMappingModel.load(contentsOf: archived) }
         #expect(error?.code == NSMigrationMissingMappingModelError)
         #expect(error?.localizedDescription.contains("DepartmentToDepartment.title") == true)
@@ -269,7 +283,8 @@ struct MappingModelFileTests {
         #expect(notes.mappingType == .transformEntityMappingType)
         #expect(notes.sourceExpression?.description.contains("fetchRequestForSourceEntityNamed:predicateString:") == true)
         #expect((notes.attributeMappings ?? []).map { $0.name ?? "" } == ["creationDate", "title", "descriptionText"])
-        #expect((notes.attributeMappings ?? []).map { $0.valueExpression?.description ?? "nil" }
+        #expect(
+            (notes.attributeMappings ?? []).map { $0.valueExpression?.description ?? "nil" }
                 == ["$source.creationDate", "$source.title", "$source.descriptionText"])
         let relationships = notes.relationshipMappings ?? []
         #expect(relationships.map { $0.name ?? "" } == ["status", "linkToNote"])
@@ -328,8 +343,9 @@ struct MappingModelFileTests {
         let attributes = [ManagerKit.attribute("title", "$source.title"), ManagerKit.attribute("summary", "$source.blurb")]
         let error = #expect(throws: NSError.self) {
             try NSMigrationManager(sourceModel: PolicyKit.books(1), destinationModel: PolicyKit.books(2))
-                .migrateStore(from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: nil, attributes: attributes),
-                              to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
+                .migrateStore(
+                    from: source, type: .sqlite, mapping: PolicyKit.bookMapping(policy: nil, attributes: attributes),
+                    to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
         }
         #expect(error?.code == NSMigrationError)
         #expect(error?.localizedDescription.contains("$source.blurb") == true)

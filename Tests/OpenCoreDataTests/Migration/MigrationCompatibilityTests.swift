@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// The first seed's `CoreDataMigrationManager`, in Swift as a Core Data user writes it: check whether
@@ -47,7 +48,9 @@ struct MigrationCompatibilityTests {
         let v1 = MigrationKit.libraryV1()
         #expect(try CoreDataMigrationManager(coordinator: NSPersistentStoreCoordinator(managedObjectModel: v1)).requiresMigration(url) == false)
         try MigrationKit.makeStore(v1, at: url) { context in context.make("Tag", ["label": "x"]) }
-        #expect(try CoreDataMigrationManager(coordinator: NSPersistentStoreCoordinator(managedObjectModel: MigrationKit.libraryV1())).requiresMigration(url) == false)
+        #expect(
+            try CoreDataMigrationManager(coordinator: NSPersistentStoreCoordinator(managedObjectModel: MigrationKit.libraryV1())).requiresMigration(
+                url) == false)
         let v2 = MigrationKit.libraryV1()
         v2.entitiesByName["Tag"]?.properties += [ModelKit.attribute("color", .stringAttributeType)]
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: v2)
@@ -94,14 +97,16 @@ struct MigrationCompatibilityTests {
         v2.entitiesByName["Tag"]?.properties += [ModelKit.attribute("color", .stringAttributeType)]
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: v2)
         coordinator.migrationSourceModels = [MigrationKit.libraryV1()]
-        try coordinator.replacePersistentStore(at: backup, destinationOptions: nil, withPersistentStoreFrom: url,
-                                               sourceOptions: nil, type: .sqlite)
+        try coordinator.replacePersistentStore(
+            at: backup, destinationOptions: nil, withPersistentStoreFrom: url,
+            sourceOptions: nil, type: .sqlite)
         let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: MigrationKit.lightweight)
         try coordinator.remove(store)
         #expect(try MigrationKit.differences(url, v2) == [])
         // Roll back: the backup replaces the migrated store, then is destroyed.
-        try coordinator.replacePersistentStore(at: url, destinationOptions: nil, withPersistentStoreFrom: backup,
-                                               sourceOptions: nil, type: .sqlite)
+        try coordinator.replacePersistentStore(
+            at: url, destinationOptions: nil, withPersistentStoreFrom: backup,
+            sourceOptions: nil, type: .sqlite)
         try coordinator.destroyPersistentStore(at: backup, type: .sqlite)
         #expect(!FileManager.default.fileExists(atPath: backup.path))
         #expect(try MigrationKit.differences(url, MigrationKit.libraryV1()) == [])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// After a migration through `NSMigrationManager` replaced the store, the old store's externally stored
@@ -29,8 +30,9 @@ struct MigrationExternalDataCleanupTests {
         var sources = ProgressiveMigration.MappingSources()
         sources.lookup = { source, destination in source === versions[last - 1] && destination === versions[last] ? custom : nil }
         return try (1...last).flatMap { index in
-            try ProgressiveMigration.steps(from: versions[index - 1], to: versions[index], through: [versions[index - 1], versions[index]],
-                                           name: { _ in nil }, sources: sources)
+            try ProgressiveMigration.steps(
+                from: versions[index - 1], to: versions[index], through: [versions[index - 1], versions[index]],
+                name: { _ in nil }, sources: sources)
         }
     }
 
@@ -96,7 +98,10 @@ struct MigrationExternalDataCleanupTests {
         let url = try makeStore(directory, versions, count: 4)
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: versions[0], destinationModel: versions[1])
         let photos = try #require(mapping.entityMappings?.first)
-        photos.sourceExpression = NSExpression(format: "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , \"Photo\", \"name != 'photo 0'\"), $manager.sourceContext, NO)")
+        photos.sourceExpression = NSExpression(
+            format:
+                "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , \"Photo\", \"name != 'photo 0'\"), $manager.sourceContext, NO)"
+        )
         try SQLiteStore.migrateWithManager(at: url, from: versions[0], to: versions[1], mapping: mapping, report: nil)
         #expect(externalFiles(url).count == 3)
         let context = try MigrationKit.open(versions[1], at: url, sources: [], options: nil)

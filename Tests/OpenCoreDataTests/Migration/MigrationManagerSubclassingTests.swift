@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A migration manager subclass that records the calls it sees, as apps subclass Apple's to log or
 /// adjust a migration.
@@ -11,25 +11,33 @@ final class AuditingMigrationManager: NSMigrationManager {
         super.sourceModel
     }
 
-    override func migrateStore(from sourceURL: URL, sourceType sStoreType: String, options sOptions: [AnyHashable: Any]? = nil,
-                               with mappings: NSMappingModel?, toDestinationURL dURL: URL, destinationType dStoreType: String,
-                               destinationOptions dOptions: [AnyHashable: Any]? = nil) throws {
+    override func migrateStore(
+        from sourceURL: URL, sourceType sStoreType: String, options sOptions: [AnyHashable: Any]? = nil,
+        with mappings: NSMappingModel?, toDestinationURL dURL: URL, destinationType dStoreType: String,
+        destinationOptions dOptions: [AnyHashable: Any]? = nil
+    ) throws {
         calls.append("migrateStore(from:sourceType:)")
-        try super.migrateStore(from: sourceURL, sourceType: sStoreType, options: sOptions, with: mappings,
-                               toDestinationURL: dURL, destinationType: dStoreType, destinationOptions: dOptions)
+        try super.migrateStore(
+            from: sourceURL, sourceType: sStoreType, options: sOptions, with: mappings,
+            toDestinationURL: dURL, destinationType: dStoreType, destinationOptions: dOptions)
     }
 
-    override func migrateStore(from sourceURL: URL, type sourceType: NSPersistentStore.StoreType,
-                               options sourceOptions: [AnyHashable: Any]? = nil, mapping: NSMappingModel,
-                               to destinationURL: URL, type destinationType: NSPersistentStore.StoreType,
-                               options destinationOptions: [AnyHashable: Any]? = nil) throws {
+    override func migrateStore(
+        from sourceURL: URL, type sourceType: NSPersistentStore.StoreType,
+        options sourceOptions: [AnyHashable: Any]? = nil, mapping: NSMappingModel,
+        to destinationURL: URL, type destinationType: NSPersistentStore.StoreType,
+        options destinationOptions: [AnyHashable: Any]? = nil
+    ) throws {
         calls.append("migrateStore(from:type:)")
-        try super.migrateStore(from: sourceURL, type: sourceType, options: sourceOptions, mapping: mapping,
-                               to: destinationURL, type: destinationType, options: destinationOptions)
+        try super.migrateStore(
+            from: sourceURL, type: sourceType, options: sourceOptions, mapping: mapping,
+            to: destinationURL, type: destinationType, options: destinationOptions)
     }
 
-    override func associate(sourceInstance: NSManagedObject, withDestinationInstance destinationInstance: NSManagedObject,
-                            for entityMapping: NSEntityMapping) {
+    override func associate(
+        sourceInstance: NSManagedObject, withDestinationInstance destinationInstance: NSManagedObject,
+        for entityMapping: NSEntityMapping
+    ) {
         associations += 1
         super.associate(sourceInstance: sourceInstance, withDestinationInstance: destinationInstance, for: entityMapping)
     }
@@ -57,8 +65,10 @@ final class GatedPolicy: NSEntityMigrationPolicy {
     static let reachedFirstInstance = DispatchSemaphore(value: 0)
     static let mayContinue = DispatchSemaphore(value: 0)
 
-    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         if manager.destinationInstances(forEntityMappingName: mapping.name ?? "", sourceInstances: nil).isEmpty {
             Self.reachedFirstInstance.signal()
             _ = Self.mayContinue.wait(timeout: .now() + 30)

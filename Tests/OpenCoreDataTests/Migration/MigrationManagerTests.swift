@@ -1,17 +1,21 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Library V1 (Person ->> Book <<->> Tag) migrated by hand to V2 (Writer ->> Book; tags dropped).
 enum ManagerKit {
     static func libraryV2() -> NSManagedObjectModel {
-        let writer = ModelKit.entity("Writer", [
-            ModelKit.attribute("fullName", .stringAttributeType, optional: false),
-            ModelKit.attribute("age", .integer32AttributeType),
-        ])
-        let book = ModelKit.entity("Book", [
-            ModelKit.attribute("title", .stringAttributeType),
-            ModelKit.attribute("price", .doubleAttributeType),
-        ])
+        let writer = ModelKit.entity(
+            "Writer",
+            [
+                ModelKit.attribute("fullName", .stringAttributeType, optional: false),
+                ModelKit.attribute("age", .integer32AttributeType),
+            ])
+        let book = ModelKit.entity(
+            "Book",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.attribute("price", .doubleAttributeType),
+            ])
         MigrationKit.relate(writer, "books", toMany: true, book, "writer", toMany: false)
         return MigrationKit.model([writer, book])
     }
@@ -32,7 +36,9 @@ enum ManagerKit {
         people.destinationEntityName = "Writer"
         people.entityMigrationPolicyClassName = personPolicy
         people.attributeMappings = [attribute("fullName", "$source.name"), attribute("age", "$source.age")]
-        people.relationshipMappings = [attribute("books", "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\" , \"BookToBook\", $source.books)")]
+        people.relationshipMappings = [
+            attribute("books", "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\" , \"BookToBook\", $source.books)")
+        ]
         let books = NSEntityMapping()
         books.name = "BookToBook"
         books.mappingType = .transformEntityMappingType
@@ -40,7 +46,10 @@ enum ManagerKit {
         books.destinationEntityName = "Book"
         books.entityMigrationPolicyClassName = bookPolicy
         books.attributeMappings = [attribute("title", "$source.title"), attribute("price", "$source.price")]
-        books.relationshipMappings = [attribute("writer", "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\" , \"PersonToWriter\", $source.owner)")]
+        books.relationshipMappings = [
+            attribute(
+                "writer", "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\" , \"PersonToWriter\", $source.owner)")
+        ]
         let tags = NSEntityMapping()
         tags.name = "RemoveTag"
         tags.mappingType = .removeEntityMappingType
@@ -110,8 +119,10 @@ final class AssociationProbePolicy: NSEntityMigrationPolicy {
 /// Cancels the migration at the second source instance.
 final class CancellingPolicy: NSEntityMigrationPolicy {
     var seen = 0
-    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         seen += 1
         if seen == 2 { manager.cancelMigrationWithError(NSError(domain: "MigrationTests", code: 42)) }
         try super.createDestinationInstances(forSource: sInstance, in: mapping, manager: manager)
@@ -120,8 +131,10 @@ final class CancellingPolicy: NSEntityMigrationPolicy {
 
 /// Fails while relationships are created.
 final class FailingPolicy: NSEntityMigrationPolicy {
-    override func createRelationships(forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                      manager: NSMigrationManager) throws {
+    override func createRelationships(
+        forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         throw NSError(domain: "MigrationTests", code: 7, userInfo: [NSLocalizedDescriptionKey: "no relationships today"])
     }
 }
@@ -163,8 +176,9 @@ struct MigrationManagerTests {
         let source = try ManagerKit.makeSource(in: directory)
         NSEntityMigrationPolicy.register(AssociationProbePolicy.self, forClassName: "AssociationProbe")
         let manager = NSMigrationManager(sourceModel: MigrationKit.libraryV1(), destinationModel: ManagerKit.libraryV2())
-        try manager.migrateStore(from: source, type: .sqlite, mapping: ManagerKit.mapping(personPolicy: "AssociationProbe"),
-                                 to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
+        try manager.migrateStore(
+            from: source, type: .sqlite, mapping: ManagerKit.mapping(personPolicy: "AssociationProbe"),
+            to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
         let info = try #require(manager.userInfo)
         #expect(info["destinations"] as? Int == 3)
         #expect(info["sources"] as? Int == 3)
@@ -189,8 +203,9 @@ struct MigrationManagerTests {
             seen.append(value)
             readDuring.append(manager.migrationProgress)
         }
-        try manager.migrateStore(from: source, type: .sqlite, mapping: ManagerKit.mapping(),
-                                 to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
+        try manager.migrateStore(
+            from: source, type: .sqlite, mapping: ManagerKit.mapping(),
+            to: directory.appendingPathComponent("Out.sqlite"), type: .sqlite)
         #expect(manager.migrationProgress == 1)
         #expect(seen.count >= 10)
         #expect(seen.first == 0)
@@ -208,8 +223,9 @@ struct MigrationManagerTests {
             if value > 0.3 { manager.cancelMigrationWithError(NSError(domain: "ProgressTest", code: 1)) }
         }
         #expect(throws: NSError.self) {
-            try manager.migrateStore(from: source, type: .sqlite, mapping: ManagerKit.mapping(),
-                                     to: directory.appendingPathComponent("Cancelled.sqlite"), type: .sqlite)
+            try manager.migrateStore(
+                from: source, type: .sqlite, mapping: ManagerKit.mapping(),
+                to: directory.appendingPathComponent("Cancelled.sqlite"), type: .sqlite)
         }
         #expect(seen.first == 0)
         #expect((seen.last ?? 1) < 1)
@@ -225,8 +241,9 @@ struct MigrationManagerTests {
         let destination = directory.appendingPathComponent("Out.sqlite")
         let manager = NSMigrationManager(sourceModel: MigrationKit.libraryV1(), destinationModel: ManagerKit.libraryV2())
         let error = #expect(throws: NSError.self) {
-            try manager.migrateStore(from: source, type: .sqlite, mapping: ManagerKit.mapping(bookPolicy: "CancellingPolicy"),
-                                     to: destination, type: .sqlite)
+            try manager.migrateStore(
+                from: source, type: .sqlite, mapping: ManagerKit.mapping(bookPolicy: "CancellingPolicy"),
+                to: destination, type: .sqlite)
         }
         #expect(error?.domain == "MigrationTests")
         #expect(error?.code == 42)
@@ -241,12 +258,14 @@ struct MigrationManagerTests {
         let destination = directory.appendingPathComponent("Out.sqlite")
         let manager = NSMigrationManager(sourceModel: MigrationKit.libraryV1(), destinationModel: ManagerKit.libraryV2())
         let missing = #expect(throws: NSError.self) {
-            try manager.migrateStore(from: source, sourceType: NSSQLiteStoreType, options: nil, with: nil,
-                                     toDestinationURL: destination, destinationType: NSSQLiteStoreType, destinationOptions: nil)
+            try manager.migrateStore(
+                from: source, sourceType: NSSQLiteStoreType, options: nil, with: nil,
+                toDestinationURL: destination, destinationType: NSSQLiteStoreType, destinationOptions: nil)
         }
         #expect(missing?.code == NSMigrationMissingMappingModelError)
-        try manager.migrateStore(from: source, sourceType: NSSQLiteStoreType, options: nil, with: ManagerKit.mapping(),
-                                 toDestinationURL: destination, destinationType: NSSQLiteStoreType, destinationOptions: nil)
+        try manager.migrateStore(
+            from: source, sourceType: NSSQLiteStoreType, options: nil, with: ManagerKit.mapping(),
+            toDestinationURL: destination, destinationType: NSSQLiteStoreType, destinationOptions: nil)
         let context = try ManagerKit.open(destination, ManagerKit.libraryV2())
         #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Book")) == 6)
     }
@@ -258,8 +277,9 @@ struct MigrationManagerTests {
         let manager = NSMigrationManager(sourceModel: MigrationKit.libraryV1(), destinationModel: ManagerKit.libraryV2())
         let out = directory.appendingPathComponent("Out.sqlite")
         let missing = #expect(throws: NSError.self) {
-            try manager.migrateStore(from: directory.appendingPathComponent("None.sqlite"), type: .sqlite,
-                                     mapping: ManagerKit.mapping(), to: out, type: .sqlite)
+            try manager.migrateStore(
+                from: directory.appendingPathComponent("None.sqlite"), type: .sqlite,
+                mapping: ManagerKit.mapping(), to: out, type: .sqlite)
         }
         #expect(missing?.code == NSMigrationManagerSourceStoreError)
         #expect(missing?.userInfo[NSUnderlyingErrorKey] != nil)
@@ -275,8 +295,9 @@ struct MigrationManagerTests {
         let blocker = directory.appendingPathComponent("file")
         try Data("x".utf8).write(to: blocker)
         let unwritable = #expect(throws: NSError.self) {
-            try manager.migrateStore(from: source, type: .sqlite, mapping: ManagerKit.mapping(),
-                                     to: blocker.appendingPathComponent("Out.sqlite"), type: .sqlite)
+            try manager.migrateStore(
+                from: source, type: .sqlite, mapping: ManagerKit.mapping(),
+                to: blocker.appendingPathComponent("Out.sqlite"), type: .sqlite)
         }
         #expect(unwritable?.code == NSMigrationManagerDestinationStoreError)
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -299,7 +320,8 @@ struct MigrationManagerTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
 
         let unknown = #expect(throws: NSError.self) {
-            try manager.migrateStore(from: source, type: .sqlite, mapping: ManagerKit.mapping(bookPolicy: "MyApp.NoSuchPolicy"), to: out, type: .sqlite)
+            try manager.migrateStore(
+                from: source, type: .sqlite, mapping: ManagerKit.mapping(bookPolicy: "MyApp.NoSuchPolicy"), to: out, type: .sqlite)
         }
         #expect(unknown?.code == NSEntityMigrationPolicyError)
         #expect(unknown?.localizedDescription.contains("MyApp.NoSuchPolicy") == true)
@@ -344,16 +366,20 @@ struct MigrationManagerTests {
         let directory = try ManagerKit.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try ManagerKit.makeSource(in: directory)
-        let person = ModelKit.entity("Person", [
-            ModelKit.attribute("name", .stringAttributeType, optional: false),
-            ModelKit.attribute("nickname", .stringAttributeType),
-            ModelKit.attribute("age", .integer16AttributeType),
-            ModelKit.attribute("email", .stringAttributeType),
-        ])
-        let book = ModelKit.entity("Book", [
-            ModelKit.attribute("title", .stringAttributeType),
-            ModelKit.attribute("price", .doubleAttributeType),
-        ])
+        let person = ModelKit.entity(
+            "Person",
+            [
+                ModelKit.attribute("name", .stringAttributeType, optional: false),
+                ModelKit.attribute("nickname", .stringAttributeType),
+                ModelKit.attribute("age", .integer16AttributeType),
+                ModelKit.attribute("email", .stringAttributeType),
+            ])
+        let book = ModelKit.entity(
+            "Book",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.attribute("price", .doubleAttributeType),
+            ])
         let shelf = ModelKit.entity("Shelf", [ModelKit.attribute("label", .stringAttributeType)])
         MigrationKit.relate(person, "books", toMany: true, book, "owner", toMany: false)
         let v2 = MigrationKit.model([person, book, shelf])

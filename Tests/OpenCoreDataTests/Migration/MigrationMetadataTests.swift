@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A store migrated through `NSMigrationManager` keeps its identity: the store UUID and the metadata
 /// keys its user set, while the model version keys become the destination model's.
@@ -72,8 +72,9 @@ struct MigrationMetadataTests {
         let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: MigrationKit.lightweight)
         #expect(store.identifier == uuid)
         expectKept(coordinator.metadata(for: store), uuid: uuid, model: v2, old: try MappingFileKit.version("Staff", in: project))
-        expectKept(try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url), uuid: uuid, model: v2,
-                   old: try MappingFileKit.version("Staff", in: project))
+        expectKept(
+            try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url), uuid: uuid, model: v2,
+            old: try MappingFileKit.version("Staff", in: project))
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         #expect(MigrationKit.strings(try context.all("Employee2"), "name") == ["ann", "cy"])
@@ -84,13 +85,16 @@ struct MigrationMetadataTests {
         let directory = TemporaryDirectory()
         let (project, url, uuid) = try makeStore(directory)
         let v3 = try MappingFileKit.version("Staff 3", in: project)
-        let options: [AnyHashable: Any] = [NSMigratePersistentStoresAutomaticallyOption: true,
-                                           NSInferMappingModelAutomaticallyOption: false]
+        let options: [AnyHashable: Any] = [
+            NSMigratePersistentStoresAutomaticallyOption: true,
+            NSInferMappingModelAutomaticallyOption: false,
+        ]
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: v3)
         let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: options)
         #expect(store.identifier == uuid)
-        expectKept(try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url), uuid: uuid, model: v3,
-                   old: try MappingFileKit.version("Staff", in: project))
+        expectKept(
+            try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url), uuid: uuid, model: v3,
+            old: try MappingFileKit.version("Staff", in: project))
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         #expect(try context.all("Department").count == 1)

@@ -1,21 +1,26 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// Versions of a small library model, and helpers to fill a store with one version and open it with
 /// another, shared by the migration tests.
 enum MigrationKit {
     /// Library V1: Person(name!, nickname, age) ->> books ⟷ Book(title, price, owner) <<->> Tag(label).
     static func libraryV1() -> NSManagedObjectModel {
-        let person = ModelKit.entity("Person", [
-            ModelKit.attribute("name", .stringAttributeType, optional: false),
-            ModelKit.attribute("nickname", .stringAttributeType),
-            ModelKit.attribute("age", .integer16AttributeType),
-        ])
-        let book = ModelKit.entity("Book", [
-            ModelKit.attribute("title", .stringAttributeType),
-            ModelKit.attribute("price", .doubleAttributeType),
-        ])
+        let person = ModelKit.entity(
+            "Person",
+            [
+                ModelKit.attribute("name", .stringAttributeType, optional: false),
+                ModelKit.attribute("nickname", .stringAttributeType),
+                ModelKit.attribute("age", .integer16AttributeType),
+            ])
+        let book = ModelKit.entity(
+            "Book",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.attribute("price", .doubleAttributeType),
+            ])
         let tag = ModelKit.entity("Tag", [ModelKit.attribute("label", .stringAttributeType)])
         relate(person, "books", toMany: true, book, "owner", toMany: false)
         relate(book, "tags", toMany: true, tag, "books", toMany: true)
@@ -23,8 +28,10 @@ enum MigrationKit {
     }
 
     /// Makes a relationship pair between two entities.
-    static func relate(_ a: NSEntityDescription, _ aName: String, toMany aToMany: Bool, ordered aOrdered: Bool = false,
-                       _ b: NSEntityDescription, _ bName: String, toMany bToMany: Bool, ordered bOrdered: Bool = false) {
+    static func relate(
+        _ a: NSEntityDescription, _ aName: String, toMany aToMany: Bool, ordered aOrdered: Bool = false,
+        _ b: NSEntityDescription, _ bName: String, toMany bToMany: Bool, ordered bOrdered: Bool = false
+    ) {
         let forward = ModelKit.relationship(aName, to: b, toMany: aToMany)
         forward.isOrdered = aOrdered
         let backward = ModelKit.relationship(bName, to: a, toMany: bToMany)
@@ -43,8 +50,10 @@ enum MigrationKit {
     }
 
     /// Creates a store with `model` at `url`, fills it through a context, saves, and closes it.
-    static func makeStore(_ model: NSManagedObjectModel, at url: URL,
-                          fill: (NSManagedObjectContext) throws -> Void) throws {
+    static func makeStore(
+        _ model: NSManagedObjectModel, at url: URL,
+        fill: (NSManagedObjectContext) throws -> Void
+    ) throws {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -61,8 +70,10 @@ enum MigrationKit {
 
     /// Opens the store at `url` with `model`, registering `sources` as migration sources, and returns
     /// a context on it.
-    static func open(_ model: NSManagedObjectModel, at url: URL, sources: [NSManagedObjectModel],
-                     options: [AnyHashable: Any]? = lightweight) throws -> NSManagedObjectContext {
+    static func open(
+        _ model: NSManagedObjectModel, at url: URL, sources: [NSManagedObjectModel],
+        options: [AnyHashable: Any]? = lightweight
+    ) throws -> NSManagedObjectContext {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         coordinator.migrationSourceModels = sources
         try coordinator.addPersistentStore(type: .sqlite, at: url, options: options)
@@ -132,8 +143,10 @@ enum MigrationBundleKit {
 
     /// Writes `<name>.xcdatamodeld` in `directory` with one `.xcdatamodel` per version (its `contents`
     /// text), the last one marked current in `.xccurrentversion`.
-    static func writeVersionedBundle(named name: String, versions: [(name: String, contents: String)],
-                                     in directory: URL) throws -> URL {
+    static func writeVersionedBundle(
+        named name: String, versions: [(name: String, contents: String)],
+        in directory: URL
+    ) throws -> URL {
         let bundle = directory.appendingPathComponent("\(name).xcdatamodeld", isDirectory: true)
         for version in versions {
             let folder = bundle.appendingPathComponent("\(version.name).xcdatamodel", isDirectory: true)
@@ -141,8 +154,9 @@ enum MigrationBundleKit {
             try Data(version.contents.utf8).write(to: folder.appendingPathComponent("contents"))
         }
         let current = (versions.last?.name ?? name) + ".xcdatamodel"
-        let marker = try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": current],
-                                                        format: .xml, options: 0)
+        let marker = try PropertyListSerialization.data(
+            fromPropertyList: ["_XCCurrentVersionName": current],
+            format: .xml, options: 0)
         try marker.write(to: bundle.appendingPathComponent(".xccurrentversion"))
         return bundle
     }
@@ -157,8 +171,9 @@ enum MigrationBundleKit {
             let groupEntity = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Group'") ?? 0
             let itemEntity = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'") ?? 0
             for index in 1...groups {
-                try db.execute(sql: "INSERT INTO ZGROUP (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (?, ?, 1, ?)",
-                               arguments: [index, groupEntity, "group \(index)"])
+                try db.execute(
+                    sql: "INSERT INTO ZGROUP (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (?, ?, 1, ?)",
+                    arguments: [index, groupEntity, "group \(index)"])
             }
             let statement = try db.makeStatement(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZVALUE, ZGROUP) VALUES (?, ?, 1, ?, ?, ?)")
             for index in 1...items {
@@ -179,8 +194,9 @@ enum MigrationBundleKit {
             folder = folder.deletingLastPathComponent()
         }
         candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/ocd"))
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                            "the ocd tool was not found beside the tests (\(candidates.map(\.path)))")
+        return try #require(
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+            "the ocd tool was not found beside the tests (\(candidates.map(\.path)))")
     }
 
     /// Starts `ocd` with arguments, its output going to pipes; its progress bar is drawn all the same

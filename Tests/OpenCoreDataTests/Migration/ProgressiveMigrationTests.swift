@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// A three-version `.xcdatamodeld` bundle whose V1 → V3 mapping cannot be inferred (V2 renames the
 /// relationship Book.author to writer, V3 reuses the name author for a String attribute) while each
@@ -11,53 +12,57 @@ enum ProgressiveBundleKit {
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
         """
 
-    static let v1 = header + """
-            <entity name="Book" representedClassName="NSManagedObject" syncable="YES">
-                <attribute name="title" optional="YES" attributeType="String"/>
-                <attribute name="pages" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-                <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="books" inverseEntity="Person"/>
-            </entity>
-            <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
-                <attribute name="name" optional="YES" attributeType="String"/>
-                <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
-            </entity>
-        </model>
-        """
+    static let v1 =
+        header + """
+                <entity name="Book" representedClassName="NSManagedObject" syncable="YES">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <attribute name="pages" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+                    <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="books" inverseEntity="Person"/>
+                </entity>
+                <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
+                </entity>
+            </model>
+            """
 
-    static let v2 = header + """
-            <entity name="Book" representedClassName="NSManagedObject" syncable="YES">
-                <attribute name="title" optional="YES" attributeType="String"/>
-                <attribute name="pages" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-                <attribute name="subtitle" optional="YES" attributeType="String"/>
-                <relationship name="writer" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="books" inverseEntity="Person" elementID="author"/>
-            </entity>
-            <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
-                <attribute name="name" optional="YES" attributeType="String"/>
-                <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="writer" inverseEntity="Book"/>
-            </entity>
-        </model>
-        """
+    static let v2 =
+        header + """
+                <entity name="Book" representedClassName="NSManagedObject" syncable="YES">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <attribute name="pages" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+                    <attribute name="subtitle" optional="YES" attributeType="String"/>
+                    <relationship name="writer" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="books" inverseEntity="Person" elementID="author"/>
+                </entity>
+                <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="writer" inverseEntity="Book"/>
+                </entity>
+            </model>
+            """
 
-    static let v3 = header + """
-            <entity name="Book" representedClassName="NSManagedObject" syncable="YES">
-                <attribute name="title" optional="YES" attributeType="String"/>
-                <attribute name="pages" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-                <attribute name="subtitle" optional="YES" attributeType="String"/>
-                <attribute name="author" optional="YES" attributeType="String"/>
-                <relationship name="writer" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="books" inverseEntity="Person" elementID="author"/>
-            </entity>
-            <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
-                <attribute name="name" optional="YES" attributeType="String"/>
-                <relationship name="books" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="writer" inverseEntity="Book"/>
-            </entity>
-        </model>
-        """
+    static let v3 =
+        header + """
+                <entity name="Book" representedClassName="NSManagedObject" syncable="YES">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <attribute name="pages" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+                    <attribute name="subtitle" optional="YES" attributeType="String"/>
+                    <attribute name="author" optional="YES" attributeType="String"/>
+                    <relationship name="writer" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="books" inverseEntity="Person" elementID="author"/>
+                </entity>
+                <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="books" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="writer" inverseEntity="Book"/>
+                </entity>
+            </model>
+            """
 
     /// Writes `Library.xcdatamodeld` with "Library", "Library 2" and "Library 3" (current).
     static func writeBundle(in directory: URL) throws -> URL {
-        try MigrationBundleKit.writeVersionedBundle(named: "Library",
-                                                    versions: [("Library", v1), ("Library 2", v2), ("Library 3", v3)],
-                                                    in: directory)
+        try MigrationBundleKit.writeVersionedBundle(
+            named: "Library",
+            versions: [("Library", v1), ("Library 2", v2), ("Library 3", v3)],
+            in: directory)
     }
 
     /// A V1 store with `people` people and `books` books (book i written by person i % people), filled with SQL.
@@ -70,8 +75,9 @@ enum ProgressiveBundleKit {
             let personEntity = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'") ?? 0
             let bookEntity = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'") ?? 0
             for index in 1...people {
-                try db.execute(sql: "INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
-                               arguments: [index, personEntity, "person \(index)"])
+                try db.execute(
+                    sql: "INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
+                    arguments: [index, personEntity, "person \(index)"])
             }
             let statement = try db.makeStatement(sql: "INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZPAGES, ZAUTHOR) VALUES (?, ?, 1, ?, ?, ?)")
             for index in 1...books {
@@ -88,10 +94,12 @@ extension ProgressiveBundleKit {
     /// inferred mapping with the policy class `bookPolicy` on its Book mapping (so it runs through
     /// `NSMigrationManager`).
     static func steps(in bundle: URL, bookPolicy: String, onStep position: Int) throws
-        -> (versions: [NSManagedObjectModel], steps: [ProgressiveMigration.Step]) {
+        -> (versions: [NSManagedObjectModel], steps: [ProgressiveMigration.Step])
+    {
         let versions = try NSManagedObjectModel.versions(inBundleAt: bundle).map { try $0.loadModel() }
-        let custom = try NSMappingModel.inferredMappingModel(forSourceModel: versions[position],
-                                                             destinationModel: versions[position + 1])
+        let custom = try NSMappingModel.inferredMappingModel(
+            forSourceModel: versions[position],
+            destinationModel: versions[position + 1])
         let books = try #require(custom.entityMappings?.first { $0.destinationEntityName == "Book" })
         books.entityMigrationPolicyClassName = bookPolicy
         var sources = ProgressiveMigration.MappingSources()
@@ -99,9 +107,11 @@ extension ProgressiveBundleKit {
             source === versions[position] && destination === versions[position + 1] ? custom : nil
         }
         let names = ["Library", "Library 2", "Library 3"]
-        let steps = try ProgressiveMigration.steps(from: versions[0], to: versions[2], through: versions, name: { model in
-            versions.firstIndex { $0 === model }.map { names[$0] }
-        }, sources: sources)
+        let steps = try ProgressiveMigration.steps(
+            from: versions[0], to: versions[2], through: versions,
+            name: { model in
+                versions.firstIndex { $0 === model }.map { names[$0] }
+            }, sources: sources)
         return (versions, steps)
     }
 }
@@ -199,8 +209,9 @@ struct ProgressiveMigrationTests {
         #expect(steps.map(\.usesMigrationManager) == [true, false])
         #expect(steps.map(\.isInferred) == [false, true])
         var fractions: [Double] = []
-        try ProgressiveMigration(storeURL: url, steps: steps).run(progress: nil, handler: { fraction, _ in fractions.append(fraction) },
-                                                                   defersCleanup: false, sqlDebugLog: nil, configuration: nil)
+        try ProgressiveMigration(storeURL: url, steps: steps).run(
+            progress: nil, handler: { fraction, _ in fractions.append(fraction) },
+            defersCleanup: false, sqlDebugLog: nil, configuration: nil)
         #expect(fractions.last == 1)
         #expect(try MigrationKit.differences(url, versions[2]) == [])
         #expect(!FileManager.default.fileExists(atPath: directory.file(".Library.sqlite.migrating").path))
@@ -298,8 +309,10 @@ struct ProgressiveMigrationTests {
 
 /// Upper-cases the titles of the books it migrates.
 final class ProgressiveTitlePolicy: NSEntityMigrationPolicy {
-    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         try super.createDestinationInstances(forSource: sInstance, in: mapping, manager: manager)
         for destination in manager.destinationInstances(forEntityMappingName: mapping.name ?? "", sourceInstances: [sInstance]) {
             destination.setValue(((sInstance.value(forKey: "title") as? String) ?? "").uppercased(), forKey: "title")
@@ -309,8 +322,10 @@ final class ProgressiveTitlePolicy: NSEntityMigrationPolicy {
 
 /// Fails every migration it takes part in.
 final class ProgressiveFailingPolicy: NSEntityMigrationPolicy {
-    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         throw NSError(domain: "ProgressiveFailingPolicy", code: 7)
     }
 }
@@ -326,8 +341,9 @@ extension ProgressiveMigrationTests {
         let (versions, steps) = try ProgressiveBundleKit.steps(in: bundle, bookPolicy: "ProgressiveFailingPolicy", onStep: 1)
         #expect(steps.map(\.usesMigrationManager) == [false, true])
         #expect(throws: NSError.self) {
-            try ProgressiveMigration(storeURL: url, steps: steps).run(progress: nil, handler: nil, defersCleanup: false,
-                                                                       sqlDebugLog: nil, configuration: nil)
+            try ProgressiveMigration(storeURL: url, steps: steps).run(
+                progress: nil, handler: nil, defersCleanup: false,
+                sqlDebugLog: nil, configuration: nil)
         }
         #expect(try MigrationKit.differences(url, versions[0]) == [])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".Library.sqlite") }
@@ -376,10 +392,11 @@ extension ProgressiveMigrationTests {
             }
             // One planned step per version pair (V1 → V3 could be inferred directly; the chain is the point).
             let steps = try (1...last).flatMap { index in
-                try ProgressiveMigration.steps(from: versions[index - 1], to: versions[index],
-                                               through: [versions[index - 1], versions[index]],
-                                               name: { model in versions.firstIndex { $0 === model }.map { "V\($0 + 1)" } },
-                                               sources: sources)
+                try ProgressiveMigration.steps(
+                    from: versions[index - 1], to: versions[index],
+                    through: [versions[index - 1], versions[index]],
+                    name: { model in versions.firstIndex { $0 === model }.map { "V\($0 + 1)" } },
+                    sources: sources)
             }
             #expect(steps.map(\.usesMigrationManager) == (chain ? [false, true] : [true]))
             try ProgressiveMigration(storeURL: url, steps: steps).run()

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// After a lightweight migration that renames an entity through its renaming identifier, Apple's Core
 /// Data keeps the entity's old name in `Z_PRIMARYKEY.Z_NAME` while the metadata's version hashes carry the
@@ -28,9 +28,11 @@ struct RenamingMigrationPrimaryKeyTests {
         }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model(renamed: true))
         coordinator.migrationSourceModels = [Self.model(renamed: false)]
-        let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
-        ])
+        let store = try coordinator.addPersistentStore(
+            type: .sqlite, at: url,
+            options: [
+                NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+            ])
         let hashes = try #require(store.metadata[NSStoreModelVersionHashesKey] as? [String: Data])
         #expect(Set(hashes.keys) == ["Auto"])
         let names = try StoreKit.rows(url, "SELECT Z_NAME FROM Z_PRIMARYKEY").compactMap { $0["Z_NAME"] as String? }
@@ -52,8 +54,12 @@ struct RenamingMigrationPrimaryKeyTests {
 
     /// Auto with a second attribute and no renaming identifier: a later version of the renamed model.
     static func laterModel() -> NSManagedObjectModel {
-        let car = ModelKit.entity("Auto", [ModelKit.attribute("plate", .stringAttributeType),
-                                           ModelKit.attribute("color", .stringAttributeType)])
+        let car = ModelKit.entity(
+            "Auto",
+            [
+                ModelKit.attribute("plate", .stringAttributeType),
+                ModelKit.attribute("color", .stringAttributeType),
+            ])
         car.managedObjectClassName = "NSManagedObject"
         let model = NSManagedObjectModel()
         model.entities = [car]
@@ -63,9 +69,11 @@ struct RenamingMigrationPrimaryKeyTests {
     static func open(_ url: URL, _ model: NSManagedObjectModel, sources: [NSManagedObjectModel]) throws -> NSPersistentStoreCoordinator {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         coordinator.migrationSourceModels = sources
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
-        ])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: url,
+            options: [
+                NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+            ])
         return coordinator
     }
 

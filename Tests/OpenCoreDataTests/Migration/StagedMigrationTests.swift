@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Staged migration: the third seed's three-version example (lightweight V1 → V2, custom V2 → V3 that
@@ -116,8 +117,9 @@ struct StagedMigrationTests {
         let directory = TemporaryDirectory()
         let url = directory.file("Flights.sqlite")
         try MigrationKit.makeStore(Self.model(2), at: url) { _ in }
-        let stage = NSCustomMigrationStage(migratingFrom: reference,
-                                           to: NSManagedObjectModelReference(model: Self.model(3), versionChecksum: Self.model(3).versionChecksum))
+        let stage = NSCustomMigrationStage(
+            migratingFrom: reference,
+            to: NSManagedObjectModelReference(model: Self.model(3), versionChecksum: Self.model(3).versionChecksum))
         let mismatch = try #require(throws: NSError.self) { _ = try Self.openV3(url, manager: NSStagedMigrationManager([stage])) }
         #expect(mismatch.code == NSMigrationError)
         #expect(mismatch.localizedDescription.contains("bogus"))
@@ -152,8 +154,9 @@ struct StagedMigrationTests {
         let url = directory.file("Flights.sqlite")
         try MigrationKit.makeStore(Self.model(2), at: url) { _ in }
         let missing = NSManagedObjectModelReference(name: "NoSuchModel", in: nil, versionChecksum: Self.model(2).versionChecksum)
-        let stage = NSCustomMigrationStage(migratingFrom: missing,
-                                           to: NSManagedObjectModelReference(model: Self.model(3), versionChecksum: Self.model(3).versionChecksum))
+        let stage = NSCustomMigrationStage(
+            migratingFrom: missing,
+            to: NSManagedObjectModelReference(model: Self.model(3), versionChecksum: Self.model(3).versionChecksum))
         let error = try #require(throws: NSError.self) { _ = try Self.openV3(url, manager: NSStagedMigrationManager([stage])) }
         #expect(error.code == NSManagedObjectModelReferenceNotFoundError)
         #expect(try MigrationKit.differences(url, Self.model(2)) == [])

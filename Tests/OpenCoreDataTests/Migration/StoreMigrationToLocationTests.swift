@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// `migratePersistentStore(_:to:options:type:)` as Apple's Core Data does it: every object validated
@@ -21,8 +22,9 @@ final class StoreMigrationToLocationTests {
     private func noteModel(maximumLength: Int? = nil) -> NSManagedObjectModel {
         let title = ModelKit.attribute("title", .stringAttributeType)
         if let maximumLength {
-            title.setValidationPredicates([NSPredicate(format: "length <= %d", maximumLength)],
-                                          withValidationWarnings: ["Title too long"])
+            title.setValidationPredicates(
+                [NSPredicate(format: "length <= %d", maximumLength)],
+                withValidationWarnings: ["Title too long"])
         }
         let model = NSManagedObjectModel()
         model.entities = [ModelKit.entity("Note", [title])]

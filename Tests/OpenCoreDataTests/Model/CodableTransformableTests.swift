@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import OpenCoreData
+import Testing
 
 /// A Swift value stored in a transformable attribute with no value transformer.
 struct TrailPoint: Codable, Equatable {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// `NSEntityDescription.compoundIndexes`, the form of indexes before fetch index descriptions: each
@@ -7,9 +8,13 @@ import Testing
 struct CompoundIndexTests {
     @available(*, deprecated)
     static func model() -> NSManagedObjectModel {
-        let person = ModelKit.entity("Person", [ModelKit.attribute("last", .stringAttributeType),
-                                                ModelKit.attribute("first", .stringAttributeType),
-                                                ModelKit.attribute("age", .integer64AttributeType)])
+        let person = ModelKit.entity(
+            "Person",
+            [
+                ModelKit.attribute("last", .stringAttributeType),
+                ModelKit.attribute("first", .stringAttributeType),
+                ModelKit.attribute("age", .integer64AttributeType),
+            ])
         let age = try! #require(person.attributesByName["age"])
         person.indexes = [NSFetchIndexDescription(name: "byAge", elements: [NSFetchIndexElementDescription(property: age, collationType: .binary)])]
         person.compoundIndexes = [["last", "first"], [age]]

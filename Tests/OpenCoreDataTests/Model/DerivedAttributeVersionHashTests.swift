@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Version hashes of derived attributes and the property facts pinned by Apple-written stores
 /// (VERSION-HASH.md, "Derived attributes"): a derived attribute's slot is SHA-256 of its derivation
@@ -10,8 +10,10 @@ struct DerivedAttributeVersionHashTests {
     /// The Book model of the Apple-written stores: Author ⟷ Book ⟷ Page, GraphicNovel a sub-entity of Book.
     /// `cover` names the transformable (`frontCover` in the later model version); `inverses` gives
     /// Book.pages and Page.book their inverses (the framework-1044 store has none).
-    static func bookModel(cover: String = "frontCover", inverses: Bool = true,
-                          decorated: Bool = true) -> NSManagedObjectModel {
+    static func bookModel(
+        cover: String = "frontCover", inverses: Bool = true,
+        decorated: Bool = true
+    ) -> NSManagedObjectModel {
         let author = ModelKit.entity("Author", [ModelKit.attribute("name", .stringAttributeType)])
         let page = ModelKit.entity("Page", [ModelKit.attribute("number", .integer64AttributeType, optional: false)])
         let book = ModelKit.entity("Book")
@@ -34,8 +36,9 @@ struct DerivedAttributeVersionHashTests {
         if decorated {
             frontCover.renamingIdentifier = "cover"
             frontCover.defaultValue = NSArray(array: ["placeholder"])
-            title.setValidationPredicates([NSPredicate(format: "length > 0"), NSPredicate(format: "length < 200")],
-                                          withValidationWarnings: ["too short", "too long"])
+            title.setValidationPredicates(
+                [NSPredicate(format: "length > 0"), NSPredicate(format: "length < 200")],
+                withValidationWarnings: ["too short", "too long"])
         }
         let pagesCount = NSDerivedAttributeDescription()
         pagesCount.name = "pagesCount"
@@ -105,13 +108,16 @@ struct DerivedAttributeVersionHashTests {
         }
     }
 
-    @Test("Book and GraphicNovel hash as in Apple's stores (frameworks 1344 and 1044)",
-          arguments: [
-              ("frontCover", true, "33ac3733a780db28955479ba9f9989cd9acd0ee1dade9b545e4b746751730100",
-               "7073b5a03ae1be6509a5e88664a1a68805503b112176c4cceee9f30fdcdb72cc"),
-              ("cover", true, "01e4ee17f1b2903db05607419b4a713d72df80c90b4510b83a60b9135323f5e7", nil),
-              ("cover", false, "52c037264a8ab276d07b8becb9ca0bee8d688e192023ed9177b9a19c3e8d19a9", nil),
-          ] as [(String, Bool, String, String?)])
+    @Test(
+        "Book and GraphicNovel hash as in Apple's stores (frameworks 1344 and 1044)",
+        arguments: [
+            (
+                "frontCover", true, "33ac3733a780db28955479ba9f9989cd9acd0ee1dade9b545e4b746751730100",
+                "7073b5a03ae1be6509a5e88664a1a68805503b112176c4cceee9f30fdcdb72cc"
+            ),
+            ("cover", true, "01e4ee17f1b2903db05607419b4a713d72df80c90b4510b83a60b9135323f5e7", nil),
+            ("cover", false, "52c037264a8ab276d07b8becb9ca0bee8d688e192023ed9177b9a19c3e8d19a9", nil),
+        ] as [(String, Bool, String, String?)])
     func entityHashes(_ cover: String, _ inverses: Bool, _ book: String, _ novel: String?) {
         let hashes = Self.bookModel(cover: cover, inverses: inverses).entityVersionHashesByName
         #expect(hashes["Book"].map(ModelKit.hex) == book)
@@ -150,7 +156,8 @@ struct DerivedAttributeVersionHashTests {
 
     @Test("a model file's derived pages.@count hashes as count:(pages)")
     func modelFile() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Book">
                 <attribute name="pagesCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="pages.@count" usesScalarValueType="YES"/>
                 <relationship name="pages" optional="YES" toMany="YES" destinationEntity="Page"/>

@@ -1,11 +1,14 @@
 import Testing
+
 @testable import OpenCoreData
 
 @Suite("Entity descriptions")
 struct EntityDescriptionTests {
     /// Item (abstract: created) ← Note (title, folder → Folder) ← Checklist (items); Folder (notes).
-    private func makeModel() -> (model: NSManagedObjectModel, item: NSEntityDescription, note: NSEntityDescription,
-                                 checklist: NSEntityDescription, folder: NSEntityDescription) {
+    private func makeModel() -> (
+        model: NSManagedObjectModel, item: NSEntityDescription, note: NSEntityDescription,
+        checklist: NSEntityDescription, folder: NSEntityDescription
+    ) {
         let item = ModelKit.entity("Item", [ModelKit.attribute("created", .dateAttributeType)])
         item.isAbstract = true
         let folder = ModelKit.entity("Folder")

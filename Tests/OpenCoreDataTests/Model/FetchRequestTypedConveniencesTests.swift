@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("NSFetchRequest takes Predicate and SortDescriptor directly (OpenCoreData's own)")
 struct FetchRequestTypedConveniencesTests {
@@ -9,9 +9,10 @@ struct FetchRequestTypedConveniencesTests {
         let today = Date()
         try stack.seed(today: today)
         let context = stack.context()
-        let request = try NSFetchRequest<Trip>(entityName: "Trip",
-                                               predicate: #Predicate { $0.name.contains("birthday") && $0.startDate > today },
-                                               sortBy: [SortDescriptor(\.startDate, order: .reverse)])
+        let request = try NSFetchRequest<Trip>(
+            entityName: "Trip",
+            predicate: #Predicate { $0.name.contains("birthday") && $0.startDate > today },
+            sortBy: [SortDescriptor(\.startDate, order: .reverse)])
         #expect(request.predicate?.predicateFormat.contains("name CONTAINS \"birthday\"") == true)
         #expect(request.sortDescriptors?.map(\.key) == ["startDate"])
         let names = try context.performAndWait { try context.fetch(request).map(\.name) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 @Suite("Managed object models")
@@ -6,8 +7,12 @@ struct ManagedObjectModelTests {
     /// Author (name, books ↔ Book.author), Book (title, pages).
     private func makeModel() -> NSManagedObjectModel {
         let author = ModelKit.entity("Author", [ModelKit.attribute("name", .stringAttributeType)])
-        let book = ModelKit.entity("Book", [ModelKit.attribute("title", .stringAttributeType),
-                                            ModelKit.attribute("pages", .integer32AttributeType)])
+        let book = ModelKit.entity(
+            "Book",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.attribute("pages", .integer32AttributeType),
+            ])
         let books = ModelKit.relationship("books", to: book, toMany: true)
         let writer = ModelKit.relationship("author", to: author)
         author.properties = author.properties + [books]
@@ -74,8 +79,10 @@ struct ManagedObjectModelTests {
         template.predicate = NSPredicate(format: "title == $TITLE AND pages >= $MIN")
         template.fetchLimit = 3
         model.setFetchRequestTemplate(template, forName: "ByTitle")
-        let request = try #require(model.fetchRequestFromTemplate(withName: "ByTitle",
-                                                                  substitutionVariables: ["TITLE": "Dune", "MIN": 10]))
+        let request = try #require(
+            model.fetchRequestFromTemplate(
+                withName: "ByTitle",
+                substitutionVariables: ["TITLE": "Dune", "MIN": 10]))
         #expect(request !== template)
         #expect(request.predicate?.predicateFormat == "title == \"Dune\" AND pages >= 10")
         #expect(request.fetchLimit == 3)
@@ -148,8 +155,10 @@ struct ManagedObjectModelTests {
     @Test("A configuration is compatible with metadata holding its entities' version hashes")
     func compatibility() throws {
         let model = makeModel()
-        let metadata: [String: Any] = [NSStoreModelVersionHashesKey: model.entityVersionHashesByName,
-                                       NSStoreTypeKey: "SQLite"]
+        let metadata: [String: Any] = [
+            NSStoreModelVersionHashesKey: model.entityVersionHashesByName,
+            NSStoreTypeKey: "SQLite",
+        ]
         #expect(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
 
         var changed = model.entityVersionHashesByName

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Core Data users' model code, written as Apple's documentation and the project's seed articles write
 /// it, compiled and run against OpenCoreData. Each test pins one behavior such code relies on.
@@ -134,15 +134,17 @@ struct ModelAPIConformanceTests {
         #expect(relationship.deleteRule == .nullifyDeleteRule)
     }
 
-    @Test("the Swift attribute type and NSAttributeType are two views of one value", arguments: [
-        (NSAttributeDescription.AttributeType.undefined, NSAttributeType.undefinedAttributeType),
-        (.integer16, .integer16AttributeType), (.integer32, .integer32AttributeType),
-        (.integer64, .integer64AttributeType), (.decimal, .decimalAttributeType),
-        (.double, .doubleAttributeType), (.float, .floatAttributeType), (.string, .stringAttributeType),
-        (.boolean, .booleanAttributeType), (.date, .dateAttributeType), (.binaryData, .binaryDataAttributeType),
-        (.uuid, .UUIDAttributeType), (.uri, .URIAttributeType), (.transformable, .transformableAttributeType),
-        (.objectID, .objectIDAttributeType), (.composite, .compositeAttributeType),
-    ])
+    @Test(
+        "the Swift attribute type and NSAttributeType are two views of one value",
+        arguments: [
+            (NSAttributeDescription.AttributeType.undefined, NSAttributeType.undefinedAttributeType),
+            (.integer16, .integer16AttributeType), (.integer32, .integer32AttributeType),
+            (.integer64, .integer64AttributeType), (.decimal, .decimalAttributeType),
+            (.double, .doubleAttributeType), (.float, .floatAttributeType), (.string, .stringAttributeType),
+            (.boolean, .booleanAttributeType), (.date, .dateAttributeType), (.binaryData, .binaryDataAttributeType),
+            (.uuid, .UUIDAttributeType), (.uri, .URIAttributeType), (.transformable, .transformableAttributeType),
+            (.objectID, .objectIDAttributeType), (.composite, .compositeAttributeType),
+        ])
     func attributeTypeStruct(type: NSAttributeDescription.AttributeType, legacy: NSAttributeType) {
         let attribute = NSAttributeDescription()
         attribute.type = type
@@ -296,8 +298,9 @@ struct ModelAPIConformanceTests {
     @Test("validation predicates are set with their warnings")
     func validationPredicates() throws {
         let name = try #require(makeBlogModel().entitiesByName["User"]?.attributesByName["name"])
-        name.setValidationPredicates([NSPredicate(format: "length >= 2"), NSPredicate(format: "length <= 40")],
-                                     withValidationWarnings: ["too short", "too long"])
+        name.setValidationPredicates(
+            [NSPredicate(format: "length >= 2"), NSPredicate(format: "length <= 40")],
+            withValidationWarnings: ["too short", "too long"])
         #expect(name.validationPredicates.count == 2)
         #expect(name.validationWarnings.first as? String == "too short")
         name.setValidationPredicates(nil, withValidationWarnings: nil)
@@ -333,8 +336,10 @@ struct ModelAPIConformanceTests {
         model.setFetchRequestTemplate(template, forName: "UserByEmail")
         #expect(model.fetchRequestTemplatesByName.keys.sorted() == ["UserByEmail"])
         #expect(model.fetchRequestTemplate(forName: "UserByEmail") === template)
-        let request = try #require(model.fetchRequestFromTemplate(withName: "UserByEmail",
-                                                                  substitutionVariables: ["EMAIL": "a@example.com"]))
+        let request = try #require(
+            model.fetchRequestFromTemplate(
+                withName: "UserByEmail",
+                substitutionVariables: ["EMAIL": "a@example.com"]))
         #expect(request.predicate?.predicateFormat == #"email == "a@example.com""#)
         #expect(request.entity === model.entitiesByName["User"])
         #expect(template.predicate?.predicateFormat == "email == $EMAIL")

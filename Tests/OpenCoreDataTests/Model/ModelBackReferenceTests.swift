@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// The references from a model's parts back to what holds them (a property's entity, a relationship's
@@ -9,8 +10,12 @@ struct ModelBackReferenceTests {
     /// A Folder ← Note model: Note has a title and a to-one `folder`, Folder a to-many `notes`.
     private func makeModel() -> (model: NSManagedObjectModel, folder: NSEntityDescription, note: NSEntityDescription) {
         let folder = ModelKit.entity("Folder", [ModelKit.attribute("name", .stringAttributeType)])
-        let note = ModelKit.entity("Note", [ModelKit.attribute("title", .stringAttributeType),
-                                            ModelKit.relationship("folder", to: folder)])
+        let note = ModelKit.entity(
+            "Note",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.relationship("folder", to: folder),
+            ])
         let model = NSManagedObjectModel()
         model.entities = [folder, note]
         return (model, folder, note)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// A model in use by a coordinator is immutable: changing it is a programmer error that stops the
@@ -8,11 +9,19 @@ struct ModelImmutabilityTests {
     /// Note (title, tags → Tag), Tag; marked in use, with a template.
     static func modelInUse() -> NSManagedObjectModel {
         let tag = ModelKit.entity("Tag", [ModelKit.attribute("name", .stringAttributeType)])
-        let note = ModelKit.entity("Note", [ModelKit.attribute("title", .stringAttributeType),
-                                            ModelKit.relationship("tags", to: tag, toMany: true)])
-        note.indexes = [NSFetchIndexDescription(name: "byTitle", elements: [
-            NSFetchIndexElementDescription(property: note.properties[0], collationType: .binary),
-        ])]
+        let note = ModelKit.entity(
+            "Note",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.relationship("tags", to: tag, toMany: true),
+            ])
+        note.indexes = [
+            NSFetchIndexDescription(
+                name: "byTitle",
+                elements: [
+                    NSFetchIndexElementDescription(property: note.properties[0], collationType: .binary)
+                ])
+        ]
         let model = NSManagedObjectModel()
         model.entities = [note, tag]
         model.setFetchRequestTemplate(NSFetchRequest(entityName: "Note"), forName: "All")

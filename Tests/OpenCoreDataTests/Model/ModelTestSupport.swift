@@ -2,8 +2,10 @@ import OpenCoreData
 
 /// Small builders for model descriptions, shared by the model-layer tests.
 enum ModelKit {
-    static func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true,
-                          transient: Bool = false) -> NSAttributeDescription {
+    static func attribute(
+        _ name: String, _ type: NSAttributeType, optional: Bool = true,
+        transient: Bool = false
+    ) -> NSAttributeDescription {
         let attribute = NSAttributeDescription()
         attribute.name = name
         attribute.attributeType = type
@@ -12,8 +14,10 @@ enum ModelKit {
         return attribute
     }
 
-    static func relationship(_ name: String, to destination: NSEntityDescription?, toMany: Bool = false,
-                             optional: Bool = true) -> NSRelationshipDescription {
+    static func relationship(
+        _ name: String, to destination: NSEntityDescription?, toMany: Bool = false,
+        optional: Bool = true
+    ) -> NSRelationshipDescription {
         let relationship = NSRelationshipDescription()
         relationship.name = name
         relationship.destinationEntity = destination

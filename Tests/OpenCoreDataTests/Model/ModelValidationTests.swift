@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 @Suite("Model consistency checks")
@@ -59,7 +60,8 @@ struct ModelValidationTests {
     func danglingDestination() {
         let outsider = ModelKit.entity("Person")
         let error = problem(in: model([ModelKit.entity("Pet", [ModelKit.relationship("owner", to: outsider)])]))
-        #expect(error?.localizedDescription.contains("destination entity Person of the relationship owner of the entity Pet is not in the model") == true)
+        #expect(
+            error?.localizedDescription.contains("destination entity Person of the relationship owner of the entity Pet is not in the model") == true)
         withExtendedLifetime(outsider) {}
     }
 
@@ -126,8 +128,12 @@ struct ModelValidationTests {
 
     @Test("Two properties with one name in an entity are reported")
     func duplicateOwnName() {
-        let note = ModelKit.entity("Note", [ModelKit.attribute("title", .stringAttributeType),
-                                            ModelKit.attribute("title", .integer16AttributeType)])
+        let note = ModelKit.entity(
+            "Note",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.attribute("title", .integer16AttributeType),
+            ])
         let error = problem(in: model([note]))
         #expect(error?.userInfo[ModelValidation.propertyKey] as? String == "title")
     }
@@ -151,8 +157,11 @@ struct ModelValidationTests {
 
     @Test("Several problems are all listed under NSDetailedErrorsKey")
     func severalProblems() {
-        let error = problem(in: model([ModelKit.entity("A", [ModelKit.relationship("b", to: nil)]),
-                                       ModelKit.entity("A")]))
+        let error = problem(
+            in: model([
+                ModelKit.entity("A", [ModelKit.relationship("b", to: nil)]),
+                ModelKit.entity("A"),
+            ]))
         #expect((error?.userInfo[NSDetailedErrorsKey] as? [NSError])?.count == 2)
         #expect(error?.localizedDescription.contains("and 1 more model problem") == true)
     }
@@ -192,8 +201,11 @@ struct ModelValidationTests {
         let other = ModelKit.attribute("name", .stringAttributeType)
         let tag = ModelKit.entity("Tag", [other])
         let note = ModelKit.entity("Note", [ModelKit.attribute("title", .stringAttributeType)])
-        note.indexes = [NSFetchIndexDescription(name: "byName",
-                                                elements: [NSFetchIndexElementDescription(property: other, collationType: .binary)])]
+        note.indexes = [
+            NSFetchIndexDescription(
+                name: "byName",
+                elements: [NSFetchIndexElementDescription(property: other, collationType: .binary)])
+        ]
         let error = problem(in: model([note, tag]))
         #expect(error?.userInfo[ModelValidation.entityKey] as? String == "Note")
         #expect(error?.localizedDescription.contains("index byName of the entity Note uses the property name") == true)

@@ -1,6 +1,6 @@
-import Testing
-import OpenCoreData
 import GRDB
+import OpenCoreData
+import Testing
 
 // Integer and Double attributes are kept unboxed in per-object slots and bound to SQLite as they are.
 // These tests pin what a Core Data user sees at every place those values cross into the boxed
@@ -31,14 +31,16 @@ final class ObjectValueSlotsTests {
     }
 
     static func model() -> NSManagedObjectModel {
-        let gauge = ModelKit.entity("SlotGauge", [
-            ModelKit.attribute("count", .integer64AttributeType),
-            ModelKit.attribute("countOrNil", .integer64AttributeType),
-            ModelKit.attribute("level", .integer16AttributeType),
-            ModelKit.attribute("reading", .doubleAttributeType),
-            ModelKit.attribute("label", .stringAttributeType),
-            ModelKit.attribute("calibrationOffsetMillis", .integer64AttributeType),
-        ])
+        let gauge = ModelKit.entity(
+            "SlotGauge",
+            [
+                ModelKit.attribute("count", .integer64AttributeType),
+                ModelKit.attribute("countOrNil", .integer64AttributeType),
+                ModelKit.attribute("level", .integer16AttributeType),
+                ModelKit.attribute("reading", .doubleAttributeType),
+                ModelKit.attribute("label", .stringAttributeType),
+                ModelKit.attribute("calibrationOffsetMillis", .integer64AttributeType),
+            ])
         gauge.managedObjectClassName = NSStringFromClass(SlotGauge.self)
         let model = NSManagedObjectModel()
         model.entities = [gauge]
@@ -135,7 +137,9 @@ final class ObjectValueSlotsTests {
         }
     }
 
-    @Test("integer and double columns written by other programs as NULL, REAL or TEXT read through the store's general conversion (3.75 → 3, 'twelve' → nil)")
+    @Test(
+        "integer and double columns written by other programs as NULL, REAL or TEXT read through the store's general conversion (3.75 → 3, 'twelve' → nil)"
+    )
     func foreignStorageClassesConvert() throws {
         do {
             let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
@@ -146,7 +150,9 @@ final class ObjectValueSlotsTests {
             }
             for store in coordinator.persistentStores { try coordinator.remove(store) }
         }
-        try StoreKit.execute(url, """
+        try StoreKit.execute(
+            url,
+            """
             UPDATE ZSLOTGAUGE SET ZCOUNT = 3.75, ZREADING = 2, ZLEVEL = 70000 WHERE Z_PK = 1;
             UPDATE ZSLOTGAUGE SET ZCOUNT = 'twelve', ZREADING = NULL, ZCOUNTORNIL = '12' WHERE Z_PK = 2;
             UPDATE ZSLOTGAUGE SET ZCOUNT = NULL, ZCOUNTORNIL = 8 WHERE Z_PK = 3;
@@ -155,7 +161,9 @@ final class ObjectValueSlotsTests {
         let context = context(coordinator)
         try context.performAndWait {
             let request = NSFetchRequest<SlotGauge>(entityName: "SlotGauge")
-            let gauges = try context.fetch(request).sorted { $0.objectID.uriRepresentation().absoluteString < $1.objectID.uriRepresentation().absoluteString }
+            let gauges = try context.fetch(request).sorted {
+                $0.objectID.uriRepresentation().absoluteString < $1.objectID.uriRepresentation().absoluteString
+            }
             try #require(gauges.count == 3)
             #expect(gauges[0].count == 3)
             #expect(gauges[0].reading == 2)

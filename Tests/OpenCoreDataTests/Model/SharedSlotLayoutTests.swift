@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 // Entities of one shape (the same property names and kinds, in the same order) share one slot layout
@@ -26,8 +27,9 @@ struct SharedSlotLayoutTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var contexts: [NSManagedObjectContext] = []
         for (count, label) in [(Int64(1), "first"), (2, "second"), (3, "third")] {
-            let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.gaugeModel(count: count, label: label),
-                                                                  at: directory.appendingPathComponent("\(label).sqlite"))
+            let (coordinator, _) = try StoreKit.sqliteCoordinator(
+                Self.gaugeModel(count: count, label: label),
+                at: directory.appendingPathComponent("\(label).sqlite"))
             let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
             context.persistentStoreCoordinator = coordinator
             contexts.append(context)
@@ -52,8 +54,10 @@ struct SharedSlotLayoutTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = NSManagedObjectModel()
-        model.entities = [Self.gaugeModel(count: 5, label: "dial", entityName: "Dial").entities[0].copy() as! NSEntityDescription,
-                          Self.gaugeModel(count: 7, label: "meter", entityName: "Meter").entities[0].copy() as! NSEntityDescription]
+        model.entities = [
+            Self.gaugeModel(count: 5, label: "dial", entityName: "Dial").entities[0].copy() as! NSEntityDescription,
+            Self.gaugeModel(count: 7, label: "meter", entityName: "Meter").entities[0].copy() as! NSEntityDescription,
+        ]
         let (coordinator, _) = try StoreKit.sqliteCoordinator(model, at: directory.appendingPathComponent("Gauges.sqlite"))
         let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
@@ -85,8 +89,14 @@ struct SharedSlotLayoutTests {
         #expect(Set(layouts).count == 1)
         // A different shape is a different layout.
         let other = NSManagedObjectModel()
-        other.entities = [ModelKit.entity("Gauge", [ModelKit.attribute("count", .doubleAttributeType),
-                                                    ModelKit.attribute("label", .stringAttributeType)])]
+        other.entities = [
+            ModelKit.entity(
+                "Gauge",
+                [
+                    ModelKit.attribute("count", .doubleAttributeType),
+                    ModelKit.attribute("label", .stringAttributeType),
+                ])
+        ]
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: other)
         _ = try coordinator.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
         let entity = try #require(coordinator.managedObjectModel.entitiesByName["Gauge"])
@@ -101,8 +111,9 @@ struct SharedSlotLayoutTests {
         deinit { Self.deinitialized += 1 }
     }
 
-    @Test("an immortal object outlives every reference to it and is never deinitialized",
-          .enabled(if: RuntimeTechniques.immortalLayouts, "the build makes no object immortal"))
+    @Test(
+        "an immortal object outlives every reference to it and is never deinitialized",
+        .enabled(if: RuntimeTechniques.immortalLayouts, "the build makes no object immortal"))
     func immortalObjectsAreNeverFreed() throws {
         let before = Tracked.deinitialized
         do {

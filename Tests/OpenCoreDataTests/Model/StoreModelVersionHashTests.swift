@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The entity version hashes of the models beside the Apple-written stores in Tests/Fixtures/stores,
 /// computed from the model files, equal the hashes those stores record (shared/VERSION-HASH.md's table).
@@ -18,22 +18,28 @@ struct StoreModelVersionHashTests {
     }
 
     static let cases: [Case] = [
-        Case(folder: "alemar11__CoreDataPlus__SampleModel_V1", bundle: "SampleModel.xcdatamodeld",
-             version: "SampleModel.xcdatamodel", hashes: [
+        Case(
+            folder: "alemar11__CoreDataPlus__SampleModel_V1", bundle: "SampleModel.xcdatamodeld",
+            version: "SampleModel.xcdatamodel",
+            hashes: [
                 "Car": "9e555529072158220d1bacd2f80a3dad4919f74a32aa8be9ee22a6a7b4126c8f",
                 "ExpensiveSportCar": "3dc7e32b1be45b5a4c795ac9af3e1d10aa7222d3c69ae805bbeb4408bdeba480",
                 "Person": "164268551b45108ae763aa2ba61ff32d32d32323850987c3e21607c8da44b72b",
                 "SportCar": "514ec1907a568299f9fb6851106516136f0755f45fa53a823a0e4d44013d5313",
-             ]),
-        Case(folder: "duckduckgo__BrowserServicesKit__Bookmarks_V5", bundle: "BookmarksModel.xcdatamodeld",
-             version: "BookmarksModel 5.xcdatamodel", hashes: [
-                "BookmarkEntity": "84f07c047d39108d666df9d08af728b3197383bda698febf3b90997db4fd5929",
-             ]),
-        Case(folder: "wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example_3",
-             bundle: "CoreDataMigration_Example.xcdatamodeld", version: "CoreDataMigration_Example 3.xcdatamodel", hashes: [
+            ]),
+        Case(
+            folder: "duckduckgo__BrowserServicesKit__Bookmarks_V5", bundle: "BookmarksModel.xcdatamodeld",
+            version: "BookmarksModel 5.xcdatamodel",
+            hashes: [
+                "BookmarkEntity": "84f07c047d39108d666df9d08af728b3197383bda698febf3b90997db4fd5929"
+            ]),
+        Case(
+            folder: "wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example_3",
+            bundle: "CoreDataMigration_Example.xcdatamodeld", version: "CoreDataMigration_Example 3.xcdatamodel",
+            hashes: [
                 "Post": "304e1bb646c24daafd47abcf4b0e8c929dfe0e106a99fb8092da1efce1f1117c",
                 "Section": "007e65c75946655c0442a2a86ed3497b67baa758042cd926ab325267484ec40e",
-             ]),
+            ]),
     ]
 
     @Test("every entity's versionHash from the model file equals the hash the store recorded", arguments: cases)

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A color that is no `NSCoding` object: only a value transformer can store it.
 struct SwatchColor: Equatable {
@@ -60,14 +60,16 @@ struct TransformableAttributeTests {
             attribute.valueTransformerName = transformer
             return attribute
         }
-        let swatch = ModelKit.entity("Swatch", [
-            ModelKit.attribute("name", .stringAttributeType),
-            transformable("color", SwatchColorTransformer.name.rawValue),
-            transformable("settings", nil),
-            transformable("tags", NSValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue),
-            transformable("lost", "TransformableAttributeTests.NeverRegistered"),
-            transformable("oneWay", OneWayTransformer.name.rawValue),
-        ])
+        let swatch = ModelKit.entity(
+            "Swatch",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                transformable("color", SwatchColorTransformer.name.rawValue),
+                transformable("settings", nil),
+                transformable("tags", NSValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue),
+                transformable("lost", "TransformableAttributeTests.NeverRegistered"),
+                transformable("oneWay", OneWayTransformer.name.rawValue),
+            ])
         let model = NSManagedObjectModel()
         model.entities = [swatch]
         return model
@@ -80,8 +82,10 @@ struct TransformableAttributeTests {
 
     /// Expects the context's save to fail with `NSPersistentStoreSaveError`, its message mentioning every
     /// part, and the context to keep its changes.
-    static func expectSaveFails(_ context: NSManagedObjectContext, mentioning parts: [String],
-                                sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSaveFails(
+        _ context: NSManagedObjectContext, mentioning parts: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let error = #expect(throws: NSError.self, sourceLocation: sourceLocation) { try context.save() }
         #expect(error?.code == NSPersistentStoreSaveError, sourceLocation: sourceLocation)
         let message = error?.localizedDescription ?? ""

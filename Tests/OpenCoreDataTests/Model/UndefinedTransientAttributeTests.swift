@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// A transient attribute with no `attributeType` in its model file: Xcode's "Undefined" type
@@ -37,7 +38,8 @@ final class UndefinedTransientAttributeTests {
 
     @Test("a persistent attribute with no attributeType is refused, naming the property")
     func persistentRefused() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="Note"><attribute name="scratch" optional="YES"/></entity>
             """)
         #expect(error.localizedDescription.contains("scratch"))
@@ -47,7 +49,8 @@ final class UndefinedTransientAttributeTests {
     @Test("the typeless transient stays out of the version hash and the store")
     func versionHash() throws {
         let withScratch = try ModelFileKit.load(Self.body(version: 1))
-        let without = try ModelFileKit.load("""
+        let without = try ModelFileKit.load(
+            """
             <entity name="Note" representedClassName="NSManagedObject" syncable="YES">
                 <attribute name="title" optional="YES" attributeType="String"/>
             </entity>
@@ -97,9 +100,11 @@ final class UndefinedTransientAttributeTests {
         let current = try NSManagedObjectModel.load(from: bundle)
         #expect(current.entitiesByName["Note"]?.attributesByName["body"] != nil)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: current)
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
-        ])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: url,
+            options: [
+                NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+            ])
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         let titles = try context.performAndWait {

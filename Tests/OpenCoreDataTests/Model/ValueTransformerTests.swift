@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A user-style transformer: Fahrenheit temperatures to Celsius and back.
 final class FahrenheitToCelsiusTransformer: ValueTransformer {
@@ -65,8 +65,10 @@ struct ValueTransformerTests {
     @Test("the built-in transformers are registered under Apple's names")
     func builtInNames() {
         let names = ValueTransformer.valueTransformerNames()
-        for raw in ["NSNegateBoolean", "NSIsNil", "NSIsNotNil", "NSUnarchiveFromData", "NSKeyedUnarchiveFromData",
-                    "NSSecureUnarchiveFromData"] {
+        for raw in [
+            "NSNegateBoolean", "NSIsNil", "NSIsNotNil", "NSUnarchiveFromData", "NSKeyedUnarchiveFromData",
+            "NSSecureUnarchiveFromData",
+        ] {
             #expect(names.contains(NSValueTransformerName(raw)), "\(raw)")
             #expect(ValueTransformer(forName: NSValueTransformerName(rawValue: raw)) != nil, "\(raw)")
         }

@@ -1,12 +1,13 @@
+import Foundation
+import OpenCoreData
 // The one test file that imports Foundation as well as OpenCoreData, as ported code often does: scoped
 // imports of OpenCoreData's five query classes make them win over Foundation's in every position.
 import Testing
-import Foundation
-import OpenCoreData
-import class OpenCoreData.NSPredicate
-import class OpenCoreData.NSCompoundPredicate
+
 import class OpenCoreData.NSComparisonPredicate
+import class OpenCoreData.NSCompoundPredicate
 import class OpenCoreData.NSExpression
+import class OpenCoreData.NSPredicate
 import class OpenCoreData.NSSortDescriptor
 
 @Suite("Importing Foundation alongside OpenCoreData")

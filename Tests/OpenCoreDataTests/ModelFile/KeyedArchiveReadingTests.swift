@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// An app's `NSSecureCoding` class, as stored in transformable attributes.
@@ -56,26 +57,30 @@ struct KeyedArchiveReadingTests {
     @Test("an archive of the default classes, and of their subclasses, decodes")
     func defaultClasses() throws {
         let transformer = NSSecureUnarchiveFromDataTransformer()
-        let value: NSDictionary = ["names": ["a", "b"], "count": 2, "when": Date(timeIntervalSince1970: 0),
-                                   "bytes": Data([1, 2]), "tags": NSSet(array: ["x"])]
+        let value: NSDictionary = [
+            "names": ["a", "b"], "count": 2, "when": Date(timeIntervalSince1970: 0),
+            "bytes": Data([1, 2]), "tags": NSSet(array: ["x"]),
+        ]
         #expect(transformer.transformedValue(try Self.archive(value)) as? NSDictionary == value)
         #expect(transformer.transformedValue(try Self.archive(NSMutableString(string: "m"))) as? String == "m")
     }
 
-    @Test("a class outside the allowed ones gives nil: at the top, in an array, a set or a dictionary, nested",
-          arguments: ["top", "array", "set", "ordered set", "counted set", "dictionary key", "dictionary value", "nested"])
+    @Test(
+        "a class outside the allowed ones gives nil: at the top, in an array, a set or a dictionary, nested",
+        arguments: ["top", "array", "set", "ordered set", "counted set", "dictionary key", "dictionary value", "nested"])
     func classOutsideAllowed(_ place: String) throws {
         let paint = SecurePaint(level: 0.5)
-        let value: Any = switch place {
-        case "top": paint
-        case "array": ["fine", paint] as NSArray
-        case "set": NSSet(array: ["fine", paint])
-        case "ordered set": NSOrderedSet(array: ["fine", paint])
-        case "counted set": NSCountedSet(array: ["fine", paint])
-        case "dictionary key": NSDictionary(dictionary: [paint: "fine"])
-        case "dictionary value": ["fine": paint] as NSDictionary
-        default: [["fine": [paint]] as NSDictionary] as NSArray
-        }
+        let value: Any =
+            switch place {
+            case "top": paint
+            case "array": ["fine", paint] as NSArray
+            case "set": NSSet(array: ["fine", paint])
+            case "ordered set": NSOrderedSet(array: ["fine", paint])
+            case "counted set": NSCountedSet(array: ["fine", paint])
+            case "dictionary key": NSDictionary(dictionary: [paint: "fine"])
+            case "dictionary value": ["fine": paint] as NSDictionary
+            default: [["fine": [paint]] as NSDictionary] as NSArray
+            }
         let data = try Self.archive(value)
         #expect(NSSecureUnarchiveFromDataTransformer().transformedValue(data) == nil)
         // With ordered sets allowed too (they are not by default), the refusal is the paint's.
@@ -138,10 +143,12 @@ struct KeyedArchiveReadingTests {
         let first = ArchivedNode("first"), second = ArchivedNode("second")
         first.next = shared
         second.next = shared
-        let values: [Any] = [NSMutableString(string: "m"), ["a", "b"] as NSArray, ["k": 1] as NSDictionary,
-                             ArchivedMarker(number: 3), [first, second] as NSArray,
-                             NSURL(string: "b/c", relativeTo: URL(string: "https://example.com/a/"))!, NSUUID(),
-                             NSDate(timeIntervalSince1970: 5), NSOrderedSet(array: ["x", "y"])]
+        let values: [Any] = [
+            NSMutableString(string: "m"), ["a", "b"] as NSArray, ["k": 1] as NSDictionary,
+            ArchivedMarker(number: 3), [first, second] as NSArray,
+            NSURL(string: "b/c", relativeTo: URL(string: "https://example.com/a/"))!, NSUUID(),
+            NSDate(timeIntervalSince1970: 5), NSOrderedSet(array: ["x", "y"]),
+        ]
         for value in values {
             let data = try Self.archive(value, secure: false)
             #expect(KeyedArchiveCheck.refusal(of: data, allowed: nil) == nil)
@@ -151,12 +158,15 @@ struct KeyedArchiveReadingTests {
         #expect(nodes.map { $0.next?.label } == ["shared", "shared"])
     }
 
-    @Test("an archive whose objects contain themselves, or whose Foundation objects are damaged, is refused",
-          arguments: [("cycle", "contains itself"), ("string without characters", "without its characters"),
-                      ("string of a number", "without its characters"), ("string of $null", "without its characters"),
-                      ("error", "cannot decode"), ("array of a number", "not an array"), ("missing object", "does not hold"),
-                      ("decimal number of numbers", "digits are damaged"), ("url without its string", "without its string"),
-                      ("url based on a class description", "base is not a URL")])
+    @Test(
+        "an archive whose objects contain themselves, or whose Foundation objects are damaged, is refused",
+        arguments: [
+            ("cycle", "contains itself"), ("string without characters", "without its characters"),
+            ("string of a number", "without its characters"), ("string of $null", "without its characters"),
+            ("error", "cannot decode"), ("array of a number", "not an array"), ("missing object", "does not hold"),
+            ("decimal number of numbers", "digits are damaged"), ("url without its string", "without its string"),
+            ("url based on a class description", "base is not a URL"),
+        ])
     func damagedPlainArchives(_ damage: String, _ reason: String) throws {
         let data: Data
         switch damage {
@@ -170,7 +180,8 @@ struct KeyedArchiveReadingTests {
         case "string of $null": data = KeyedArchiveKit.archive(className: "NSString", fields: [("NS.string", .reference(0))])
         case "error": data = KeyedArchiveKit.archive(className: "NSError", fields: [("NSCode", .integer(1)), ("NSDomain", .string("d"))])
         case "decimal number of numbers":
-            data = KeyedArchiveKit.archive(className: "NSDecimalNumber", fields: ["NS.mantissa", "NS.length", "NS.exponent"].map { ($0, .integer(-7)) })
+            data = KeyedArchiveKit.archive(
+                className: "NSDecimalNumber", fields: ["NS.mantissa", "NS.length", "NS.exponent"].map { ($0, .integer(-7)) })
         case "array of a number": data = KeyedArchiveKit.archive(className: "NSArray", fields: [("NS.objects", .integer(7))])
         case "url without its string": data = KeyedArchiveKit.archive(className: "NSURL", fields: [("NS.base", .reference(0))])
         case "url based on a class description":

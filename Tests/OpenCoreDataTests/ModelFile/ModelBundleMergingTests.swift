@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `NSManagedObjectModel.mergedModel(from:)` and `mergedModel(from:forStoreMetadata:)` with bundles, as
 /// Core Data users call them: the models found in the bundles' resources, merged into one.
@@ -185,9 +185,11 @@ struct ModelBundleMergingTests {
         let merged = try #require(NSManagedObjectModel.mergedModel(from: [bundle]))
         #expect(merged.entitiesByName["Book"]?.attributesByName["isbn"] != nil)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: merged)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store, options: [
-            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
-        ])
+        try coordinator.addPersistentStore(
+            ofType: NSSQLiteStoreType, configurationName: nil, at: store,
+            options: [
+                NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+            ])
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         let titles = try context.performAndWait {

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Bad model files give `nil` from `NSManagedObjectModel(contentsOf:)` and a descriptive `NSError` from
 /// `NSManagedObjectModel.load(from:)`: Cocoa domain, Core Data's code, a message naming the file, the
@@ -25,7 +25,8 @@ struct ModelFileErrorTests {
 
     @Test("malformed XML names the file and the line")
     func malformedXML() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <attribute name="x" attributeType="String"
             </entity>
@@ -77,7 +78,8 @@ struct ModelFileErrorTests {
 
     @Test("an unknown attribute type names the type, entity, property and line")
     func unknownAttributeType() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="Person">
                 <attribute name="age" optional="YES" attributeType="Integer 128"/>
             </entity>
@@ -87,7 +89,8 @@ struct ModelFileErrorTests {
 
     @Test("a relationship to a missing entity names the relationship and the missing entity")
     func missingDestination() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="Post">
                 <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author"/>
             </entity>
@@ -97,7 +100,8 @@ struct ModelFileErrorTests {
 
     @Test("an inverse that does not exist is an error")
     func missingInverse() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="Post">
                 <relationship name="author" optional="YES" maxCount="1" destinationEntity="Author" inverseName="writings" inverseEntity="Author"/>
             </entity>
@@ -114,7 +118,8 @@ struct ModelFileErrorTests {
 
     @Test("a cycle of parent entities is an error, not a hang")
     func parentCycle() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="A" parentEntity="B"/>
             <entity name="B" parentEntity="A"/>
             """)
@@ -125,7 +130,8 @@ struct ModelFileErrorTests {
     func duplicates() throws {
         let entities = try ModelFileKit.loadError(#"<entity name="A"/><entity name="A"/>"#)
         expectContentError(entities, mentions: ["duplicate entity name", "entity 'A'"])
-        let properties = try ModelFileKit.loadError("""
+        let properties = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <attribute name="x" optional="YES" attributeType="String"/>
                 <attribute name="x" optional="YES" attributeType="Date"/>
@@ -136,13 +142,15 @@ struct ModelFileErrorTests {
 
     @Test("a default value that does not fit the type is an error")
     func badDefaultValue() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <attribute name="count" attributeType="Integer 16" defaultValueString="70000"/>
             </entity>
             """)
         expectContentError(error, mentions: ["property 'count'", "70000", "16-bit"])
-        let text = try ModelFileKit.loadError("""
+        let text = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <attribute name="flag" attributeType="Boolean" defaultValueString="maybe"/>
             </entity>
@@ -152,7 +160,8 @@ struct ModelFileErrorTests {
 
     @Test("an unknown delete rule is an error")
     func unknownDeleteRule() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <relationship name="b" optional="YES" maxCount="1" deletionRule="Explode" destinationEntity="A"/>
             </entity>
@@ -162,7 +171,8 @@ struct ModelFileErrorTests {
 
     @Test("a composite attribute naming no defined composite is an error")
     func missingComposite() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="A"><attribute name="where" optional="YES" attributeType="Composite" composite="Location"/></entity>
             """)
         expectContentError(error, mentions: ["'Location'", "property 'where'"])
@@ -170,13 +180,15 @@ struct ModelFileErrorTests {
 
     @Test("a fetch index or uniqueness constraint naming a missing property is an error")
     func indexOnMissingProperty() throws {
-        let index = try ModelFileKit.loadError("""
+        let index = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <fetchIndex name="byX"><fetchIndexElement property="x" type="Binary" order="ascending"/></fetchIndex>
             </entity>
             """)
         expectContentError(index, mentions: ["byX", "'x'"])
-        let constraint = try ModelFileKit.loadError("""
+        let constraint = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <uniquenessConstraints><uniquenessConstraint><constraint value="y"/></uniquenessConstraint></uniquenessConstraints>
             </entity>
@@ -192,7 +204,8 @@ struct ModelFileErrorTests {
 
     @Test("a malformed predicate in a template is an error naming the template")
     func malformedTemplatePredicate() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="A"><attribute name="x" optional="YES" attributeType="String"/></entity>
             <fetchRequest name="Broken" entity="A" predicateString="x == == 3"/>
             """)
@@ -266,8 +279,9 @@ struct ModelFileErrorTests {
     func xcode3BinaryVersion() throws {
         let bundle = ModelFileKit.fixture("Automattic__simplenote-ios__Simplenote.xcdatamodeld")
         let binary = bundle.appendingPathComponent("Simplenote.xcdatamodel")
-        expectContentError(try ModelFileKit.loadError(at: binary),
-                           mentions: ["Xcode 3 binary model format is not supported", "Simplenote.xcdatamodel"])
+        expectContentError(
+            try ModelFileKit.loadError(at: binary),
+            mentions: ["Xcode 3 binary model format is not supported", "Simplenote.xcdatamodel"])
         #expect(NSManagedObjectModel(contentsOf: bundle) != nil)
     }
 
@@ -285,10 +299,13 @@ struct ModelFileErrorTests {
         return bundle
     }
 
-    @Test("an empty, garbage or dangling .xccurrentversion is an error naming the file",
-          arguments: ["", "this is not a property list", "<plist version=\"1.0\"><array/></plist>",
-                      "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>Missing.xcdatamodel</string></dict></plist>",
-                      "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><integer>3</integer></dict></plist>"])
+    @Test(
+        "an empty, garbage or dangling .xccurrentversion is an error naming the file",
+        arguments: [
+            "", "this is not a property list", "<plist version=\"1.0\"><array/></plist>",
+            "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>Missing.xcdatamodel</string></dict></plist>",
+            "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><integer>3</integer></dict></plist>",
+        ])
     func badCurrentVersionFile(_ marker: String) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -359,7 +376,8 @@ struct ModelFileErrorTests {
             doctype += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">\n"
         }
         doctype += "]>\n"
-        let text = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n" + doctype
+        let text =
+            #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n" + doctype
             + #"<model type="com.apple.IDECoreDataModeler.DataModel"><entity name="A"><attribute name="x" optional="YES" attributeType="String" defaultValueString="&lol9;"/></entity></model>"#
         let error = try errorLoading(bytes: Data(text.utf8))
         expectContentError(error, mentions: ["<!ENTITY", "Hostile.xcdatamodel/contents:3:"])
@@ -367,10 +385,12 @@ struct ModelFileErrorTests {
         expectContentError(try errorLoading(bytes: utf16), mentions: ["<!ENTITY"])
     }
 
-    @Test("a processing instruction besides the XML declaration is refused, naming its line; one in a comment is not",
-          arguments: ["<?pi?>", "<?pi data?>", "<?xml-stylesheet href=\"a.css\"?>"])
+    @Test(
+        "a processing instruction besides the XML declaration is refused, naming its line; one in a comment is not",
+        arguments: ["<?pi?>", "<?pi data?>", "<?xml-stylesheet href=\"a.css\"?>"])
     func processingInstruction(instruction: String) throws {
-        let model = #"<model type="com.apple.IDECoreDataModeler.DataModel"><entity name="A"><attribute name="x" optional="YES" attributeType="String"/></entity></model>"#
+        let model =
+            #"<model type="com.apple.IDECoreDataModeler.DataModel"><entity name="A"><attribute name="x" optional="YES" attributeType="String"/></entity></model>"#
         let text = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n<!-- <?pi?> -->\n" + instruction + "\n" + model
         let error = try errorLoading(bytes: Data(text.utf8))
         expectContentError(error, mentions: ["processing instruction", "Hostile.xcdatamodel/contents:3:"])
@@ -385,7 +405,8 @@ struct ModelFileErrorTests {
 
     @Test("an external entity is never fetched")
     func externalEntity() throws {
-        let text = #"<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE model [<!ENTITY secret SYSTEM "file:///etc/passwd">]>"#
+        let text =
+            #"<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE model [<!ENTITY secret SYSTEM "file:///etc/passwd">]>"#
             + #"<model><entity name="A"><attribute name="x" optional="YES" attributeType="String" defaultValueString="&secret;"/></entity></model>"#
         expectContentError(try errorLoading(bytes: Data(text.utf8)), mentions: ["<!ENTITY"])
     }
@@ -393,7 +414,8 @@ struct ModelFileErrorTests {
     @Test("huge names and values load or fail quickly, never crash")
     func hugeValues() throws {
         let long = String(repeating: "x", count: 2_000_000)
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="A">
                 <attribute name="\(long)" optional="YES" attributeType="String" defaultValueString="\(long)"/>
             </entity>
@@ -401,7 +423,8 @@ struct ModelFileErrorTests {
         let attribute = try #require(model.entitiesByName["A"]?.properties.first as? NSAttributeDescription)
         #expect(attribute.name.count == long.count)
         #expect((attribute.defaultValue as? String)?.count == long.count)
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <attribute name="n" optional="YES" attributeType="Integer 64" defaultValueString="\(String(repeating: "9", count: 100_000))"/>
             </entity>
@@ -431,7 +454,8 @@ struct ModelFileErrorTests {
 
     @Test("an inverse naming an attribute of the destination is an error")
     func inverseIsAttribute() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="Author">
                 <attribute name="posts" optional="YES" attributeType="String"/>
             </entity>
@@ -442,11 +466,14 @@ struct ModelFileErrorTests {
         expectContentError(error, mentions: ["entity 'Post'", "property 'author'", "'posts'"])
     }
 
-    @Test("non-numeric or negative relationship counts are errors", arguments: [
-        #"minCount="abc""#, #"maxCount="abc""#, #"minCount="-1""#, #"maxCount="-5""#, #"minCount="3" maxCount="2""#,
-    ])
+    @Test(
+        "non-numeric or negative relationship counts are errors",
+        arguments: [
+            #"minCount="abc""#, #"maxCount="abc""#, #"minCount="-1""#, #"maxCount="-5""#, #"minCount="3" maxCount="2""#,
+        ])
     func badCounts(counts: String) throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="Author">
                 <relationship name="posts" optional="YES" toMany="YES" \(counts) deletionRule="Nullify" destinationEntity="Post"/>
             </entity>
@@ -487,7 +514,8 @@ struct ModelFileErrorTests {
 
     @Test("a composite that contains itself is an error, not endless recursion")
     func selfContainingComposite() throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <attribute name="place" optional="YES" attributeType="Composite" composite="Loop"/>
             </entity>
@@ -498,14 +526,17 @@ struct ModelFileErrorTests {
         expectContentError(error, mentions: ["Loop", "contains itself"])
     }
 
-    @Test("garbage in validation rules and derivation expressions is an error naming the property", arguments: [
-        #"attributeType="Integer 32" minValueString="abc""#,
-        #"attributeType="String" maxValueString="-3""#,
-        #"attributeType="String" regularExpressionString="([""#,
-        #"attributeType="Integer 64" derived="YES" derivationExpression="((""#,
-    ])
+    @Test(
+        "garbage in validation rules and derivation expressions is an error naming the property",
+        arguments: [
+            #"attributeType="Integer 32" minValueString="abc""#,
+            #"attributeType="String" maxValueString="-3""#,
+            #"attributeType="String" regularExpressionString="([""#,
+            #"attributeType="Integer 64" derived="YES" derivationExpression="((""#,
+        ])
     func garbageRules(attributes: String) throws {
-        let error = try ModelFileKit.loadError("""
+        let error = try ModelFileKit.loadError(
+            """
             <entity name="A">
                 <attribute name="x" optional="YES" \(attributes)/>
             </entity>

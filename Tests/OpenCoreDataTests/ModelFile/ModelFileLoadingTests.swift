@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Reading Xcode model files: bundle layout, and each XML feature on small files written into temporary
 /// directories and on the real fixtures that have it.
@@ -72,7 +72,8 @@ struct ModelFileLoadingTests {
 
     @Test("entity name, class, abstract flag, version hash modifier, elementID and userInfo are read")
     func entityAttributes() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Base" representedClassName="App.Base" isAbstract="YES" versionHashModifier="v2" elementID="OldBase" syncable="YES" codeGenerationType="class">
                 <userInfo>
                     <entry key="table" value="bases"/>
@@ -94,7 +95,8 @@ struct ModelFileLoadingTests {
 
     @Test("parentEntity makes superentities; subentities inherit their parent's properties")
     func inheritance() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Car" representedClassName="Car" parentEntity="Vehicle">
                 <attribute name="doors" attributeType="Integer 16" defaultValueString="4" usesScalarValueType="YES"/>
             </entity>
@@ -126,7 +128,8 @@ struct ModelFileLoadingTests {
     @Test("every attributeType name Xcode writes maps to its NSAttributeType", arguments: typeNames)
     func attributeTypeNames(_ name: String, _ type: NSAttributeType) throws {
         let transient = type == .undefinedAttributeType || type == .objectIDAttributeType ? #" transient="YES""# : ""
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="E"><attribute name="value" optional="YES"\(transient) attributeType="\(name)"/></entity>
             """)
         let attribute = try #require(model.entitiesByName["E"]?.attributesByName["value"])
@@ -135,7 +138,8 @@ struct ModelFileLoadingTests {
 
     @Test("optional and transient come from the XML; absent means NO")
     func optionalAndTransient() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="E">
                 <attribute name="required" attributeType="String"/>
                 <attribute name="optional" optional="YES" attributeType="String"/>
@@ -150,7 +154,8 @@ struct ModelFileLoadingTests {
 
     @Test("defaultValueString is parsed to the attribute's type")
     func defaultValues() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="E">
                 <attribute name="i16" attributeType="Integer 16" defaultValueString="-7" usesScalarValueType="YES"/>
                 <attribute name="i32" attributeType="Integer 32" defaultValueString="100000"/>
@@ -195,7 +200,8 @@ struct ModelFileLoadingTests {
 
     @Test("storage and code generation flags are read")
     func storageFlags() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="E">
                 <attribute name="photo" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES" allowsCloudEncryption="YES"/>
                 <attribute name="color" optional="YES" attributeType="Transformable" valueTransformerName="ColorTransformer" customClassName="UIColor"/>
@@ -222,7 +228,8 @@ struct ModelFileLoadingTests {
 
     @Test("attribute userInfo entries are read")
     func attributeUserInfo() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="E">
                 <attribute name="a" optional="YES" attributeType="String">
                     <userInfo>
@@ -245,8 +252,9 @@ struct ModelFileLoadingTests {
         #expect(v1.entitiesByName["Person"]?.attributesByName["id"]?.preservesValueInHistoryOnDeletion == true)
         #expect(v1.entitiesByName["Person"]?.attributesByName["firstName"]?.preservesValueInHistoryOnDeletion == false)
         #expect(v1.versionIdentifiers == [AnyHashable("1")])
-        let bookmarks = try NSManagedObjectModel.load(from: Fixtures.stores.appendingPathComponent(
-            "duckduckgo__BrowserServicesKit__Bookmarks_V5/BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel"))
+        let bookmarks = try NSManagedObjectModel.load(
+            from: Fixtures.stores.appendingPathComponent(
+                "duckduckgo__BrowserServicesKit__Bookmarks_V5/BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel"))
         let bookmark = try #require(bookmarks.entitiesByName["BookmarkEntity"])
         #expect(bookmark.attributesByName["uuid"]?.versionHashModifier == "3")
         #expect(bookmark.relationshipsByName["favoriteFolders"]?.renamingIdentifier == "favoriteFolder")
@@ -260,8 +268,10 @@ struct ModelFileLoadingTests {
         #expect(entity.userInfo?["someKey"] as? String == "randomValue")
         #expect(entity.attributesByName["binaryAttribute"]?.userInfo?.count == 3)
         #expect(entity.attributesByName["transformableAttribute"]?.valueTransformerName == "myValueTransformer")
-        let ensembles = try NSManagedObjectModel.load(from: ModelFileKit.fixture(
-            "drewmccormack__ensembles__Model.xcdatamodeld").appendingPathComponent("Model_1.xcdatamodel"))
+        let ensembles = try NSManagedObjectModel.load(
+            from: ModelFileKit.fixture(
+                "drewmccormack__ensembles__Model.xcdatamodeld"
+            ).appendingPathComponent("Model_1.xcdatamodel"))
         #expect(ensembles.entitiesByName["IDMMediaFile"]?.attributesByName["data"]?.allowsExternalBinaryDataStorage == true)
     }
 
@@ -269,7 +279,8 @@ struct ModelFileLoadingTests {
 
     @Test("relationships get destination, inverse, cardinality, ordering and every delete rule")
     func relationships() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Author">
                 <relationship name="posts" optional="YES" toMany="YES" deletionRule="Cascade" ordered="YES" destinationEntity="Post" inverseName="author" inverseEntity="Post"/>
                 <relationship name="drafts" toMany="YES" minCount="1" maxCount="9" deletionRule="Deny" destinationEntity="Post" inverseName="draftAuthor" inverseEntity="Post"/>
@@ -303,7 +314,8 @@ struct ModelFileLoadingTests {
 
     @Test("an inverse declared on a superentity resolves through inheritance")
     func inheritedInverse() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Owner">
                 <relationship name="items" optional="YES" toMany="YES" destinationEntity="Special" inverseName="owner" inverseEntity="Special"/>
             </entity>
@@ -331,7 +343,8 @@ struct ModelFileLoadingTests {
 
     @Test("a fetched property carries its fetch request with entity and predicate")
     func fetchedProperty() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Folder">
                 <attribute name="name" optional="YES" attributeType="String"/>
                 <fetchedProperty name="recentNotes" optional="YES">
@@ -354,7 +367,8 @@ struct ModelFileLoadingTests {
 
     @Test("model fetch request templates keep entity, predicate, limits, result type and options")
     func fetchRequestTemplates() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="Integer 16" defaultValueString="0"/></entity>
             <fetchRequest name="ByName" entity="Person" predicateString="name == $NAME" fetchLimit="100" fetchBatchSize="10" includeSubentities="NO" returnObjectsAsFaults="NO" returnDistinctResults="YES" resultType="2"/>
             <fetchRequest name="All" entity="Person"/>
@@ -402,7 +416,8 @@ struct ModelFileLoadingTests {
 
     @Test("fetch indexes keep their elements, type and order")
     func fetchIndexes() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Event">
                 <attribute name="start" optional="YES" attributeType="Date"/>
                 <attribute name="kind" optional="YES" attributeType="String"/>
@@ -423,7 +438,8 @@ struct ModelFileLoadingTests {
 
     @Test("a fetch index element can index an expression instead of a property")
     func expressionIndexElement() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Person">
                 <attribute name="name" optional="YES" attributeType="String"/>
                 <fetchIndex name="byLowerName">
@@ -462,13 +478,16 @@ struct ModelFileLoadingTests {
         let model = try NSManagedObjectModel.load(from: ModelFileKit.fixture("atomicbird__momdec__momdecTests.xcdatamodeld"))
         let entity = try #require(model.entitiesByName["Entity"])
         #expect(entity.indexes.count == 2)
-        #expect(entity.indexes.map { $0.elements.map(\.propertyName) } ==
-                [["booleanAttribute", "dateAttribute"], ["decimalAttribute", "doubleAttribute"]])
+        #expect(
+            entity.indexes.map { $0.elements.map(\.propertyName) } == [
+                ["booleanAttribute", "dateAttribute"], ["decimalAttribute", "doubleAttribute"],
+            ])
     }
 
     @Test("uniqueness constraints become tuples of property names")
     func uniquenessConstraints() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Person">
                 <attribute name="first" attributeType="String"/>
                 <attribute name="last" attributeType="String"/>
@@ -487,7 +506,8 @@ struct ModelFileLoadingTests {
 
     @Test("derived attributes carry their derivation expression")
     func derivedAttributes() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Tag">
                 <attribute name="name" optional="YES" attributeType="String"/>
                 <attribute name="photoCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="photos.@count" usesScalarValueType="YES"/>
@@ -524,7 +544,8 @@ struct ModelFileLoadingTests {
 
     @Test("composite attributes take their elements from the named composite definition")
     func compositeAttributes() throws {
-        let model = try NSManagedObjectModel.load(from: ModelFileKit.fixture("fatbobman__CoreDataEvolution__CoreDataEvolutionIntegrationModel.xcdatamodeld"))
+        let model = try NSManagedObjectModel.load(
+            from: ModelFileKit.fixture("fatbobman__CoreDataEvolution__CoreDataEvolutionIntegrationModel.xcdatamodeld"))
         let item = try #require(model.entitiesByName["CDEItem"])
         let location = try #require(item.attributesByName["location"] as? NSCompositeAttributeDescription)
         #expect(location.attributeType == .compositeAttributeType)
@@ -537,7 +558,8 @@ struct ModelFileLoadingTests {
 
     @Test("a composite can nest another composite")
     func nestedComposite() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Place"><attribute name="where" optional="YES" attributeType="Composite" composite="Address"/></entity>
             <composite name="Address">
                 <attribute name="street" optional="YES" attributeType="String"/>
@@ -558,8 +580,9 @@ struct ModelFileLoadingTests {
 
     @Test("userDefinedModelVersionIdentifier becomes the model's version identifier")
     func versionIdentifier() throws {
-        let header = ModelFileKit.header.replacingOccurrences(of: #"userDefinedModelVersionIdentifier="""#,
-                                                              with: #"userDefinedModelVersionIdentifier="2.1""#)
+        let header = ModelFileKit.header.replacingOccurrences(
+            of: #"userDefinedModelVersionIdentifier="""#,
+            with: #"userDefinedModelVersionIdentifier="2.1""#)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let folder = try ModelFileKit.writeVersion(ModelFileKit.contents(#"<entity name="E"/>"#, header: header), in: directory)
@@ -570,7 +593,8 @@ struct ModelFileLoadingTests {
 
     @Test("unknown elements and XML attributes that newer Xcode may write are ignored")
     func unknownThingsAreIgnored() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="E" futureFlag="YES" syncable="YES" codeGenerationType="class">
                 <attribute name="a" optional="YES" attributeType="String" someNewSetting="42"/>
                 <futureElement name="x"><nested/></futureElement>

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A model's `<ModelName>Model.strings` file becomes its `localizationDictionary` when the model file is
 /// loaded.
@@ -16,8 +16,9 @@ struct ModelFileLocalizationTests {
     func makeBundle() throws -> (URL, URL) {
         let directory = try Fixtures.temporaryDirectory()
         let bundle = directory.appendingPathComponent("Library.xcdatamodeld", isDirectory: true)
-        try ModelFileKit.writeVersion(ModelFileKit.contents(#"<entity name="Book"><attribute name="title" optional="YES" attributeType="String"/></entity>"#),
-                                      named: "Library", in: bundle)
+        try ModelFileKit.writeVersion(
+            ModelFileKit.contents(#"<entity name="Book"><attribute name="title" optional="YES" attributeType="String"/></entity>"#),
+            named: "Library", in: bundle)
         return (directory, bundle)
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Writes small Xcode model files into temporary directories for the model file tests.
 enum ModelFileKit {

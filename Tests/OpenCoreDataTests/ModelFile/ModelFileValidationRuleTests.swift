@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// An attribute's minimum, maximum, length and pattern settings in a model file become validation
 /// predicates with Core Data's warning codes, as Xcode's model compiler makes them.
@@ -20,7 +20,8 @@ struct ModelFileValidationRuleTests {
 
     @Test("numeric minimum and maximum become SELF >= / <= predicates with warnings 1620 and 1610")
     func numericValidation() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="E">
                 <attribute name="age" attributeType="Integer 16" minValueString="5" maxValueString="120" defaultValueString="5"/>
                 <attribute name="ratio" optional="YES" attributeType="Double" minValueString="-3.5"/>
@@ -47,7 +48,8 @@ struct ModelFileValidationRuleTests {
 
     @Test("date minimum and maximum become predicates against dates with warnings 1640 and 1630")
     func dateValidation() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="E">
                 <attribute name="when" optional="YES" attributeType="Date" minDateTimeInterval="284000400" minValueString="2010-01-01 01:00:00" maxDateTimeInterval="602395200" maxValueString="2020-02-03 04:00"/>
             </entity>
@@ -64,14 +66,18 @@ struct ModelFileValidationRuleTests {
 
     @Test("string length and pattern become length and MATCHES predicates with warnings 1670, 1660, 1680")
     func stringValidation() throws {
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="E">
                 <attribute name="code" attributeType="String" minValueString="2" maxValueString="8" regularExpressionString="[A-Z]+"/>
             </entity>
             """)
         let code = try #require(model.entitiesByName["E"]?.attributesByName["code"])
-        #expect(warningCodes(code) == [NSValidationStringTooShortError, NSValidationStringTooLongError,
-                                       NSValidationStringPatternMatchingError])
+        #expect(
+            warningCodes(code) == [
+                NSValidationStringTooShortError, NSValidationStringTooLongError,
+                NSValidationStringPatternMatchingError,
+            ])
         #expect(warningCodes(code) == [1670, 1660, 1680])
         let (minOp, minKey, minValue) = try comparison(code.validationPredicates[0])
         #expect(minOp == .greaterThanOrEqualTo && minKey == "length" && (minValue as? NSNumber)?.intValue == 2)

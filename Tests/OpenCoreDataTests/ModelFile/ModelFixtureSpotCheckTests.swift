@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Real model files from public projects, loaded and compared by hand with their XML: types, flags,
 /// default values parsed to the attribute's Swift type, relationships, fetched properties, templates,
@@ -180,8 +180,10 @@ struct ModelFixtureSpotCheckTests {
         #expect(object.resultType == .managedObjectResultType)
         #expect(object.returnsDistinctResults)
         #expect(object.entityName == "MainEntity")
-        let request = try #require(model.fetchRequestFromTemplate(withName: "ObjectIDFetchRequest",
-                                                                  substitutionVariables: ["NAME": "a", "NEEDLE": "b"]))
+        let request = try #require(
+            model.fetchRequestFromTemplate(
+                withName: "ObjectIDFetchRequest",
+                substitutionVariables: ["NAME": "a", "NEEDLE": "b"]))
         #expect(request.predicate?.predicateFormat == #"oneToOne.name == "a" OR string == "b""#)
         #expect(model.configurations == ["Custom"])
         #expect(model.entities(forConfigurationName: "Custom")?.map(\.name) == ["NewEntity"])

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Loads every version of every real model bundle under Tests/Fixtures (models and the store folders)
 /// and checks each loaded model against its own `contents` file.
@@ -29,7 +29,10 @@ struct ModelFixtureTests {
                     depth = 0
                     continue
                 }
-                if line.hasPrefix("</entity>") { entity = nil; continue }
+                if line.hasPrefix("</entity>") {
+                    entity = nil
+                    continue
+                }
                 guard let current = entity else { continue }
                 let isProperty = line.hasPrefix("<attribute ") || line.hasPrefix("<relationship ") || line.hasPrefix("<fetchedProperty ")
                 if isProperty && depth == 0, let name = Self.value("name", in: line) {
@@ -89,8 +92,9 @@ struct ModelFixtureTests {
                 let contents = folder.appendingPathComponent("contents")
                 guard FileManager.default.fileExists(atPath: contents.path) else {
                     // Only an Xcode 3 binary version may lack its XML: it must throw the specific error.
-                    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("elements").path),
-                            "\(folder.path) has neither contents nor elements")
+                    #expect(
+                        FileManager.default.fileExists(atPath: folder.appendingPathComponent("elements").path),
+                        "\(folder.path) has neither contents nor elements")
                     let error = try ModelFileKit.loadError(at: folder)
                     #expect(error.localizedDescription.contains("Xcode 3 binary model format is not supported"))
                     binaryOnly += 1
@@ -108,8 +112,9 @@ struct ModelFixtureTests {
                 #expect(model.entities.map { $0.name ?? "" } == declared.entities, "\(folder.path): entities")
                 for entity in model.entities {
                     let name = entity.name ?? ""
-                    #expect(entity.properties.map(\.name) == declared.properties[name] ?? [],
-                            "\(folder.path): properties of \(name)")
+                    #expect(
+                        entity.properties.map(\.name) == declared.properties[name] ?? [],
+                        "\(folder.path): properties of \(name)")
                     #expect(entity.superentity?.name == declared.parents[name], "\(folder.path): parent of \(name)")
                     properties += entity.properties.count
                 }
@@ -117,13 +122,16 @@ struct ModelFixtureTests {
                 for item in declared.inverses {
                     let relationship = model.entitiesByName[item.entity]?.relationshipsByName[item.relationship]
                     let inverse = relationship?.inverseRelationship
-                    #expect(inverse?.name == item.inverse && inverse?.entity.name == item.inverseEntity,
-                            "\(folder.path): inverse of \(item.entity).\(item.relationship)")
+                    #expect(
+                        inverse?.name == item.inverse && inverse?.entity.name == item.inverseEntity,
+                        "\(folder.path): inverse of \(item.entity).\(item.relationship)")
                     inverses += 1
                 }
             }
         }
-        print("Model fixtures: \(bundles) bundles, \(versions) versions loaded (\(entities) entities, \(properties) properties, \(inverses) inverses resolved), \(binaryOnly) Xcode 3 binary versions rejected as expected")
+        print(
+            "Model fixtures: \(bundles) bundles, \(versions) versions loaded (\(entities) entities, \(properties) properties, \(inverses) inverses resolved), \(binaryOnly) Xcode 3 binary versions rejected as expected"
+        )
         #expect(bundles == 50)
         #expect(versions == 234)
         #expect(binaryOnly == 3)

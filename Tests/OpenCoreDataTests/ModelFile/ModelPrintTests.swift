@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The readable tree `ocd model print` shows (`NSManagedObjectModel.treeDescription`).
 @Suite("Model printing")
@@ -70,36 +70,42 @@ struct ModelPrintTests {
 
     @Test("composite elements, bounded counts, missing inverses and version identifiers are shown")
     func otherShapes() throws {
-        let header = ModelFileKit.header.replacingOccurrences(of: #"userDefinedModelVersionIdentifier="""#,
-                                                              with: #"userDefinedModelVersionIdentifier="v3""#)
+        let header = ModelFileKit.header.replacingOccurrences(
+            of: #"userDefinedModelVersionIdentifier="""#,
+            with: #"userDefinedModelVersionIdentifier="v3""#)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let folder = try ModelFileKit.writeVersion(ModelFileKit.contents("""
-            <entity name="Place">
-                <attribute name="spot" optional="YES" attributeType="Composite" composite="Point"/>
-                <relationship name="neighbours" toMany="YES" minCount="1" maxCount="5" deletionRule="Deny" destinationEntity="Place"/>
-            </entity>
-            <composite name="Point">
-                <attribute name="x" attributeType="Double" defaultValueString="0.5"/>
-            </composite>
-            """, header: header), in: directory)
+        let folder = try ModelFileKit.writeVersion(
+            ModelFileKit.contents(
+                """
+                <entity name="Place">
+                    <attribute name="spot" optional="YES" attributeType="Composite" composite="Point"/>
+                    <relationship name="neighbours" toMany="YES" minCount="1" maxCount="5" deletionRule="Deny" destinationEntity="Place"/>
+                </entity>
+                <composite name="Point">
+                    <attribute name="x" attributeType="Double" defaultValueString="0.5"/>
+                </composite>
+                """, header: header), in: directory)
         let text = try NSManagedObjectModel.load(from: folder).treeDescription
-        #expect(text == """
-            model: 1 entity, version identifiers: v3
-            entity Place
-              attributes:
-                spot: Composite, optional
-                  x: Double, default 0.5
-              relationships:
-                neighbours -> Place (to-many, 1...5), no inverse, delete rule deny
+        #expect(
+            text == """
+                model: 1 entity, version identifiers: v3
+                entity Place
+                  attributes:
+                    spot: Composite, optional
+                      x: Double, default 0.5
+                  relationships:
+                    neighbours -> Place (to-many, 1...5), no inverse, delete rule deny
 
-            """)
+                """)
     }
 
     @Test("every fixture model prints one line per entity and property")
     func fixturesPrint() throws {
-        for name in ["objcio__core-data__Moody.xcdatamodeld", "3lvis__Sync__Model.xcdatamodeld",
-                     "rileytestut__AltStore__AltStore.xcdatamodeld"] {
+        for name in [
+            "objcio__core-data__Moody.xcdatamodeld", "3lvis__Sync__Model.xcdatamodeld",
+            "rileytestut__AltStore__AltStore.xcdatamodeld",
+        ] {
             let model = try NSManagedObjectModel.load(from: ModelFileKit.fixture(name))
             let lines = model.treeDescription.split(separator: "\n")
             #expect(lines.filter { $0.hasPrefix("entity ") }.count == model.entities.count, "\(name)")

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Collects what a completion block saw, across threads.
 final class AsyncFetchOutcome: @unchecked Sendable {

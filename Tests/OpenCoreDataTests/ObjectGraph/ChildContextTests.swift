@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Parent and child contexts")
 struct ChildContextTests {

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A child's save pushes ALL its changes one level up — transient values and inherited attributes
 /// included — and a child reads every property of the parent's objects.

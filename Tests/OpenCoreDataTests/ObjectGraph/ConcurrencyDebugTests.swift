@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// The concurrency debugging option (`-com.apple.CoreData.ConcurrencyDebug 1` or

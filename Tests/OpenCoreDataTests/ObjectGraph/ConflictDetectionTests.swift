@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// `detectConflicts(for:)`: an object the context did not change still fails (or goes through the merge
 /// policy at) the next save when its row changed in the store since the context read it.
@@ -16,8 +17,14 @@ struct ConflictDetectionTests {
         init(_ directory: URL) throws {
             url = directory.appendingPathComponent("S.sqlite")
             let model = NSManagedObjectModel()
-            model.entities = [ModelKit.entity("Account", [ModelKit.attribute("owner", .stringAttributeType),
-                                                          ModelKit.attribute("balance", .integer64AttributeType)])]
+            model.entities = [
+                ModelKit.entity(
+                    "Account",
+                    [
+                        ModelKit.attribute("owner", .stringAttributeType),
+                        ModelKit.attribute("balance", .integer64AttributeType),
+                    ])
+            ]
             coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
             try coordinator.addPersistentStore(type: .sqlite, at: url)
             let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)

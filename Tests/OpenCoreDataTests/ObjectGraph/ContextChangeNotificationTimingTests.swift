@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// When a context announces its changes without an explicit `processPendingChanges()`, as Apple's Core
 /// Data does: at the end of a `perform` block; a change made in `performAndWait` is flushed by the next

@@ -1,6 +1,6 @@
-import Testing
-import OpenCoreData
 import Dispatch
+import OpenCoreData
+import Testing
 
 @Suite("Context concurrency")
 struct ContextConcurrencyTests {

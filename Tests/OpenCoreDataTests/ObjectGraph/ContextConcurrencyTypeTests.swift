@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `NSManagedObjectContextConcurrencyType` is a top-level enum, as in Apple's API; the nested
 /// `NSManagedObjectContext.ConcurrencyType` is Apple's struct of values to create a context with.

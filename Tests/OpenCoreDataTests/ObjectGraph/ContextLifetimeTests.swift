@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Objects that outlive their context: once the context goes away, each reads `nil` for its
@@ -24,8 +25,9 @@ struct ContextLifetimeTests {
     func objectsOutliveTheirContext() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (coordinator, _) = try StoreKit.sqliteCoordinator(StoreKit.blogModel(),
-                                                             at: directory.appendingPathComponent("Blog.sqlite"))
+        let (coordinator, _) = try StoreKit.sqliteCoordinator(
+            StoreKit.blogModel(),
+            at: directory.appendingPathComponent("Blog.sqlite"))
         var watcher: Weak?
         let survivors: Survivors = try {
             let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)

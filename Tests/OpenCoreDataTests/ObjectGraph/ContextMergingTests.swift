@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Merging changes between contexts")
 struct ContextMergingTests {
@@ -27,8 +27,9 @@ struct ContextMergingTests {
         let bob = writer.make("Author", ["name": "Bob"])
         let note = try saveCapturingNotification(writer)
 
-        let recorder = NotificationRecorder([.NSManagedObjectContextObjectsDidChange, .NSManagedObjectContextDidMergeChangesObjectIDs],
-                                            object: reader)
+        let recorder = NotificationRecorder(
+            [.NSManagedObjectContextObjectsDidChange, .NSManagedObjectContextDidMergeChangesObjectIDs],
+            object: reader)
         reader.mergeChanges(fromContextDidSave: note)
         #expect(ann.string("name") == "Anne")
         // Apple's Core Data: the deleted instance stays registered, is no fault, reads its old values.
@@ -88,11 +89,12 @@ struct ContextMergingTests {
         let cid = remote.make("Author", ["name": "Cid"])
         try remote.save()
 
-        NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [
-            NSUpdatedObjectsKey: [ann.objectID.uriRepresentation()],
-            NSDeletedObjectsKey: [bob.objectID],
-            NSInsertedObjectsKey: [cid.objectID.uriRepresentation()],
-        ], into: [local])
+        NSManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [
+                NSUpdatedObjectsKey: [ann.objectID.uriRepresentation()],
+                NSDeletedObjectsKey: [bob.objectID],
+                NSInsertedObjectsKey: [cid.objectID.uriRepresentation()],
+            ], into: [local])
         #expect(ann.string("name") == "Anne")
         #expect(bob.isDeleted)
         #expect(local.registeredObject(for: cid.objectID)?.string("name") == "Cid")

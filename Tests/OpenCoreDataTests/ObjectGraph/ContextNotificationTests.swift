@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Context notifications")
 struct ContextNotificationTests {
@@ -73,7 +73,9 @@ struct ContextNotificationTests {
         #expect(notes[1].objects(NSInsertedObjectsKey).isEmpty)
     }
 
-    @Test("save posts ObjectsDidChange (pending changes processed), then WillSave, then DidSave with the saved objects and DidSaveObjectIDs with permanent IDs")
+    @Test(
+        "save posts ObjectsDidChange (pending changes processed), then WillSave, then DidSave with the saved objects and DidSaveObjectIDs with permanent IDs"
+    )
     func saveNotifications() throws {
         let stack = try GraphStack()
         let context = stack.context()
@@ -89,8 +91,11 @@ struct ContextNotificationTests {
         try context.save()
 
         let names = recorder.notifications.map(\.name)
-        #expect(names == [.NSManagedObjectContextObjectsDidChange, .NSManagedObjectContextWillSave,
-                          .NSManagedObjectContextDidSave, .NSManagedObjectContextDidSaveObjectIDs])
+        #expect(
+            names == [
+                .NSManagedObjectContextObjectsDidChange, .NSManagedObjectContextWillSave,
+                .NSManagedObjectContextDidSave, .NSManagedObjectContextDidSaveObjectIDs,
+            ])
         let didSave = try #require(recorder.named(.NSManagedObjectContextDidSave).first)
         #expect(didSave.object as AnyObject === context)
         #expect(didSave.objects(NSInsertedObjectsKey) == [new])
@@ -206,8 +211,9 @@ struct ContextNotificationTests {
         try #require(notes.count == 2)
         #expect(notes[0].objects(NSRefreshedObjectsKey) == [ann])
         #expect(notes[0].objects(NSUpdatedObjectsKey).isEmpty)
-        #expect(notes[1].userInfo?[NSInvalidatedAllObjectsKey] as? [NSManagedObjectID] == [ann.objectID],
-                "Core Data's value for NSInvalidatedAllObjectsKey is an array of object IDs")
+        #expect(
+            notes[1].userInfo?[NSInvalidatedAllObjectsKey] as? [NSManagedObjectID] == [ann.objectID],
+            "Core Data's value for NSInvalidatedAllObjectsKey is an array of object IDs")
     }
 
     @Test("the typed names and NotificationKey cases are the same names and keys")

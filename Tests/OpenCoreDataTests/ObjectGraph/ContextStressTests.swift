@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// What one worker committed: the posts it owns that exist after its last successful save, with their
 /// view counts, and how many times it incremented the shared counter.
@@ -15,7 +15,9 @@ struct ContextStressTests {
     private static let minimumRounds = 25
     private static let duration: TimeInterval = 3
 
-    @Test("private contexts insert, update, delete and fetch the same entities at once, merging each other's saves; the store holds exactly the committed work")
+    @Test(
+        "private contexts insert, update, delete and fetch the same entities at once, merging each other's saves; the store holds exactly the committed work"
+    )
     func concurrentWork() async throws {
         let stack = try GraphStack()
         let setup = stack.context()
@@ -87,8 +89,10 @@ struct ContextStressTests {
 
     /// One worker's rounds: insert two posts, bump the views of one of its posts, delete one, fetch
     /// everyone's posts, and increment the shared counter (retrying on optimistic-locking conflicts).
-    private static func work(_ worker: Int, context: NSManagedObjectContext, counterID: NSManagedObjectID,
-                             deadline: Date) async throws -> CommittedWork {
+    private static func work(
+        _ worker: Int, context: NSManagedObjectContext, counterID: NSManagedObjectID,
+        deadline: Date
+    ) async throws -> CommittedWork {
         var committed = CommittedWork()
         var round = 0
         while round < minimumRounds || Date() < deadline {

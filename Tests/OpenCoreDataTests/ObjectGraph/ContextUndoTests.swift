@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Context undo and redo")
 struct ContextUndoTests {
@@ -57,7 +57,8 @@ struct ContextUndoTests {
         #expect(user.value(forKey: "name") as? String == "D")
     }
 
-    @Test("undoing an insert removes the object from the context; redo brings the same object back with its values", arguments: TestStoreKind.allCases)
+    @Test(
+        "undoing an insert removes the object from the context; redo brings the same object back with its values", arguments: TestStoreKind.allCases)
     func insertUndo(kind: TestStoreKind) throws {
         let (stack, context, _) = try undoableContext(kind)
         let ann = context.make("User", ["name": "Ann"])
@@ -77,7 +78,9 @@ struct ContextUndoTests {
         #expect(try reader.all("Post").first?.toOne("author")?.value(forKey: "name") as? String == "Ann")
     }
 
-    @Test("undoing a delete restores the object, the cascaded objects and every nullified inverse; redo deletes again", arguments: TestStoreKind.allCases)
+    @Test(
+        "undoing a delete restores the object, the cascaded objects and every nullified inverse; redo deletes again",
+        arguments: TestStoreKind.allCases)
     func deleteUndo(kind: TestStoreKind) throws {
         let (stack, context, _) = try undoableContext(kind)
         let ann = context.make("User", ["name": "Ann"])

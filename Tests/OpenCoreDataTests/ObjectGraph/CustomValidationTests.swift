@@ -1,11 +1,17 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The first seed's User with its `validateName:error:` and `validateEmail:error:` methods, written in
 /// Swift: per-key methods registered with `registerValidation(forKey:_:)`.
 final class ValidatedUser: NSManagedObject {
-    var name: String? { get { managedValue(forKey: "name") } set { setManagedValue(newValue, forKey: "name") } }
-    var email: String? { get { managedValue(forKey: "email") } set { setManagedValue(newValue, forKey: "email") } }
+    var name: String? {
+        get { managedValue(forKey: "name") }
+        set { setManagedValue(newValue, forKey: "name") }
+    }
+    var email: String? {
+        get { managedValue(forKey: "email") }
+        set { setManagedValue(newValue, forKey: "email") }
+    }
 
     func validateName(_ value: AutoreleasingUnsafeMutablePointer<AnyObject?>) throws {
         guard let name = value.pointee as? String, !name.isEmpty else {
@@ -32,9 +38,11 @@ final class NicknamedUser: NSManagedObject {
         guard key == "nickname", let nickname = value.pointee as? String else { return }
         let trimmed = nickname.trimmingCharacters(in: .whitespaces)
         if trimmed == "root" {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError, userInfo: [
-                NSValidationKeyErrorKey: key, NSLocalizedDescriptionKey: "root is reserved",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError,
+                userInfo: [
+                    NSValidationKeyErrorKey: key, NSLocalizedDescriptionKey: "root is reserved",
+                ])
         }
         value.pointee = trimmed as NSString
     }
@@ -42,8 +50,12 @@ final class NicknamedUser: NSManagedObject {
 
 enum CustomValidationModel {
     static func make() -> NSManagedObjectModel {
-        let user = ModelKit.entity("ValidatedUser", [ModelKit.attribute("name", .stringAttributeType),
-                                                     ModelKit.attribute("email", .stringAttributeType)])
+        let user = ModelKit.entity(
+            "ValidatedUser",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("email", .stringAttributeType),
+            ])
         let nick = ModelKit.entity("NicknamedUser", [ModelKit.attribute("nickname", .stringAttributeType)])
         let model = NSManagedObjectModel()
         model.entities = [user, nick]
@@ -58,8 +70,9 @@ enum CustomValidationModel {
 
 @Suite("Custom validation: per-key methods and validateValue(_:forKey:) overrides")
 struct CustomValidationTests {
-    @Test("the seed's validateName and validateEmail reject bad values on demand and at save",
-          arguments: TestStoreKind.allCases)
+    @Test(
+        "the seed's validateName and validateEmail reject bad values on demand and at save",
+        arguments: TestStoreKind.allCases)
     func seedMethods(_ kind: TestStoreKind) throws {
         CustomValidationModel.register()
         let stack = try GraphStack(kind, model: CustomValidationModel.make())

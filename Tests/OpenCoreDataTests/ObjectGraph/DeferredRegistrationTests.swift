@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import OpenCoreData
+import Testing
 
 /// A store of `count` `Note` objects (`rank` = 0, 1, …), and a new coordinator on it whose row cache is
 /// empty.
@@ -29,8 +29,9 @@ enum FirstRegistryUse: String, CaseIterable, Sendable {
 
 @Suite("Objects of a first fetch, registered before they are indexed by ID")
 struct DeferredRegistrationTests {
-    @Test("each object of a fetch into an empty context is the one every lookup by ID finds afterwards, with an empty or a filled row cache",
-          arguments: FirstRegistryUse.allCases, [false, true])
+    @Test(
+        "each object of a fetch into an empty context is the one every lookup by ID finds afterwards, with an empty or a filled row cache",
+        arguments: FirstRegistryUse.allCases, [false, true])
     func lookupsFindTheFetchedObjects(firstUse: FirstRegistryUse, cacheFilled: Bool) throws {
         let (stack, coordinator) = try savedNotes(count: 300)
         if cacheFilled {
@@ -61,7 +62,10 @@ struct DeferredRegistrationTests {
         // Whatever came first, the registry now knows each fetched object, once.
         #expect(context.registeredObjects.count == 300)
         #expect(objects.allSatisfy { context.registeredObject(for: $0.objectID) === $0 && $0.managedObjectContext === context })
-        #expect(objects.enumerated().allSatisfy { index, object in object.value(forKey: "rank") as? Int64 == (index == 7 && firstUse == .saveOfAChange ? -7 : Int64(index)) })
+        #expect(
+            objects.enumerated().allSatisfy { index, object in
+                object.value(forKey: "rank") as? Int64 == (index == 7 && firstUse == .saveOfAChange ? -7 : Int64(index))
+            })
     }
 
     @Test("objects of a fetch lose their context when it goes away, though nothing looked them up")

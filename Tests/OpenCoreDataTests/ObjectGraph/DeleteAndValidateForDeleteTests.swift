@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `delete(_:)` and `validateForDelete()` as Apple's Core Data behaves (recorded from its framework).
 @Suite("Deleting and validating for delete", .serialized)

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `propagatesDeletesAtEndOfEvent`: delete rules run at the end of each event by default, and only at
 /// save when it is `false`.

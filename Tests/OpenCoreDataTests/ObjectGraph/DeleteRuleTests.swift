@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Counts `prepareForDeletion()` calls per object.
 final class CountingDeletionObject: NSManagedObject {

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Writer(name, postCount = posts.@count, searchName = lowercase:(name), touched = now()) ->> Article(title).
 enum DerivedModel {
@@ -40,8 +40,9 @@ struct DerivedAttributeTests {
         let stack = try GraphStack(kind, model: DerivedModel.make())
         let context = stack.context()
         let writer = context.make("Writer", ["name": "Lu XUN"])
-        writer.setValue(NSSet(array: [context.make("Article", ["title": "A"]), context.make("Article", ["title": "B"])]),
-                        forKey: "articles")
+        writer.setValue(
+            NSSet(array: [context.make("Article", ["title": "A"]), context.make("Article", ["title": "B"])]),
+            forKey: "articles")
         #expect(writer.value(forKey: "articleCount") == nil, "not computed before the save")
         try context.save()
         #expect((writer.value(forKey: "articleCount") as? NSNumber)?.intValue == 2)
@@ -116,8 +117,9 @@ struct DerivedAttributeTests {
         return model
     }
 
-    @Test("changing a value a related object's derived attribute reads recomputes that object at save",
-          arguments: TestStoreKind.allCases)
+    @Test(
+        "changing a value a related object's derived attribute reads recomputes that object at save",
+        arguments: TestStoreKind.allCases)
     func recomputedFromRelatedChange(_ kind: TestStoreKind) throws {
         let stack = try GraphStack(kind, model: Self.relatedModel())
         let context = stack.context()

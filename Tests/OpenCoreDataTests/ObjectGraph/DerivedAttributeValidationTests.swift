@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A non-optional derived attribute whose value cannot be derived fails the first save with 1570, as in
 /// Apple's Core Data.

@@ -1,18 +1,27 @@
-import Testing
-import OpenCoreData
 import GRDB
+import OpenCoreData
+import Testing
 
 /// The second seed's hierarchy: Vehicle (abstract, brand) → Car (numberOfDoors), Motorcycle (engineCC).
 class Vehicle: NSManagedObject {
-    var brand: String { get { managedValue(forKey: "brand") } set { setManagedValue(newValue, forKey: "brand") } }
+    var brand: String {
+        get { managedValue(forKey: "brand") }
+        set { setManagedValue(newValue, forKey: "brand") }
+    }
 }
 
 final class Car: Vehicle {
-    var numberOfDoors: Int { get { managedValue(forKey: "numberOfDoors") } set { setManagedValue(newValue, forKey: "numberOfDoors") } }
+    var numberOfDoors: Int {
+        get { managedValue(forKey: "numberOfDoors") }
+        set { setManagedValue(newValue, forKey: "numberOfDoors") }
+    }
 }
 
 final class Motorcycle: Vehicle {
-    var engineCC: Int { get { managedValue(forKey: "engineCC") } set { setManagedValue(newValue, forKey: "engineCC") } }
+    var engineCC: Int {
+        get { managedValue(forKey: "engineCC") }
+        set { setManagedValue(newValue, forKey: "engineCC") }
+    }
 }
 
 extension Vehicle {
@@ -38,8 +47,10 @@ enum VehicleModel {
         let garageOf = ModelKit.relationship("garage", to: garage)
         ModelKit.pair(vehicles, garageOf)
         vehicle.properties += [garageOf]
-        garage.properties = [ModelKit.attribute("name", .stringAttributeType), vehicles,
-                             ModelKit.relationship("favorite", to: vehicle)]
+        garage.properties = [
+            ModelKit.attribute("name", .stringAttributeType), vehicles,
+            ModelKit.relationship("favorite", to: vehicle),
+        ]
         garage.managedObjectClassName = "NSManagedObject"
         let sticker = ModelKit.entity("Sticker", [ModelKit.attribute("text", .stringAttributeType)])
         sticker.managedObjectClassName = "NSManagedObject"
@@ -120,8 +131,9 @@ struct EntityInheritanceTests {
         #expect(tables.isEmpty)
     }
 
-    @Test("relationships to the parent entity hold any sub-entity and read back as the right class",
-          arguments: TestStoreKind.allCases)
+    @Test(
+        "relationships to the parent entity hold any sub-entity and read back as the right class",
+        arguments: TestStoreKind.allCases)
     func relationshipsToParent(_ kind: TestStoreKind) throws {
         let stack = try GraphStack(kind, model: VehicleModel.make())
         try VehicleModel.fill(stack.context())

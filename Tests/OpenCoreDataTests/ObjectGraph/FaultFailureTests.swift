@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import OpenCoreData
+import Testing
 
 /// Firing a fault through an accessor, which cannot throw, when the store cannot give the object's row
 /// or to-many relationship: the object reads with no values (the relationship empty), the process goes
@@ -29,8 +29,10 @@ final class FaultFailureTests {
     /// Saves, expecting a Cocoa error of `code` whose message mentions `mentioning`, and the store's
     /// bytes unchanged.
     @discardableResult
-    private func expectSaveFails(_ context: NSManagedObjectContext, code: Int, mentioning: String,
-                                 sourceLocation: SourceLocation = #_sourceLocation) throws -> NSError {
+    private func expectSaveFails(
+        _ context: NSManagedObjectContext, code: Int, mentioning: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> NSError {
         let before = Kit.storeBytes(url)
         let error = try #require(throws: NSError.self, sourceLocation: sourceLocation) { try context.save() }
         #expect(error.domain == NSCocoaErrorDomain, sourceLocation: sourceLocation)
@@ -40,7 +42,9 @@ final class FaultFailureTests {
         return error
     }
 
-    @Test("a fault whose row is damaged reads with no values; a save of a change to it throws 259 and writes nothing; once repaired and refreshed it reads and saves")
+    @Test(
+        "a fault whose row is damaged reads with no values; a save of a change to it throws 259 and writes nothing; once repaired and refreshed it reads and saves"
+    )
     func damagedRow() throws {
         try Kit.execute("UPDATE ZUSER SET Z_OPT = 'damaged'", on: url)
         let context = try openContext()
@@ -51,12 +55,13 @@ final class FaultFailureTests {
             #expect(ann.value(forKey: "name") == nil)
             #expect(!ann.isFault)
             #expect(!ann.isDeleted)
-            try context.save() // nothing changed: nothing to refuse
+            try context.save()  // nothing changed: nothing to refuse
 
             ann.setValue("Anna", forKey: "name")
             post.setValue("P1 edited", forKey: "title")
-            let error = try expectSaveFails(context, code: NSFileReadCorruptFileError,
-                                            mentioning: ann.objectID.uriRepresentation().absoluteString)
+            let error = try expectSaveFails(
+                context, code: NSFileReadCorruptFileError,
+                mentioning: ann.objectID.uriRepresentation().absoluteString)
             #expect(error.localizedDescription.contains("Z_OPT"))
             #expect((error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == NSFileReadCorruptFileError)
 
@@ -68,14 +73,18 @@ final class FaultFailureTests {
         }
         let reader = try openContext()
         let (user, post) = try reader.performAndWait {
-            (try Kit.fetchLoaded(reader, "User", "name", "Anna").value(forKey: "name") as? String,
-             try Kit.fetchLoaded(reader, "Post", "title", "P1 edited").value(forKey: "title") as? String)
+            (
+                try Kit.fetchLoaded(reader, "User", "name", "Anna").value(forKey: "name") as? String,
+                try Kit.fetchLoaded(reader, "Post", "title", "P1 edited").value(forKey: "title") as? String
+            )
         }
         #expect(user == "Anna")
         #expect(post == "P1 edited")
     }
 
-    @Test("a fault whose row is gone, with shouldDeleteInaccessibleFaults false, reads with no values and is not deleted; a save of a change to it throws 133000")
+    @Test(
+        "a fault whose row is gone, with shouldDeleteInaccessibleFaults false, reads with no values and is not deleted; a save of a change to it throws 133000"
+    )
     func goneRowKept() throws {
         let context = try openContext()
         context.shouldDeleteInaccessibleFaults = false
@@ -86,8 +95,9 @@ final class FaultFailureTests {
             #expect(ann.value(forKey: "name") == nil)
             #expect(!ann.isDeleted)
             ann.setValue("Anna", forKey: "name")
-            try expectSaveFails(context, code: NSManagedObjectReferentialIntegrityError,
-                                mentioning: ann.objectID.uriRepresentation().absoluteString)
+            try expectSaveFails(
+                context, code: NSManagedObjectReferentialIntegrityError,
+                mentioning: ann.objectID.uriRepresentation().absoluteString)
             // Let go of the change: nothing else is refused.
             context.refresh(ann, mergeChanges: false)
             post.setValue("P1 edited", forKey: "title")
@@ -95,7 +105,9 @@ final class FaultFailureTests {
         }
     }
 
-    @Test("a to-many relationship the store cannot read reads as empty; a save that would write its object throws 259; once the object is loaded again, it saves")
+    @Test(
+        "a to-many relationship the store cannot read reads as empty; a save that would write its object throws 259; once the object is loaded again, it saves"
+    )
     func damagedToMany() throws {
         try Kit.execute("UPDATE ZPOST SET Z_ENT = 'damaged' WHERE ZTITLE = 'P2'", on: url)
         let context = try openContext()

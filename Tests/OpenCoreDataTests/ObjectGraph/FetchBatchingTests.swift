@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 @Suite("fetchBatchSize: IDs first, rows one batch at a time as results are touched")
@@ -170,7 +171,9 @@ struct FetchBatchingTests {
             request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
             let users = try context.fetch(request)
             try other.performAndWait {
-                let victim = try other.fetch(NSFetchRequest<NSManagedObject>(entityName: "User")).first { $0.value(forKey: "name") as? String == FetchingModel.name(3) }
+                let victim = try other.fetch(NSFetchRequest<NSManagedObject>(entityName: "User")).first {
+                    $0.value(forKey: "name") as? String == FetchingModel.name(3)
+                }
                 other.delete(try #require(victim))
                 try other.save()
             }

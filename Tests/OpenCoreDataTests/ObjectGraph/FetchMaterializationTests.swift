@@ -1,20 +1,47 @@
 import GRDB
-import Testing
 import OpenCoreData
+import Testing
 
 /// An object of the `Reading` entity, its properties written as the `@Managed` macro expands them; it
 /// counts how often its values were loaded.
 final class FetchedReading: NSManagedObject {
     nonisolated(unsafe) var awakeCount = 0
-    var i0: Int64 { get { managedValue(forKey: "i0") } set { setManagedValue(newValue, forKey: "i0") } }
-    var i1: Int64 { get { managedValue(forKey: "i1") } set { setManagedValue(newValue, forKey: "i1") } }
-    var small: Int16 { get { managedValue(forKey: "small") } set { setManagedValue(newValue, forKey: "small") } }
-    var ratio: Double { get { managedValue(forKey: "ratio") } set { setManagedValue(newValue, forKey: "ratio") } }
-    var flag: Bool { get { managedValue(forKey: "flag") } set { setManagedValue(newValue, forKey: "flag") } }
-    var label: String? { get { managedValue(forKey: "label") } set { setManagedValue(newValue, forKey: "label") } }
-    var maybe: Int64? { get { managedValue(forKey: "maybe") } set { setManagedValue(newValue, forKey: "maybe") } }
-    var maybeInt: Int? { get { managedValue(forKey: "maybe") } set { setManagedValue(newValue, forKey: "maybe") } }
-    var maybeRatio: Double? { get { managedValue(forKey: "ratio") } set { setManagedValue(newValue, forKey: "ratio") } }
+    var i0: Int64 {
+        get { managedValue(forKey: "i0") }
+        set { setManagedValue(newValue, forKey: "i0") }
+    }
+    var i1: Int64 {
+        get { managedValue(forKey: "i1") }
+        set { setManagedValue(newValue, forKey: "i1") }
+    }
+    var small: Int16 {
+        get { managedValue(forKey: "small") }
+        set { setManagedValue(newValue, forKey: "small") }
+    }
+    var ratio: Double {
+        get { managedValue(forKey: "ratio") }
+        set { setManagedValue(newValue, forKey: "ratio") }
+    }
+    var flag: Bool {
+        get { managedValue(forKey: "flag") }
+        set { setManagedValue(newValue, forKey: "flag") }
+    }
+    var label: String? {
+        get { managedValue(forKey: "label") }
+        set { setManagedValue(newValue, forKey: "label") }
+    }
+    var maybe: Int64? {
+        get { managedValue(forKey: "maybe") }
+        set { setManagedValue(newValue, forKey: "maybe") }
+    }
+    var maybeInt: Int? {
+        get { managedValue(forKey: "maybe") }
+        set { setManagedValue(newValue, forKey: "maybe") }
+    }
+    var maybeRatio: Double? {
+        get { managedValue(forKey: "ratio") }
+        set { setManagedValue(newValue, forKey: "ratio") }
+    }
 
     override func awakeFromFetch() {
         super.awakeFromFetch()
@@ -30,14 +57,16 @@ private enum ReadingModel {
         i0.defaultValue = 7
         let i1 = ModelKit.attribute("i1", .integer64AttributeType)
         i1.defaultValue = 7
-        let entity = ModelKit.entity("Reading", [
-            i0, i1,
-            ModelKit.attribute("small", .integer16AttributeType),
-            ModelKit.attribute("ratio", .doubleAttributeType),
-            ModelKit.attribute("flag", .booleanAttributeType),
-            ModelKit.attribute("label", .stringAttributeType),
-            ModelKit.attribute("maybe", .integer64AttributeType),
-        ])
+        let entity = ModelKit.entity(
+            "Reading",
+            [
+                i0, i1,
+                ModelKit.attribute("small", .integer16AttributeType),
+                ModelKit.attribute("ratio", .doubleAttributeType),
+                ModelKit.attribute("flag", .booleanAttributeType),
+                ModelKit.attribute("label", .stringAttributeType),
+                ModelKit.attribute("maybe", .integer64AttributeType),
+            ])
         entity.managedObjectClassName = String(reflecting: FetchedReading.self)
         let model = NSManagedObjectModel()
         model.entities = [entity]
@@ -135,7 +164,9 @@ struct FetchMaterializationTests {
         #expect(readings[2].i1 == 0)
     }
 
-    @Test("an integer column holding text, a blob or a real reads as SQLite reads it, alike in a fetch of objects, of dictionaries, and an object fetched alone")
+    @Test(
+        "an integer column holding text, a blob or a real reads as SQLite reads it, alike in a fetch of objects, of dictionaries, and an object fetched alone"
+    )
     func integersOfOtherStorageClassesReadAsSQLiteReadsThem() throws {
         // Cells another program left in an Integer 64 column, each with what the attribute reads: SQLite's
         // own integer (`sqlite3_column_int64`, `CAST`), or nil where text or a blob starts with no number.
@@ -151,7 +182,9 @@ struct FetchMaterializationTests {
         }
         // The expectations are SQLite's own reading of each cell wherever it finds a number.
         let queue = try DatabaseQueue(path: stack.storeURL.path)
-        let sqliteReadings = try queue.read { try Int64.fetchAll($0, sql: "SELECT CAST(ZI1 AS INTEGER) FROM ZREADING WHERE ZI1 IS NOT NULL ORDER BY ZI0") }
+        let sqliteReadings = try queue.read {
+            try Int64.fetchAll($0, sql: "SELECT CAST(ZI1 AS INTEGER) FROM ZREADING WHERE ZI1 IS NOT NULL ORDER BY ZI0")
+        }
         try queue.close()
         #expect(sqliteReadings == cells.filter { $0.sql != "NULL" }.map { $0.expected ?? 0 })
 
@@ -174,13 +207,15 @@ struct FetchMaterializationTests {
         }
     }
 
-    @Test("an Integer 16 column keeps the low bits of the integer SQLite reads, and a Boolean is true where it is not 0, alike in a fetch of objects and of dictionaries")
+    @Test(
+        "an Integer 16 column keeps the low bits of the integer SQLite reads, and a Boolean is true where it is not 0, alike in a fetch of objects and of dictionaries"
+    )
     func narrowIntegersAndBooleansOfOtherStorageClasses() throws {
         // (cell of the Integer 16 column, its reading; cell of the Boolean column, its reading)
         let cells: [(small: String, smallValue: Int16?, flag: String, flagValue: Bool?)] = [
-            ("'70000x'", 4464, "'2x'", true),      // 70000 = 0x11170: its low 16 bits are 0x1170
-            ("65536", 0, "1e30", true),            // an integer whose low 16 bits are 0
-            ("'65536x'", 0, "'x'", nil),           // text SQLite reads as 65536, low bits 0
+            ("'70000x'", 4464, "'2x'", true),  // 70000 = 0x11170: its low 16 bits are 0x1170
+            ("65536", 0, "1e30", true),  // an integer whose low 16 bits are 0
+            ("'65536x'", 0, "'x'", nil),  // text SQLite reads as 65536, low bits 0
             ("'99999999999999999999x'", -1, "'0x'", false),
             ("'seven'", nil, "0.5", false),
             ("-7.9", -7, "NULL", nil),

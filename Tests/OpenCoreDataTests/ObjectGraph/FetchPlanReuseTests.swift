@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// A SQLite store works out which columns a fetch of an entity selects, and how its rows are read,

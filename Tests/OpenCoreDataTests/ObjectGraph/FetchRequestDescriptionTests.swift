@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Fetch request descriptions")
 struct FetchRequestDescriptionTests {

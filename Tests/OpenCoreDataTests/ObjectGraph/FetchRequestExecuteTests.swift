@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `NSFetchRequest.execute()`: a request run from inside a context's block fetches in that context.
 @Suite("NSFetchRequest.execute()")
@@ -60,7 +60,8 @@ struct FetchRequestExecuteTests {
     static func countInBackground(_ context: NSManagedObjectContext, into slot: ResultSlot) {
         context.perform {
             insert(["z"], into: context)
-            slot.set(Result { try NSFetchRequest<NSManagedObject>(entityName: "Item").execute().filter { $0.managedObjectContext === context }.count })
+            slot.set(
+                Result { try NSFetchRequest<NSManagedObject>(entityName: "Item").execute().filter { $0.managedObjectContext === context }.count })
         }
     }
 

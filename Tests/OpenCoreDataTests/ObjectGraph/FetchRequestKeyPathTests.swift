@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import OpenCoreData
+import Testing
 
 /// A fetch whose predicate or sort descriptors name a key the entity does not have — a predicate built
 /// from text a user typed, say — throws `NSPersistentStoreUnsupportedRequestTypeError` (134091) from
@@ -29,8 +29,9 @@ struct FetchRequestKeyPathTests {
         return request
     }
 
-    @Test("an unknown key in the predicate or a sort descriptor throws 134091 naming it, with unsaved objects or without",
-          arguments: [NSPersistentStore.StoreType.sqlite, .inMemory], [true, false])
+    @Test(
+        "an unknown key in the predicate or a sort descriptor throws 134091 naming it, with unsaved objects or without",
+        arguments: [NSPersistentStore.StoreType.sqlite, .inMemory], [true, false])
     func unknownKeysThrow(type: NSPersistentStore.StoreType, includesPendingChanges: Bool) throws {
         let directory = TemporaryDirectory()
         let context = try Self.context(type, in: directory)
@@ -52,14 +53,17 @@ struct FetchRequestKeyPathTests {
         }
     }
 
-    @Test("key paths through relationships, collection operators and self still fetch, over stored and unsaved objects",
-          arguments: [NSPersistentStore.StoreType.sqlite, .inMemory])
+    @Test(
+        "key paths through relationships, collection operators and self still fetch, over stored and unsaved objects",
+        arguments: [NSPersistentStore.StoreType.sqlite, .inMemory])
     func knownKeysFetch(type: NSPersistentStore.StoreType) throws {
         let directory = TemporaryDirectory()
         let context = try Self.context(type, in: directory)
         let found = try context.performAndWait {
-            try ["ANY posts.title BEGINSWITH 'P'", "posts.@count == 1 AND SELF.name != 'Ann'",
-                 "SUBQUERY(posts, $p, $p.title == 'P1').@count > 0"].map { format in
+            try [
+                "ANY posts.title BEGINSWITH 'P'", "posts.@count == 1 AND SELF.name != 'Ann'",
+                "SUBQUERY(posts, $p, $p.title == 'P1').@count > 0",
+            ].map { format in
                 try context.fetch(try Self.request(format, sortedBy: "name")).compactMap { $0.value(forKey: "name") as? String }
             }
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 @Suite("Fetch result types: objects, object IDs, dictionaries and counts, with Apple's generic request types")

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Fetch requests as Apple's Core Data executes them: the entity of `NSFetchRequest(entityName:)` is
 /// resolved by the execution, and a sorted window (`fetchOffset`, `fetchLimit`) is exactly that window.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Faults a fetch returns fire from the row the fetch read while the coordinator's row cache has not
@@ -16,9 +17,11 @@ struct FetchedFaultFiringTests {
         return (reader, fault, ann, writer)
     }
 
-    @Test("a batch update of the fault's row (status only) is what the fault fires with", arguments: [
-        NSBatchUpdateRequestResultType.statusOnlyResultType, .updatedObjectsCountResultType, .updatedObjectIDsResultType,
-    ])
+    @Test(
+        "a batch update of the fault's row (status only) is what the fault fires with",
+        arguments: [
+            NSBatchUpdateRequestResultType.statusOnlyResultType, .updatedObjectsCountResultType, .updatedObjectIDsResultType,
+        ])
     func batchUpdate(resultType: NSBatchUpdateRequestResultType) throws {
         let stack = try GraphStack()
         let (reader, fault, _, _) = try fetchedFault(stack)
@@ -172,10 +175,12 @@ final class InheritingContextReleasingAuthor: ContextReleasingAuthor {}
 
 @Suite("Fetched faults whose awakeFromFetch lets go of their context", .serialized)
 struct FetchedFaultContextReleaseTests {
-    @Test("awakeFromFetch runs when a fetched fault fires, and may let go of the context's last owner", arguments: [
-        NSStringFromClass(ContextReleasingAuthor.self), NSStringFromClass(InheritingContextReleasingAuthor.self),
-        NSStringFromClass(NSManagedObject.self),
-    ])
+    @Test(
+        "awakeFromFetch runs when a fetched fault fires, and may let go of the context's last owner",
+        arguments: [
+            NSStringFromClass(ContextReleasingAuthor.self), NSStringFromClass(InheritingContextReleasingAuthor.self),
+            NSStringFromClass(NSManagedObject.self),
+        ])
     func awakeLetsGoOfContext(className: String) throws {
         let model = BlogModel.make()
         model.entitiesByName["Author"]?.managedObjectClassName = className

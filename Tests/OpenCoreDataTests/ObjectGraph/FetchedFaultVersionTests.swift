@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Faults a fetch returns keep the row they were fetched with (and its version), so they can fire
 /// without reading the store again. That row must never make a save see a conflict that is not there:

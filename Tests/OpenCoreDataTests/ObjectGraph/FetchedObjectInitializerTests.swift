@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A Tag subclass whose stored property is initialized with another managed object of the same entity
 /// (a scratch copy), before `NSManagedObject`'s initializer runs: Swift runs stored-property
@@ -122,7 +122,10 @@ struct FetchedObjectInitializerTests {
 
         let reader = stack.context()
         FetchingTag.contextToFetch = reader
-        defer { FetchingTag.contextToFetch = nil; FetchingTag.innerFetch = [] }
+        defer {
+            FetchingTag.contextToFetch = nil
+            FetchingTag.innerFetch = []
+        }
         let request = NSFetchRequest<NSManagedObject>(entityName: "Tag")
         request.returnsObjectsAsFaults = asFaults
         let outer = try reader.fetch(request)

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The blog model with two fetched properties on Author: `goodPosts` (posts of the author rated at least
 /// the property's userInfo minRating) and `namesakes` (other authors with the same name).

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// The seeds' User/Post model grown for the fetching tests: User(name, email, age, height, city,
@@ -9,25 +10,31 @@ enum FetchingModel {
     static let reference = Date(timeIntervalSinceReferenceDate: 700_000_000)
 
     static func make() -> NSManagedObjectModel {
-        let user = ModelKit.entity("User", [
-            ModelKit.attribute("name", .stringAttributeType),
-            ModelKit.attribute("email", .stringAttributeType),
-            ModelKit.attribute("age", .integer32AttributeType),
-            ModelKit.attribute("height", .doubleAttributeType),
-            ModelKit.attribute("city", .stringAttributeType),
-            ModelKit.attribute("createdAt", .dateAttributeType),
-        ])
+        let user = ModelKit.entity(
+            "User",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("email", .stringAttributeType),
+                ModelKit.attribute("age", .integer32AttributeType),
+                ModelKit.attribute("height", .doubleAttributeType),
+                ModelKit.attribute("city", .stringAttributeType),
+                ModelKit.attribute("createdAt", .dateAttributeType),
+            ])
         let admin = ModelKit.entity("Admin", [ModelKit.attribute("level", .integer16AttributeType)])
         user.subentities = [admin]
-        let post = ModelKit.entity("Post", [
-            ModelKit.attribute("title", .stringAttributeType),
-            ModelKit.attribute("likes", .integer64AttributeType),
-            ModelKit.attribute("publishedAt", .dateAttributeType),
-        ])
-        let student = ModelKit.entity("Student", [
-            ModelKit.attribute("name", .stringAttributeType),
-            ModelKit.attribute("age", .integer16AttributeType),
-        ])
+        let post = ModelKit.entity(
+            "Post",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.attribute("likes", .integer64AttributeType),
+                ModelKit.attribute("publishedAt", .dateAttributeType),
+            ])
+        let student = ModelKit.entity(
+            "Student",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("age", .integer16AttributeType),
+            ])
         for entity in [user, admin, post, student] { entity.managedObjectClassName = "NSManagedObject" }
         let posts = ModelKit.relationship("posts", to: post, toMany: true)
         let author = ModelKit.relationship("author", to: user)
@@ -107,8 +114,10 @@ extension NSManagedObjectContext {
 }
 
 /// An expression description, as users build one.
-func expressionDescription(_ name: String, _ expression: NSExpression,
-                           _ type: NSAttributeType = .undefinedAttributeType) -> NSExpressionDescription {
+func expressionDescription(
+    _ name: String, _ expression: NSExpression,
+    _ type: NSAttributeType = .undefinedAttributeType
+) -> NSExpressionDescription {
     let description = NSExpressionDescription()
     description.name = name
     description.expression = expression

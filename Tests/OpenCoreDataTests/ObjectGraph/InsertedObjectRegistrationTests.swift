@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// A model with one entity, `Note` (`rank`: Integer 64).

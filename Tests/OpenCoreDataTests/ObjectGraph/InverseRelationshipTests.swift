@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 final class InversePlaylist: NSManagedObject {
     @Managed var name: String?
@@ -13,7 +13,9 @@ final class InverseSong: NSManagedObject {
 
 @Suite("Inverse relationships")
 struct InverseRelationshipTests {
-    @Test("setting a to-one adds the object to the owner's to-many at once, and moving it removes it from the old owner", arguments: TestStoreKind.allCases)
+    @Test(
+        "setting a to-one adds the object to the owner's to-many at once, and moving it removes it from the old owner",
+        arguments: TestStoreKind.allCases)
     func toOneSetsToManyInverse(kind: TestStoreKind) throws {
         let stack = try GraphRulesModel.stack(kind)
         let context = stack.context()
@@ -134,7 +136,9 @@ struct InverseRelationshipTests {
         #expect(try fresh.all("Passport", sortedBy: "number").map { $0.toOne("holder")?.value(forKey: "name") as? String } == [nil, "Ann"])
     }
 
-    @Test("ordered: mutableOrderedSetValue(forKey:) keeps order and the inverse; moving a song takes it out of the old playlist", arguments: TestStoreKind.allCases)
+    @Test(
+        "ordered: mutableOrderedSetValue(forKey:) keeps order and the inverse; moving a song takes it out of the old playlist",
+        arguments: TestStoreKind.allCases)
     func ordered(kind: TestStoreKind) throws {
         let stack = try GraphRulesModel.stack(kind)
         let context = stack.context()
@@ -157,7 +161,8 @@ struct InverseRelationshipTests {
         #expect(try fresh.all("Playlist", sortedBy: "name").map { $0.relatedNames("songs", "title") } == [["B"], ["C"]])
     }
 
-    @Test("generated-style accessors (managedAdd, managedRemove, managedInsert, managedReplace) update the inverse", arguments: TestStoreKind.allCases)
+    @Test(
+        "generated-style accessors (managedAdd, managedRemove, managedInsert, managedReplace) update the inverse", arguments: TestStoreKind.allCases)
     func generatedStyleAccessors(kind: TestStoreKind) throws {
         let stack = try GraphRulesModel.stack(kind)
         let context = stack.context()

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A main-queue context changed on the main thread announces the change at the end of the main queue's
 /// turn, without an explicit `processPendingChanges()`, as Apple's Core Data does at the end of the run

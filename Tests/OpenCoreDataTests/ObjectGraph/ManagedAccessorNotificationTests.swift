@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import OpenCoreData
+import Testing
 
 /// A `@Managed` class that keeps `NSManagedObject`'s access and change notifications.
 class Meter: NSManagedObject {
@@ -86,12 +86,14 @@ final class ContextReleasingMeter: Meter {
 @Suite("@Managed accessors and notifications")
 struct ManagedAccessorNotificationTests {
     static func stack(class managedClass: Meter.Type) throws -> GraphStack {
-        let meter = ModelKit.entity("Meter", [
-            ModelKit.attribute("count", .integer64AttributeType),
-            ModelKit.attribute("level", .doubleAttributeType),
-            ModelKit.attribute("label", .stringAttributeType),
-            ModelKit.attribute("measurementTimestampValue", .integer64AttributeType),
-        ])
+        let meter = ModelKit.entity(
+            "Meter",
+            [
+                ModelKit.attribute("count", .integer64AttributeType),
+                ModelKit.attribute("level", .doubleAttributeType),
+                ModelKit.attribute("label", .stringAttributeType),
+                ModelKit.attribute("measurementTimestampValue", .integer64AttributeType),
+            ])
         meter.managedObjectClassName = NSStringFromClass(managedClass)
         let model = NSManagedObjectModel()
         model.entities = [meter]
@@ -128,8 +130,11 @@ struct ManagedAccessorNotificationTests {
         _ = meter.count
         _ = meter.level
         _ = meter.count
-        #expect(meter.events == ["willAccess count", "didAccess count", "willAccess level", "didAccess level",
-                                 "willAccess count", "didAccess count"])
+        #expect(
+            meter.events == [
+                "willAccess count", "didAccess count", "willAccess level", "didAccess level",
+                "willAccess count", "didAccess count",
+            ])
     }
 
     @Test("a class overriding the change notifications is told of every write, in order, and the values are kept", arguments: watchedClassNames)

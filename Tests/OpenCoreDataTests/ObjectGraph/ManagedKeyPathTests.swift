@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 final class KeyPathAuthor: NSManagedObject {
     @Managed var name: String

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 // Subclasses written as a Core Data user writes them, with `@Managed` in place of `@NSManaged`: some
 // properties in the class, the rest in an extension (Xcode's "+CoreDataProperties" layout).
@@ -61,8 +61,10 @@ private func macroModel() -> NSManagedObjectModel {
         attribute.isOptional = true
         return attribute
     }
-    func relationship(_ name: String, to destination: NSEntityDescription, toMany: Bool,
-                      ordered: Bool = false) -> NSRelationshipDescription {
+    func relationship(
+        _ name: String, to destination: NSEntityDescription, toMany: Bool,
+        ordered: Bool = false
+    ) -> NSRelationshipDescription {
         let relationship = NSRelationshipDescription()
         relationship.name = name
         relationship.destinationEntity = destination
@@ -135,7 +137,7 @@ private struct MacroStore {
     func open() throws -> NSManagedObjectContext {
         let container = NSPersistentContainer(name: "Macro", managedObjectModel: model)
         container.persistentStoreDescriptions = [
-            NSPersistentStoreDescription(url: directory.appendingPathComponent("Macro.sqlite")),
+            NSPersistentStoreDescription(url: directory.appendingPathComponent("Macro.sqlite"))
         ]
         var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
@@ -252,7 +254,9 @@ struct ManagedMacroEndToEndTests {
         #expect(titles == ["high", "middle"])
     }
 
-    @Test("unset non-optional values read as zero, false, empty, the reference date, the nil UUID or about:blank; unset optionals as nil, before and after a save")
+    @Test(
+        "unset non-optional values read as zero, false, empty, the reference date, the nil UUID or about:blank; unset optionals as nil, before and after a save"
+    )
     func unsetValues() throws {
         let store = try MacroStore()
         defer { store.remove() }
@@ -414,9 +418,10 @@ struct ManagedMacroEndToEndTests {
         let reader = try store.open()
         try reader.performAndWait {
             let notes = try reader.fetch(NSFetchRequest<MacroNote>(entityName: "MacroNote"))
-            let labelsByTitle = Dictionary(uniqueKeysWithValues: notes.map { note in
-                (note.title, Set((note.tags?.allObjects ?? []).compactMap { ($0 as? MacroTag)?.label }))
-            })
+            let labelsByTitle = Dictionary(
+                uniqueKeysWithValues: notes.map { note in
+                    (note.title, Set((note.tags?.allObjects ?? []).compactMap { ($0 as? MacroTag)?.label }))
+                })
             #expect(labelsByTitle == ["first": ["work", "home"], "second": ["work"]])
 
             let request = NSFetchRequest<MacroTag>(entityName: "MacroTag")

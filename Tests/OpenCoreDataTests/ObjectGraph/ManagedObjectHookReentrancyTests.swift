@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A Post subclass whose overridable hooks reach back into the object and its context while the
 /// object graph is in the middle of an operation: reading and writing other properties, asking for

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Managed objects are equal only to themselves, and their hash does not change when their object ID

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 @Suite("NSManagedObject Key-Value Coding")
@@ -93,12 +94,16 @@ struct ManagedObjectKVCTests {
         try context.save()
         let reader = stack.context()
         let fetched = try #require(try reader.all("Book").first)
-        let titles = (fetched.value(forKey: "chapters") as? NSOrderedSet)?.array.compactMap { ($0 as? NSManagedObject)?.value(forKey: "title") as? String }
+        let titles = (fetched.value(forKey: "chapters") as? NSOrderedSet)?.array.compactMap {
+            ($0 as? NSManagedObject)?.value(forKey: "title") as? String
+        }
         #expect(titles == ["c1", "c2", "c3"])
         fetched.mutableOrderedSetValue(forKey: "chapters").removeObject(at: 0)
         try reader.save()
         let third = stack.context()
-        let after = (try third.all("Book").first?.value(forKey: "chapters") as? NSOrderedSet)?.array.compactMap { ($0 as? NSManagedObject)?.value(forKey: "title") as? String }
+        let after = (try third.all("Book").first?.value(forKey: "chapters") as? NSOrderedSet)?.array.compactMap {
+            ($0 as? NSManagedObject)?.value(forKey: "title") as? String
+        }
         #expect(after == ["c2", "c3"])
     }
 

@@ -1,16 +1,18 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `setValuesForKeys(_:)` and `dictionaryWithValues(forKeys:)` on managed objects: importing and
 /// exporting several properties at once, with `NSNull` standing for `nil`.
 @Suite("Managed object key-value dictionaries")
 struct ManagedObjectKeyValueDictionaryTests {
     static func context() throws -> NSManagedObjectContext {
-        let person = ModelKit.entity("Person", [
-            ModelKit.attribute("name", .stringAttributeType),
-            ModelKit.attribute("age", .integer64AttributeType),
-            ModelKit.attribute("nickname", .stringAttributeType),
-        ])
+        let person = ModelKit.entity(
+            "Person",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("age", .integer64AttributeType),
+                ModelKit.attribute("nickname", .stringAttributeType),
+            ])
         let model = NSManagedObjectModel()
         model.entities = [person]
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)

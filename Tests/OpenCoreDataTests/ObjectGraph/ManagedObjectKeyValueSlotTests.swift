@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// Key-value coding on plain `NSManagedObject`s, whose Integer and Double attributes are read and set

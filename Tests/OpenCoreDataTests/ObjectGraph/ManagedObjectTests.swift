@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A subclass that records its lifecycle hooks.
 final class HookedAuthor: NSManagedObject {
@@ -11,12 +11,30 @@ final class HookedAuthor: NSManagedObject {
         log.append("awakeFromInsert")
         setPrimitiveValue("Unnamed", forKey: "name")
     }
-    override func awakeFromFetch() { super.awakeFromFetch(); log.append("awakeFromFetch") }
-    override func willSave() { super.willSave(); log.append("willSave") }
-    override func didSave() { super.didSave(); log.append("didSave") }
-    override func prepareForDeletion() { super.prepareForDeletion(); log.append("prepareForDeletion") }
-    override func willTurnIntoFault() { super.willTurnIntoFault(); log.append("willTurnIntoFault") }
-    override func didTurnIntoFault() { super.didTurnIntoFault(); log.append("didTurnIntoFault") }
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        log.append("awakeFromFetch")
+    }
+    override func willSave() {
+        super.willSave()
+        log.append("willSave")
+    }
+    override func didSave() {
+        super.didSave()
+        log.append("didSave")
+    }
+    override func prepareForDeletion() {
+        super.prepareForDeletion()
+        log.append("prepareForDeletion")
+    }
+    override func willTurnIntoFault() {
+        super.willTurnIntoFault()
+        log.append("willTurnIntoFault")
+    }
+    override func didTurnIntoFault() {
+        super.didTurnIntoFault()
+        log.append("didTurnIntoFault")
+    }
 }
 
 @Suite("NSManagedObject")
@@ -112,7 +130,9 @@ struct ManagedObjectTests {
         #expect(post.changedValuesForCurrentEvent()["title"] as? String == "Two")
     }
 
-    @Test("an object inserted in the current event reports the values it started the event with: its defaults, or nil for a value first set before it was inserted")
+    @Test(
+        "an object inserted in the current event reports the values it started the event with: its defaults, or nil for a value first set before it was inserted"
+    )
     func currentEventOfNewObject() throws {
         let stack = try GraphStack()
         let context = stack.context()

@@ -1,54 +1,159 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A subclass written by hand exactly as the `@Managed` macro expands properties.
 final class SampleRecord: NSManagedObject {
-    var i16: Int16 { get { managedValue(forKey: "i16") } set { setManagedValue(newValue, forKey: "i16") } }
-    var i32: Int32 { get { managedValue(forKey: "i32") } set { setManagedValue(newValue, forKey: "i32") } }
-    var i64: Int64 { get { managedValue(forKey: "i64") } set { setManagedValue(newValue, forKey: "i64") } }
-    var int: Int { get { managedValue(forKey: "i64") } set { setManagedValue(newValue, forKey: "i64") } }
-    var double: Double { get { managedValue(forKey: "double") } set { setManagedValue(newValue, forKey: "double") } }
-    var float: Float { get { managedValue(forKey: "float") } set { setManagedValue(newValue, forKey: "float") } }
-    var flag: Bool { get { managedValue(forKey: "flag") } set { setManagedValue(newValue, forKey: "flag") } }
-    var decimal: Decimal { get { managedValue(forKey: "decimal") } set { setManagedValue(newValue, forKey: "decimal") } }
-    var date: Date { get { managedValue(forKey: "date") } set { setManagedValue(newValue, forKey: "date") } }
-    var data: Data { get { managedValue(forKey: "data") } set { setManagedValue(newValue, forKey: "data") } }
-    var string: String { get { managedValue(forKey: "string") } set { setManagedValue(newValue, forKey: "string") } }
-    var uuid: UUID { get { managedValue(forKey: "uuid") } set { setManagedValue(newValue, forKey: "uuid") } }
-    var url: URL { get { managedValue(forKey: "url") } set { setManagedValue(newValue, forKey: "url") } }
+    var i16: Int16 {
+        get { managedValue(forKey: "i16") }
+        set { setManagedValue(newValue, forKey: "i16") }
+    }
+    var i32: Int32 {
+        get { managedValue(forKey: "i32") }
+        set { setManagedValue(newValue, forKey: "i32") }
+    }
+    var i64: Int64 {
+        get { managedValue(forKey: "i64") }
+        set { setManagedValue(newValue, forKey: "i64") }
+    }
+    var int: Int {
+        get { managedValue(forKey: "i64") }
+        set { setManagedValue(newValue, forKey: "i64") }
+    }
+    var double: Double {
+        get { managedValue(forKey: "double") }
+        set { setManagedValue(newValue, forKey: "double") }
+    }
+    var float: Float {
+        get { managedValue(forKey: "float") }
+        set { setManagedValue(newValue, forKey: "float") }
+    }
+    var flag: Bool {
+        get { managedValue(forKey: "flag") }
+        set { setManagedValue(newValue, forKey: "flag") }
+    }
+    var decimal: Decimal {
+        get { managedValue(forKey: "decimal") }
+        set { setManagedValue(newValue, forKey: "decimal") }
+    }
+    var date: Date {
+        get { managedValue(forKey: "date") }
+        set { setManagedValue(newValue, forKey: "date") }
+    }
+    var data: Data {
+        get { managedValue(forKey: "data") }
+        set { setManagedValue(newValue, forKey: "data") }
+    }
+    var string: String {
+        get { managedValue(forKey: "string") }
+        set { setManagedValue(newValue, forKey: "string") }
+    }
+    var uuid: UUID {
+        get { managedValue(forKey: "uuid") }
+        set { setManagedValue(newValue, forKey: "uuid") }
+    }
+    var url: URL {
+        get { managedValue(forKey: "url") }
+        set { setManagedValue(newValue, forKey: "url") }
+    }
 
-    var optI16: Int16? { get { managedValue(forKey: "i16") } set { setManagedValue(newValue, forKey: "i16") } }
-    var optI32: Int32? { get { managedValue(forKey: "i32") } set { setManagedValue(newValue, forKey: "i32") } }
-    var optInt: Int? { get { managedValue(forKey: "i64") } set { setManagedValue(newValue, forKey: "i64") } }
-    var optDouble: Double? { get { managedValue(forKey: "double") } set { setManagedValue(newValue, forKey: "double") } }
-    var optFloat: Float? { get { managedValue(forKey: "float") } set { setManagedValue(newValue, forKey: "float") } }
-    var optFlag: Bool? { get { managedValue(forKey: "flag") } set { setManagedValue(newValue, forKey: "flag") } }
-    var optDecimal: Decimal? { get { managedValue(forKey: "decimal") } set { setManagedValue(newValue, forKey: "decimal") } }
-    var optDate: Date? { get { managedValue(forKey: "date") } set { setManagedValue(newValue, forKey: "date") } }
-    var optData: Data? { get { managedValue(forKey: "data") } set { setManagedValue(newValue, forKey: "data") } }
-    var optString: String? { get { managedValue(forKey: "string") } set { setManagedValue(newValue, forKey: "string") } }
-    var optUUID: UUID? { get { managedValue(forKey: "uuid") } set { setManagedValue(newValue, forKey: "uuid") } }
-    var optURL: URL? { get { managedValue(forKey: "url") } set { setManagedValue(newValue, forKey: "url") } }
+    var optI16: Int16? {
+        get { managedValue(forKey: "i16") }
+        set { setManagedValue(newValue, forKey: "i16") }
+    }
+    var optI32: Int32? {
+        get { managedValue(forKey: "i32") }
+        set { setManagedValue(newValue, forKey: "i32") }
+    }
+    var optInt: Int? {
+        get { managedValue(forKey: "i64") }
+        set { setManagedValue(newValue, forKey: "i64") }
+    }
+    var optDouble: Double? {
+        get { managedValue(forKey: "double") }
+        set { setManagedValue(newValue, forKey: "double") }
+    }
+    var optFloat: Float? {
+        get { managedValue(forKey: "float") }
+        set { setManagedValue(newValue, forKey: "float") }
+    }
+    var optFlag: Bool? {
+        get { managedValue(forKey: "flag") }
+        set { setManagedValue(newValue, forKey: "flag") }
+    }
+    var optDecimal: Decimal? {
+        get { managedValue(forKey: "decimal") }
+        set { setManagedValue(newValue, forKey: "decimal") }
+    }
+    var optDate: Date? {
+        get { managedValue(forKey: "date") }
+        set { setManagedValue(newValue, forKey: "date") }
+    }
+    var optData: Data? {
+        get { managedValue(forKey: "data") }
+        set { setManagedValue(newValue, forKey: "data") }
+    }
+    var optString: String? {
+        get { managedValue(forKey: "string") }
+        set { setManagedValue(newValue, forKey: "string") }
+    }
+    var optUUID: UUID? {
+        get { managedValue(forKey: "uuid") }
+        set { setManagedValue(newValue, forKey: "uuid") }
+    }
+    var optURL: URL? {
+        get { managedValue(forKey: "url") }
+        set { setManagedValue(newValue, forKey: "url") }
+    }
 
-    var owner: SampleOwner? { get { managedValue(forKey: "owner") } set { setManagedValue(newValue, forKey: "owner") } }
-    var items: Set<SampleItem> { get { managedValue(forKey: "items") } set { setManagedValue(newValue, forKey: "items") } }
-    var itemSet: NSSet { get { managedValue(forKey: "items") } set { setManagedValue(newValue, forKey: "items") } }
-    var optItemSet: NSSet? { get { managedValue(forKey: "items") } set { setManagedValue(newValue, forKey: "items") } }
-    var pages: NSOrderedSet { get { managedValue(forKey: "pages") } set { setManagedValue(newValue, forKey: "pages") } }
-    var optPages: NSOrderedSet? { get { managedValue(forKey: "pages") } set { setManagedValue(newValue, forKey: "pages") } }
+    var owner: SampleOwner? {
+        get { managedValue(forKey: "owner") }
+        set { setManagedValue(newValue, forKey: "owner") }
+    }
+    var items: Set<SampleItem> {
+        get { managedValue(forKey: "items") }
+        set { setManagedValue(newValue, forKey: "items") }
+    }
+    var itemSet: NSSet {
+        get { managedValue(forKey: "items") }
+        set { setManagedValue(newValue, forKey: "items") }
+    }
+    var optItemSet: NSSet? {
+        get { managedValue(forKey: "items") }
+        set { setManagedValue(newValue, forKey: "items") }
+    }
+    var pages: NSOrderedSet {
+        get { managedValue(forKey: "pages") }
+        set { setManagedValue(newValue, forKey: "pages") }
+    }
+    var optPages: NSOrderedSet? {
+        get { managedValue(forKey: "pages") }
+        set { setManagedValue(newValue, forKey: "pages") }
+    }
 }
 
 final class SampleOwner: NSManagedObject {
-    var name: String? { get { managedValue(forKey: "name") } set { setManagedValue(newValue, forKey: "name") } }
-    var records: Set<SampleRecord> { get { managedValue(forKey: "records") } set { setManagedValue(newValue, forKey: "records") } }
+    var name: String? {
+        get { managedValue(forKey: "name") }
+        set { setManagedValue(newValue, forKey: "name") }
+    }
+    var records: Set<SampleRecord> {
+        get { managedValue(forKey: "records") }
+        set { setManagedValue(newValue, forKey: "records") }
+    }
 }
 
 final class SampleItem: NSManagedObject {
-    var name: String? { get { managedValue(forKey: "name") } set { setManagedValue(newValue, forKey: "name") } }
+    var name: String? {
+        get { managedValue(forKey: "name") }
+        set { setManagedValue(newValue, forKey: "name") }
+    }
 }
 
 final class SamplePage: NSManagedObject {
-    var number: Int { get { managedValue(forKey: "number") } set { setManagedValue(newValue, forKey: "number") } }
+    var number: Int {
+        get { managedValue(forKey: "number") }
+        set { setManagedValue(newValue, forKey: "number") }
+    }
 }
 
 extension SampleRecord {
@@ -99,13 +204,19 @@ enum SampleModel {
 /// Subclasses nested in another type, as apps that group their model classes declare them.
 enum SampleShelving {
     final class Shelf: NSManagedObject {
-        var label: String? { get { managedValue(forKey: "label") } set { setManagedValue(newValue, forKey: "label") } }
+        var label: String? {
+            get { managedValue(forKey: "label") }
+            set { setManagedValue(newValue, forKey: "label") }
+        }
     }
 }
 
 /// A generic subclass: its name carries its arguments (`SampleBox<Swift.Int>`).
 final class SampleBox<Content>: NSManagedObject {
-    var label: String? { get { managedValue(forKey: "label") } set { setManagedValue(newValue, forKey: "label") } }
+    var label: String? {
+        get { managedValue(forKey: "label") }
+        set { setManagedValue(newValue, forKey: "label") }
+    }
 }
 
 /// A model of one entity with one string attribute, `label`, whose objects are of the class `className`.
@@ -228,8 +339,9 @@ struct ManagedSubclassTests {
         #expect(try reader.fetch(NSFetchRequest<SampleOwner>(entityName: "SampleOwner")).count == 1)
     }
 
-    @Test("a subclass nested in another type is found by its qualified, bare and nested names",
-          arguments: [String(reflecting: SampleShelving.Shelf.self), "Shelf", "SampleShelving.Shelf"])
+    @Test(
+        "a subclass nested in another type is found by its qualified, bare and nested names",
+        arguments: [String(reflecting: SampleShelving.Shelf.self), "Shelf", "SampleShelving.Shelf"])
     func nestedClass(className: String) throws {
         let stack = try GraphStack(model: labelModel("Shelf", className: className))
         let context = stack.context()
@@ -247,7 +359,10 @@ struct ManagedSubclassTests {
     @Test("a subclass declared in a function creates, saves and fetches its objects")
     func localClass() throws {
         final class Crate: NSManagedObject {
-            var label: String? { get { managedValue(forKey: "label") } set { setManagedValue(newValue, forKey: "label") } }
+            var label: String? {
+                get { managedValue(forKey: "label") }
+                set { setManagedValue(newValue, forKey: "label") }
+            }
         }
         let stack = try GraphStack(model: labelModel("Crate", className: String(reflecting: Crate.self)))
         let context = stack.context()

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// One `@Managed` property of every type the accessors have a typed overload for.
 class TypedGauge: NSManagedObject {
@@ -49,7 +49,8 @@ struct ManagedTypedAccessorTests {
         return model
     }
 
-    @Test("absent values read as zero, false, empty or nil; model defaults read through the typed accessors", arguments: ["TypedGauge", "SpecialGauge"])
+    @Test(
+        "absent values read as zero, false, empty or nil; model defaults read through the typed accessors", arguments: ["TypedGauge", "SpecialGauge"])
     func absentAndDefaults(entityName: String) throws {
         let stack = try GraphStack(model: Self.model())
         let gauge = try #require(stack.context().make(entityName) as? TypedGauge)

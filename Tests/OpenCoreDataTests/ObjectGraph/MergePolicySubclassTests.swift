@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `NSMergePolicy` subclasses resolve conflicts their own way: the save hands them the conflicts,
 /// tries again with what they decided, and still writes everything or nothing.
@@ -76,7 +76,10 @@ struct MergePolicySubclassTests {
 
     @Test("an overriding resolve(optimisticLockingConflicts:) combines both sides' counters and super finishes the merge")
     func countingPolicy() throws {
-        let (stack, mine, post) = try editors { $0.setValue(5, forKey: "views"); $0.setValue("Theirs", forKey: "title") }
+        let (stack, mine, post) = try editors {
+            $0.setValue(5, forKey: "views")
+            $0.setValue("Theirs", forKey: "title")
+        }
         let policy = CountingPolicy()
         mine.mergePolicy = policy
         post.setValue(3, forKey: "views")
@@ -103,7 +106,10 @@ struct MergePolicySubclassTests {
 
     @Test("a policy that returns without calling super: the object's current state wins")
     func silentPolicy() throws {
-        let (stack, mine, post) = try editors { $0.setValue("Theirs", forKey: "title"); $0.setValue("Their body", forKey: "body") }
+        let (stack, mine, post) = try editors {
+            $0.setValue("Theirs", forKey: "title")
+            $0.setValue("Their body", forKey: "body")
+        }
         mine.mergePolicy = SilentPolicy()
         post.setValue(2, forKey: "views")
         try mine.save()

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Two contexts edit the same object; the second save meets an optimistic-locking conflict that its
 /// merge policy resolves (or, by default, reports). The cases follow the second seed: property-level
@@ -39,7 +39,9 @@ struct MergePolicyTests {
         }
     }
 
-    @Test("the default policy is NSErrorMergePolicy: the save fails with 133020 and NSMergeConflicts, nothing is written, changes stay", arguments: TestStoreKind.allCases)
+    @Test(
+        "the default policy is NSErrorMergePolicy: the save fails with 133020 and NSMergeConflicts, nothing is written, changes stay",
+        arguments: TestStoreKind.allCases)
     func errorPolicy(kind: TestStoreKind) throws {
         let editors = try TwoEditors(kind) { $0.setValue("Theirs", forKey: "title") }
         #expect((editors.mine.mergePolicy as? NSMergePolicy) === NSMergePolicy.error)

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `mergeChanges(fromContextDidSave:)` of a delete, as Apple's Core Data merges it.
 @Suite("Merging a saved delete")

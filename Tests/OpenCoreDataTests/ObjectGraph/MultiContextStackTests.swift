@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The first seed's `CoreDataStack` in Swift: a main-queue context and a private-queue context on one
 /// coordinator, each merging the other's saves from `NSManagedObjectContextDidSave`.
@@ -19,8 +19,9 @@ private final class CoreDataStack: @unchecked Sendable {
             NSInferMappingModelAutomaticallyOption: true,
             NSSQLitePragmasOption: ["journal_mode": "WAL", "synchronous": "NORMAL"],
         ]
-        try persistentStoreCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
-                                                          at: storeURL, options: options)
+        try persistentStoreCoordinator.addPersistentStore(
+            ofType: NSSQLiteStoreType, configurationName: nil,
+            at: storeURL, options: options)
         mainContext = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
         mainContext.persistentStoreCoordinator = persistentStoreCoordinator
         backgroundContext = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -52,8 +53,9 @@ private final class MultiContextCoreDataManager: @unchecked Sendable {
 
     init(storeURL: URL) throws {
         coordinator = NSPersistentStoreCoordinator(managedObjectModel: BlogModel.make())
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: storeURL,
-                                           options: [NSSQLitePragmasOption: ["journal_mode": "WAL"]])
+        try coordinator.addPersistentStore(
+            ofType: NSSQLiteStoreType, configurationName: nil, at: storeURL,
+            options: [NSSQLitePragmasOption: ["journal_mode": "WAL"]])
         writerContext = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         writerContext.persistentStoreCoordinator = coordinator
         mainContext = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
@@ -63,8 +65,10 @@ private final class MultiContextCoreDataManager: @unchecked Sendable {
     }
 
     /// Runs a task on the background context, then saves background → main → writer → store.
-    func performBackgroundTaskAndSave(_ task: @escaping (NSManagedObjectContext) -> Void,
-                                      completion: @escaping @Sendable (Bool, Error?) -> Void) {
+    func performBackgroundTaskAndSave(
+        _ task: @escaping (NSManagedObjectContext) -> Void,
+        completion: @escaping @Sendable (Bool, Error?) -> Void
+    ) {
         let background = backgroundContext, main = mainContext, writer = writerContext
         background.perform {
             task(background)
@@ -125,17 +129,18 @@ struct MultiContextStackTests {
         let manager = try MultiContextCoreDataManager(storeURL: directory.file("DataModel.sqlite"))
         let users = (0..<25).map { ["name": "User \($0)", "age": Int16(20 + $0 % 10)] as [String: Any] }
         let (success, error): (Bool, Error?) = await withCheckedContinuation { continuation in
-            manager.performBackgroundTaskAndSave({ context in
-                for user in users {
-                    let request = NSFetchRequest<NSManagedObject>(entityName: "Author")
-                    request.predicate = NSPredicate(format: "name == %@", user["name"] as? String ?? "")
-                    request.fetchLimit = 1
-                    let existing = (try? context.fetch(request))?.first
-                    let author = existing ?? context.make("Author")
-                    author.setValue(user["name"], forKey: "name")
-                    author.setValue(user["age"], forKey: "age")
-                }
-            }, completion: { success, error in continuation.resume(returning: (success, error)) })
+            manager.performBackgroundTaskAndSave(
+                { context in
+                    for user in users {
+                        let request = NSFetchRequest<NSManagedObject>(entityName: "Author")
+                        request.predicate = NSPredicate(format: "name == %@", user["name"] as? String ?? "")
+                        request.fetchLimit = 1
+                        let existing = (try? context.fetch(request))?.first
+                        let author = existing ?? context.make("Author")
+                        author.setValue(user["name"], forKey: "name")
+                        author.setValue(user["age"], forKey: "age")
+                    }
+                }, completion: { success, error in continuation.resume(returning: (success, error)) })
         }
         #expect(success)
         #expect(error == nil)

@@ -82,8 +82,10 @@ struct GraphStack {
     let coordinator: NSPersistentStoreCoordinator
     let storeURL: URL
 
-    init(_ kind: TestStoreKind = .sqlite, model: NSManagedObjectModel = BlogModel.make(),
-         directory: TemporaryDirectory = TemporaryDirectory(), fileName: String = "Blog.sqlite") throws {
+    init(
+        _ kind: TestStoreKind = .sqlite, model: NSManagedObjectModel = BlogModel.make(),
+        directory: TemporaryDirectory = TemporaryDirectory(), fileName: String = "Blog.sqlite"
+    ) throws {
         self.directory = directory
         self.model = model
         storeURL = directory.file(fileName)

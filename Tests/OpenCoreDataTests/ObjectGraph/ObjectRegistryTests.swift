@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// A context's registered objects: one object per ID, found again by ID whatever the primary keys, the
 /// entities and the stores, and forgotten when deleted or reset.
@@ -8,10 +9,12 @@ import GRDB
 struct ObjectRegistryTests {
     /// Primary keys next to, across and far from each other: neighbours, the edges of runs of 16 and 32,
     /// and keys past 32 bits.
-    static let scatteredKeys: [Int64] = [1, 2, 3, 14, 15, 16, 17, 18, 31, 32, 33, 47, 48, 63, 64, 65, 100, 255, 256,
-                                         257, 1_000, 4_095, 4_096, 65_535, 65_536, 1_000_000, 2_147_483_647,
-                                         2_147_483_648, 4_294_967_295, 4_294_967_296, 4_294_967_297,
-                                         1_099_511_627_776, 9_007_199_254_740_993, 9_223_372_036_854_775_806]
+    static let scatteredKeys: [Int64] = [
+        1, 2, 3, 14, 15, 16, 17, 18, 31, 32, 33, 47, 48, 63, 64, 65, 100, 255, 256,
+        257, 1_000, 4_095, 4_096, 65_535, 65_536, 1_000_000, 2_147_483_647,
+        2_147_483_648, 4_294_967_295, 4_294_967_296, 4_294_967_297,
+        1_099_511_627_776, 9_007_199_254_740_993, 9_223_372_036_854_775_806,
+    ]
 
     /// A store whose Tag rows have `scatteredKeys` as primary keys, each labelled with its key.
     private func scatteredStore(in directory: URL) throws -> URL {
@@ -25,8 +28,9 @@ struct ObjectRegistryTests {
             for (pk, key) in zip(1..., Self.scatteredKeys).reversed() {
                 try db.execute(sql: "UPDATE ZTAG SET Z_PK = ? WHERE Z_PK = ?", arguments: [key, pk])
             }
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Tag'",
-                           arguments: [Self.scatteredKeys.max()])
+            try db.execute(
+                sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Tag'",
+                arguments: [Self.scatteredKeys.max()])
         }
         try queue.close()
         return url

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Ordered to-many relationships keep their order in the store, as in Apple's Core Data.
 @Suite("Ordered relationship order")

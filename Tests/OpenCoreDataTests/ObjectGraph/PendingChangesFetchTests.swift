@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Fetching with pending changes")
 struct PendingChangesFetchTests {

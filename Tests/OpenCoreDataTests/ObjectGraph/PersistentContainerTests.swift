@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// NSPersistentContainer and NSPersistentStoreDescription: the default stack, loading stores from
 /// descriptions, finding a model by name, contexts, and background work.

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The first seed's N+1 example on the blog model: authors with their posts, posts with their tags.
 enum PrefetchFixture {
@@ -49,8 +49,9 @@ struct PrefetchingTests {
         #expect(plain.allSatisfy { $0.hasFault(forRelationshipNamed: "posts") })
     }
 
-    @Test("a prefetched to-one relationship's objects are loaded; nested key paths continue from them",
-          arguments: TestStoreKind.allCases)
+    @Test(
+        "a prefetched to-one relationship's objects are loaded; nested key paths continue from them",
+        arguments: TestStoreKind.allCases)
     func toOneAndNested(_ kind: TestStoreKind) throws {
         let stack = try GraphStack(kind)
         try PrefetchFixture.fill(stack, authors: 3, postsEach: 3)
@@ -91,8 +92,9 @@ struct PrefetchingTests {
         #expect(titles(prefetched) == titles(lazy))
     }
 
-    @Test("prefetching a many-to-many relationship fills the inverse of the objects it reaches with all their objects",
-          arguments: TestStoreKind.allCases)
+    @Test(
+        "prefetching a many-to-many relationship fills the inverse of the objects it reaches with all their objects",
+        arguments: TestStoreKind.allCases)
     func manyToManyInverse(_ kind: TestStoreKind) throws {
         let stack = try GraphStack(kind)
         try PrefetchFixture.fill(stack, authors: 3, postsEach: 3)

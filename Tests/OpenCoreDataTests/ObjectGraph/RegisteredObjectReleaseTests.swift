@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// What a user relies on while a context lets go of unreferenced registered objects: the same answers
@@ -231,8 +232,11 @@ struct RegisteredObjectReleaseTests {
         let context = context(coordinator, retains: retains)
         try context.performAndWait {
             let post = try #require(try context.fetch(StoreKit.request("Post")).first)
-            let tagIDs = try context.fetch(StoreKit.request("Tag", "label IN %@", [["t5", "t6"]],
-                                                            sort: [NSSortDescriptor(key: "label", ascending: true)])).map(\.objectID)
+            let tagIDs = try context.fetch(
+                StoreKit.request(
+                    "Tag", "label IN %@", [["t5", "t6"]],
+                    sort: [NSSortDescriptor(key: "label", ascending: true)])
+            ).map(\.objectID)
             post.mutableSetValue(forKey: "tags").addObjects(from: tagIDs.map { context.object(with: $0) })
             context.processPendingChanges()
             // The post's set is emptied of one tag through the tag's side.

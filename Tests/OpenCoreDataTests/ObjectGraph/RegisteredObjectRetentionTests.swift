@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// How long a context keeps its registered objects: strongly while they have pending changes, otherwise
@@ -52,8 +53,10 @@ struct RegisteredObjectRetentionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let context = try context(in: directory, tags: Self.manyRows)
         try context.performAndWait {
-            var tags: [NSManagedObject]? = try context.fetch(StoreKit.request("Tag", "label IN %@", [["t1", "t2", "t3"]],
-                                                                                sort: [NSSortDescriptor(key: "label", ascending: true)]))
+            var tags: [NSManagedObject]? = try context.fetch(
+                StoreKit.request(
+                    "Tag", "label IN %@", [["t1", "t2", "t3"]],
+                    sort: [NSSortDescriptor(key: "label", ascending: true)]))
             tags?[0].setValue("changed", forKey: "label")
             if let doomed = tags?[1] { context.delete(doomed) }
             var inserted: NSManagedObject? = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
@@ -75,8 +78,11 @@ struct RegisteredObjectRetentionTests {
             #expect(context.registeredObjects.count == 0)
             #expect(watchers.allSatisfy { $0.object == nil })
         }
-        let labels = try StoreKit.rows(directory.appendingPathComponent("Blog.sqlite"), "SELECT ZLABEL FROM ZTAG WHERE ZLABEL IN ('changed', 'new', 't1', 't2', 't3') ORDER BY ZLABEL")
-            .map { $0[0] as String }
+        let labels = try StoreKit.rows(
+            directory.appendingPathComponent("Blog.sqlite"),
+            "SELECT ZLABEL FROM ZTAG WHERE ZLABEL IN ('changed', 'new', 't1', 't2', 't3') ORDER BY ZLABEL"
+        )
+        .map { $0[0] as String }
         #expect(labels == ["changed", "new", "t3"])
     }
 

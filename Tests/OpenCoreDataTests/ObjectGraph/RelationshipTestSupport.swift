@@ -19,8 +19,10 @@ enum GraphRulesModel {
             entities.append(entity)
             return entity
         }
-        func link(_ source: NSEntityDescription, _ name: String, _ destination: NSEntityDescription, toMany: Bool,
-                  rule: NSDeleteRule, ordered: Bool = false) -> NSRelationshipDescription {
+        func link(
+            _ source: NSEntityDescription, _ name: String, _ destination: NSEntityDescription, toMany: Bool,
+            rule: NSDeleteRule, ordered: Bool = false
+        ) -> NSRelationshipDescription {
             let relationship = ModelKit.relationship(name, to: destination, toMany: toMany)
             relationship.deleteRule = rule
             relationship.isOrdered = ordered
@@ -28,29 +30,36 @@ enum GraphRulesModel {
             return relationship
         }
         let user = entity("User", "name"), post = entity("Post", "title")
-        ModelKit.pair(link(user, "posts", post, toMany: true, rule: .cascadeDeleteRule),
-                      link(post, "author", user, toMany: false, rule: .nullifyDeleteRule))
+        ModelKit.pair(
+            link(user, "posts", post, toMany: true, rule: .cascadeDeleteRule),
+            link(post, "author", user, toMany: false, rule: .nullifyDeleteRule))
         let student = entity("Student", "name"), course = entity("Course", "title")
-        ModelKit.pair(link(student, "courses", course, toMany: true, rule: .nullifyDeleteRule),
-                      link(course, "students", student, toMany: true, rule: .nullifyDeleteRule))
+        ModelKit.pair(
+            link(student, "courses", course, toMany: true, rule: .nullifyDeleteRule),
+            link(course, "students", student, toMany: true, rule: .nullifyDeleteRule))
         let writer = entity("Writer", "name"), volume = entity("Volume", "title")
-        ModelKit.pair(link(writer, "volumes", volume, toMany: true, rule: .denyDeleteRule),
-                      link(volume, "writer", writer, toMany: false, rule: .nullifyDeleteRule))
+        ModelKit.pair(
+            link(writer, "volumes", volume, toMany: true, rule: .denyDeleteRule),
+            link(volume, "writer", writer, toMany: false, rule: .nullifyDeleteRule))
         let person = entity("Person", "name"), passport = entity("Passport", "number")
-        ModelKit.pair(link(person, "passport", passport, toMany: false, rule: .nullifyDeleteRule),
-                      link(passport, "holder", person, toMany: false, rule: .nullifyDeleteRule))
+        ModelKit.pair(
+            link(person, "passport", passport, toMany: false, rule: .nullifyDeleteRule),
+            link(passport, "holder", person, toMany: false, rule: .nullifyDeleteRule))
         let playlist = entity("Playlist", "name"), song = entity("Song", "title")
-        ModelKit.pair(link(playlist, "songs", song, toMany: true, rule: .nullifyDeleteRule, ordered: true),
-                      link(song, "playlist", playlist, toMany: false, rule: .nullifyDeleteRule))
+        ModelKit.pair(
+            link(playlist, "songs", song, toMany: true, rule: .nullifyDeleteRule, ordered: true),
+            link(song, "playlist", playlist, toMany: false, rule: .nullifyDeleteRule))
         let memo = entity("Memo", "text"), label = entity("Label", "name")
         _ = link(memo, "label", label, toMany: false, rule: .nullifyDeleteRule)
         _ = link(memo, "labels", label, toMany: true, rule: .nullifyDeleteRule)
         let node = entity("Node", "name")
-        ModelKit.pair(link(node, "children", node, toMany: true, rule: .cascadeDeleteRule),
-                      link(node, "parent", node, toMany: false, rule: .cascadeDeleteRule))
+        ModelKit.pair(
+            link(node, "children", node, toMany: true, rule: .cascadeDeleteRule),
+            link(node, "parent", node, toMany: false, rule: .cascadeDeleteRule))
         let shelf = entity("Shelf", "name"), item = entity("Item", "name")
-        ModelKit.pair(link(shelf, "items", item, toMany: true, rule: .noActionDeleteRule),
-                      link(item, "shelf", shelf, toMany: false, rule: .nullifyDeleteRule))
+        ModelKit.pair(
+            link(shelf, "items", item, toMany: true, rule: .noActionDeleteRule),
+            link(item, "shelf", shelf, toMany: false, rule: .nullifyDeleteRule))
         let model = NSManagedObjectModel()
         model.entities = entities
         return model

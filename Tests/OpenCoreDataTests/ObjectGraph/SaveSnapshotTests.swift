@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// After a save, every saved object's committed values are its current values, whatever its entity
@@ -15,10 +16,12 @@ struct SaveSnapshotTests {
         let leaf = ModelKit.entity("Leaf", [ModelKit.attribute("name", .stringAttributeType), searchName])
         let subLeaf = ModelKit.entity("SubLeaf", [ModelKit.attribute("extra", .integer64AttributeType)])
         leaf.subentities = [subLeaf]
-        let node = ModelKit.entity("Node", [
-            ModelKit.attribute("title", .stringAttributeType),
-            ModelKit.attribute("note", .stringAttributeType, transient: true),
-        ])
+        let node = ModelKit.entity(
+            "Node",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.attribute("note", .stringAttributeType, transient: true),
+            ])
         node.properties += [ModelKit.relationship("leaf", to: leaf)]
         let model = NSManagedObjectModel()
         model.entities = [leaf, subLeaf, node]
@@ -68,8 +71,10 @@ struct SaveSnapshotTests {
             context.refresh(pairs[0].leaf, mergeChanges: false)
             #expect(pairs[0].leaf.value(forKey: "name") as? String == "RENAMED")
         }
-        let rows = try StoreKit.rows(url, "SELECT ZNODE.ZTITLE, ZLEAF.ZNAME FROM ZNODE JOIN ZLEAF ON ZNODE.ZLEAF = ZLEAF.Z_PK ORDER BY ZNODE.ZTITLE LIMIT 3")
-            .map { [$0[0] as String, $0[1] as String] }
+        let rows = try StoreKit.rows(
+            url, "SELECT ZNODE.ZTITLE, ZLEAF.ZNAME FROM ZNODE JOIN ZLEAF ON ZNODE.ZLEAF = ZLEAF.Z_PK ORDER BY ZNODE.ZTITLE LIMIT 3"
+        )
+        .map { [$0[0] as String, $0[1] as String] }
         #expect(rows == [["n0", "RENAMED"], ["n1", "RENAMED"], ["n10", "Leaf10"]])
     }
 }

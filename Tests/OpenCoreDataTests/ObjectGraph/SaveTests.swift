@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Saving")
 struct SaveTests {
@@ -161,8 +161,12 @@ final class AuditedNote: NSManagedObject {
 extension SaveTests {
     @Test("objects willSave inserts and values it sets are written by the same save, and its notification names them")
     func willSaveInsertsAndSets() throws {
-        let note = ModelKit.entity("Note", [ModelKit.attribute("text", .stringAttributeType),
-                                            ModelKit.attribute("audited", .booleanAttributeType)])
+        let note = ModelKit.entity(
+            "Note",
+            [
+                ModelKit.attribute("text", .stringAttributeType),
+                ModelKit.attribute("audited", .booleanAttributeType),
+            ])
         note.managedObjectClassName = String(reflecting: AuditedNote.self)
         let model = NSManagedObjectModel()
         model.entities = [note, ModelKit.entity("AuditEntry", [ModelKit.attribute("text", .stringAttributeType)])]
@@ -179,7 +183,8 @@ extension SaveTests {
         let saved = try #require(recorder.named(.NSManagedObjectContextDidSave).first).objects(NSInsertedObjectsKey)
         #expect(saved.count == 6)
         #expect(saved.isSuperset(of: notes))
-        #expect(saved.filter { $0.entity.name == "AuditEntry" }.compactMap { $0.value(forKey: "text") as? String }.sorted()
+        #expect(
+            saved.filter { $0.entity.name == "AuditEntry" }.compactMap { $0.value(forKey: "text") as? String }.sorted()
                 == ["n0", "n1", "n2"])
 
         let reader = stack.context(try stack.secondCoordinator())

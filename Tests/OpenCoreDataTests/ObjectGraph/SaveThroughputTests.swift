@@ -1,7 +1,8 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
 import GRDBSQLite
+import Testing
+
+@testable import OpenCoreData
 
 /// Saving many new objects at once, as the insert benchmark does: every object becomes exactly one
 /// row with its values, primary keys are allocated in one run, and every saved object ends with a
@@ -23,16 +24,20 @@ final class SaveThroughputTests {
     /// Bulk: ten Integer 64 attributes (`i0`…`i9`, default 0); Jot: optional attributes without defaults
     /// and a to-one relationship to Bulk; Scribble: a subentity of Jot sharing its table.
     static func model() -> NSManagedObjectModel {
-        let bulk = ModelKit.entity("Bulk", (0..<10).map { column in
-            let attribute = ModelKit.attribute("i\(column)", .integer64AttributeType, optional: false)
-            attribute.defaultValue = 0
-            return attribute
-        })
-        let note = ModelKit.entity("Jot", [
-            ModelKit.attribute("text", .stringAttributeType),
-            ModelKit.attribute("score", .doubleAttributeType),
-            ModelKit.attribute("stamp", .dateAttributeType),
-        ])
+        let bulk = ModelKit.entity(
+            "Bulk",
+            (0..<10).map { column in
+                let attribute = ModelKit.attribute("i\(column)", .integer64AttributeType, optional: false)
+                attribute.defaultValue = 0
+                return attribute
+            })
+        let note = ModelKit.entity(
+            "Jot",
+            [
+                ModelKit.attribute("text", .stringAttributeType),
+                ModelKit.attribute("score", .doubleAttributeType),
+                ModelKit.attribute("stamp", .dateAttributeType),
+            ])
         let memo = ModelKit.entity("Scribble", [ModelKit.attribute("level", .integer16AttributeType)])
         note.subentities = [memo]
         note.properties += [ModelKit.relationship("item", to: bulk)]
@@ -77,10 +82,14 @@ final class SaveThroughputTests {
                 #expect(context.registeredObject(for: item.objectID) === item)
             }
         }
-        let summary = try #require(try StoreKit.rows(url, """
-            SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK), MIN(Z_OPT), MAX(Z_OPT), COUNT(DISTINCT Z_ENT), \
-            TOTAL(ZI0), TOTAL(ZI5), TOTAL(ZI9) FROM ZBULK
-            """).first)
+        let summary = try #require(
+            try StoreKit.rows(
+                url,
+                """
+                SELECT COUNT(*), MIN(Z_PK), MAX(Z_PK), MIN(Z_OPT), MAX(Z_OPT), COUNT(DISTINCT Z_ENT), \
+                TOTAL(ZI0), TOTAL(ZI5), TOTAL(ZI9) FROM ZBULK
+                """
+            ).first)
         let rows = Double(count)
         #expect(summary[0] as Int64? == Int64(count))
         #expect(summary[1] as Int64? == 1)
@@ -228,8 +237,9 @@ final class SaveThroughputTests {
             .map { row in (0..<11).map { row[$0] as Int64 } }
     }
 
-    @Test("saves of every size write each new row once, with its own key and values",
-          arguments: [1, 3, 4, 17, 63, 64, 65, 150, 1_000])
+    @Test(
+        "saves of every size write each new row once, with its own key and values",
+        arguments: [1, 3, 4, 17, 63, 64, 65, 150, 1_000])
     func everyRunLength(count: Int) throws {
         let context = try context()
         try context.performAndWait {
@@ -264,7 +274,12 @@ final class SaveThroughputTests {
                 NSEntityDescription.insertNewObject(forEntityName: entity, into: context).setValue(text, forKey: "text")
                 notes.append((entity, text))
             }
-            bulk(70); note("Jot"); bulk(1); note("Scribble"); note("Jot"); bulk(130)
+            bulk(70)
+            note("Jot")
+            bulk(1)
+            note("Scribble")
+            note("Jot")
+            bulk(130)
             for _ in 0..<20 { note("Jot") }
             bulk(5)
             for index in 0..<30 {
@@ -331,10 +346,11 @@ final class SaveThroughputTests {
     @Test("a row the store refuses in the middle of a save's inserts leaves the store as it was and the objects unsaved")
     func refusedRowRollsBack() throws {
         // Another program's trigger refuses one value: the 100th new row of the next save.
-        let context = try contextAfterTenSaved(thenRunning: """
-            CREATE TRIGGER refuse BEFORE INSERT ON ZBULK WHEN NEW.ZI0 = 1090
-            BEGIN SELECT RAISE(ABORT, 'refused'); END
-            """)
+        let context = try contextAfterTenSaved(
+            thenRunning: """
+                CREATE TRIGGER refuse BEFORE INSERT ON ZBULK WHEN NEW.ZI0 = 1090
+                BEGIN SELECT RAISE(ABORT, 'refused'); END
+                """)
         let before = try bulkRows()
         context.performAndWait {
             let items = insertItems(200, from: 10, into: context)
@@ -384,12 +400,13 @@ final class SaveThroughputTests {
     func keyThatIsNotTheRowID() throws {
         // Another program rebuilt the table with `Z_PK INT PRIMARY KEY`: a key SQLite does not assign.
         let columns = (0..<10).map { "ZI\($0) INTEGER" }.joined(separator: ", ")
-        _ = try contextAfterTenSaved(thenRunning: """
-            CREATE TABLE ZBULK_NEW (Z_PK INT PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(columns));
-            INSERT INTO ZBULK_NEW SELECT * FROM ZBULK;
-            DROP TABLE ZBULK;
-            ALTER TABLE ZBULK_NEW RENAME TO ZBULK;
-            """)
+        _ = try contextAfterTenSaved(
+            thenRunning: """
+                CREATE TABLE ZBULK_NEW (Z_PK INT PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(columns));
+                INSERT INTO ZBULK_NEW SELECT * FROM ZBULK;
+                DROP TABLE ZBULK;
+                ALTER TABLE ZBULK_NEW RENAME TO ZBULK;
+                """)
         let (coordinator, _) = try StoreKit.sqliteCoordinator(Self.model(), at: url)
         let second = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         second.persistentStoreCoordinator = coordinator
@@ -406,10 +423,11 @@ final class SaveThroughputTests {
     @Test("a trigger that inserts into the table while a save inserts fails the save and leaves the store as it was")
     func triggerInsertingIntoTheTable() throws {
         // The trigger's row would take the key of the next new row.
-        let context = try contextAfterTenSaved(thenRunning: """
-            CREATE TRIGGER echo AFTER INSERT ON ZBULK WHEN NEW.ZI0 = 1090
-            BEGIN INSERT INTO ZBULK (Z_ENT, Z_OPT, ZI0) VALUES (NEW.Z_ENT, 1, -1); END
-            """)
+        let context = try contextAfterTenSaved(
+            thenRunning: """
+                CREATE TRIGGER echo AFTER INSERT ON ZBULK WHEN NEW.ZI0 = 1090
+                BEGIN INSERT INTO ZBULK (Z_ENT, Z_OPT, ZI0) VALUES (NEW.Z_ENT, 1, -1); END
+                """)
         let before = try bulkRows()
         context.performAndWait {
             // Three statements of 64 rows, with no one-row statement after them to collide with a key.

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A Note subclass that records the snapshot events it is woken with.
 final class SnapshotNote: NSManagedObject {

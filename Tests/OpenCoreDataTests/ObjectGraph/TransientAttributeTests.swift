@@ -1,6 +1,6 @@
-import Testing
-import OpenCoreData
 import GRDB
+import OpenCoreData
+import Testing
 
 @Suite("Transient attributes: kept in memory, never stored, reset on refresh")
 struct TransientAttributeTests {

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A value whose changes register undo operations, as app code does.
 final class UndoCounter {
@@ -199,9 +199,11 @@ struct UndoManagerTests {
     func notifications() {
         let manager = UndoManager()
         let counter = UndoCounter(manager)
-        let names: [Notification.Name] = [.NSUndoManagerWillUndoChange, .NSUndoManagerDidUndoChange,
-                                          .NSUndoManagerWillRedoChange, .NSUndoManagerDidRedoChange,
-                                          .NSUndoManagerDidCloseUndoGroup]
+        let names: [Notification.Name] = [
+            .NSUndoManagerWillUndoChange, .NSUndoManagerDidUndoChange,
+            .NSUndoManagerWillRedoChange, .NSUndoManagerDidRedoChange,
+            .NSUndoManagerDidCloseUndoGroup,
+        ]
         // @unchecked Sendable: notifications are posted synchronously on the test's own thread, the only
         // thread that touches `seen`.
         final class Box: @unchecked Sendable { var seen: [Notification.Name] = [] }
@@ -213,8 +215,11 @@ struct UndoManagerTests {
         counter.set(1)
         manager.undo()
         manager.redo()
-        #expect(box.seen == [.NSUndoManagerDidCloseUndoGroup, .NSUndoManagerWillUndoChange, .NSUndoManagerDidUndoChange,
-                             .NSUndoManagerWillRedoChange, .NSUndoManagerDidRedoChange])
+        #expect(
+            box.seen == [
+                .NSUndoManagerDidCloseUndoGroup, .NSUndoManagerWillUndoChange, .NSUndoManagerDidUndoChange,
+                .NSUndoManagerWillRedoChange, .NSUndoManagerDidRedoChange,
+            ])
     }
 
     @Test("registering with no open group while groupsByEvent is false stops the program", .tags(.exitTest))

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Records the keys a save validates through `validateValue(_:forKey:)`.
 class OverridingValidationPost: NSManagedObject {
@@ -74,8 +74,9 @@ struct ValidateValueOverrideDetectionTests {
                 let views = (value.pointee as? NSNumber)?.int64Value ?? -1
                 seen.append(views)
                 if views > 100 {
-                    throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError,
-                                  userInfo: [NSValidationKeyErrorKey: "views"])
+                    throw NSError(
+                        domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError,
+                        userInfo: [NSValidationKeyErrorKey: "views"])
                 }
             }
         }

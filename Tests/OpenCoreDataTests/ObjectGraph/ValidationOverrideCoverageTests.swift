@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A Post subclass that records every `validateValue(_:forKey:)` call a save makes.
 final class RecordingValidationPost: NSManagedObject {
@@ -63,7 +63,8 @@ struct ValidationOverrideCoverageTests {
         } catch let error as NSError {
             #expect(error.code == NSValidationMultipleErrorsError)
             let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] ?? []
-            #expect(details.map(\.code) == [NSValidationMissingMandatoryPropertyError, NSManagedObjectValidationError, NSManagedObjectValidationError])
+            #expect(
+                details.map(\.code) == [NSValidationMissingMandatoryPropertyError, NSManagedObjectValidationError, NSManagedObjectValidationError])
             #expect(details.map { $0.userInfo[NSValidationKeyErrorKey] as? String } == ["title", "views", "published"])
             #expect(details.map(\.localizedDescription).suffix(2) == ["too many views", "must be published"])
         }

@@ -1,11 +1,12 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A model whose rules come from a model file, as Xcode writes them: Member(name 2…10 chars, code
 /// [A-Z]+, age 0…150, score -1…1, born 2010…2020, teams 2…3), Team(title).
 enum ValidationModel {
     static func make() throws -> NSManagedObjectModel {
-        try ModelFileKit.load("""
+        try ModelFileKit.load(
+            """
             <entity name="Member" representedClassName="NSManagedObject" syncable="YES">
                 <attribute name="name" attributeType="String" minValueString="2" maxValueString="10"/>
                 <attribute name="code" optional="YES" attributeType="String" regularExpressionString="[A-Z]+"/>
@@ -23,8 +24,12 @@ enum ValidationModel {
     /// Member, inserted with values that pass every rule.
     @discardableResult
     static func validMember(_ context: NSManagedObjectContext, name: String = "Ada") -> NSManagedObject {
-        context.make("Member", ["name": name, "code": "AB", "age": 36, "score": 0.5,
-                                "born": Date(timeIntervalSinceReferenceDate: 400_000_000)])
+        context.make(
+            "Member",
+            [
+                "name": name, "code": "AB", "age": 36, "score": 0.5,
+                "born": Date(timeIntervalSinceReferenceDate: 400_000_000),
+            ])
     }
 }
 
@@ -85,8 +90,9 @@ struct ValidationTests {
         #expect(error.localizedDescription.contains("name"))
     }
 
-    @Test("a save with one bad value fails with that error; the store is unchanged and the changes stay",
-          arguments: TestStoreKind.allCases)
+    @Test(
+        "a save with one bad value fails with that error; the store is unchanged and the changes stay",
+        arguments: TestStoreKind.allCases)
     func failedInsertSave(_ kind: TestStoreKind) throws {
         let stack = try GraphStack(kind, model: try ValidationModel.make())
         let context = stack.context()
@@ -120,8 +126,9 @@ struct ValidationTests {
         #expect(try stack.context().all("Member").isEmpty)
     }
 
-    @Test("an update that breaks a rule fails the save and leaves the stored row as it was",
-          arguments: TestStoreKind.allCases)
+    @Test(
+        "an update that breaks a rule fails the save and leaves the stored row as it was",
+        arguments: TestStoreKind.allCases)
     func failedUpdateSave(_ kind: TestStoreKind) throws {
         let stack = try GraphStack(kind, model: try ValidationModel.make())
         let context = stack.context()
@@ -154,12 +161,14 @@ struct ValidationTests {
         try context.save()
     }
 
-    @Test("validation predicates built in code report their warning as the message, under code 1550",
-          arguments: TestStoreKind.allCases)
+    @Test(
+        "validation predicates built in code report their warning as the message, under code 1550",
+        arguments: TestStoreKind.allCases)
     func predicateWarnings(_ kind: TestStoreKind) throws {
         let price = ModelKit.attribute("price", .doubleAttributeType)
-        price.setValidationPredicates([NSPredicate(format: "SELF > 0"), NSPredicate(format: "SELF < 1000")],
-                                      withValidationWarnings: ["Price must be positive", "Price is too high"])
+        price.setValidationPredicates(
+            [NSPredicate(format: "SELF > 0"), NSPredicate(format: "SELF < 1000")],
+            withValidationWarnings: ["Price must be positive", "Price is too high"])
         let sku = ModelKit.attribute("sku", .stringAttributeType)
         sku.setValidationPredicates([NSPredicate(format: "SELF BEGINSWITH 'SKU-'")], withValidationWarnings: ["Bad SKU"])
         let product = ModelKit.entity("Product", [price, sku])

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Change tracking keeps the changed properties of an object as bits of its entity's slots, and the
 /// first values of an event in slots, for the first 64 properties; later properties are kept by name.

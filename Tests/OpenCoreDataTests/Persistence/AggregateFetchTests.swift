@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 @Suite("Aggregates computed by the store: sum:, average:, min:, max:, count:, @sum key paths, posts.@count")
@@ -6,8 +7,10 @@ struct AggregateFetchTests {
     static let users = 60
 
     /// One dictionary fetch of User with the given expression descriptions.
-    static func aggregate(_ context: NSManagedObjectContext, _ descriptions: [NSExpressionDescription],
-                          predicate: NSPredicate? = nil, includesSubentities: Bool = true) throws -> NSDictionary {
+    static func aggregate(
+        _ context: NSManagedObjectContext, _ descriptions: [NSExpressionDescription],
+        predicate: NSPredicate? = nil, includesSubentities: Bool = true
+    ) throws -> NSDictionary {
         let request = NSFetchRequest<NSDictionary>(entityName: "User")
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = descriptions
@@ -27,14 +30,16 @@ struct AggregateFetchTests {
         func function(_ name: String, _ key: String) -> NSExpression {
             NSExpression(forFunction: name, arguments: [NSExpression(forKeyPath: key)])
         }
-        let row = try Self.aggregate(context, [
-            expressionDescription("sumAge", function("sum:", "age"), .integer64AttributeType),
-            expressionDescription("avgAge", function("average:", "age"), .doubleAttributeType),
-            expressionDescription("minHeight", function("min:", "height"), .doubleAttributeType),
-            expressionDescription("maxHeight", function("max:", "height"), .doubleAttributeType),
-            expressionDescription("count", function("count:", "email"), .integer64AttributeType),
-            expressionDescription("firstCreated", function("min:", "createdAt"), .dateAttributeType),
-        ])
+        let row = try Self.aggregate(
+            context,
+            [
+                expressionDescription("sumAge", function("sum:", "age"), .integer64AttributeType),
+                expressionDescription("avgAge", function("average:", "age"), .doubleAttributeType),
+                expressionDescription("minHeight", function("min:", "height"), .doubleAttributeType),
+                expressionDescription("maxHeight", function("max:", "height"), .doubleAttributeType),
+                expressionDescription("count", function("count:", "email"), .integer64AttributeType),
+                expressionDescription("firstCreated", function("min:", "createdAt"), .dateAttributeType),
+            ])
         #expect((row["sumAge"] as? NSNumber)?.intValue == ages.reduce(0, +))
         let average = try #require((row["avgAge"] as? NSNumber)?.doubleValue)
         #expect(abs(average - Double(ages.reduce(0, +)) / Double(Self.users)) < 1e-9)
@@ -45,14 +50,18 @@ struct AggregateFetchTests {
         #expect(context.registeredObjects.isEmpty)
     }
 
-    @Test("@sum.height and @count key path expressions aggregate the fetched rows; a predicate and includesSubentities narrow them", arguments: TestStoreKind.allCases)
+    @Test(
+        "@sum.height and @count key path expressions aggregate the fetched rows; a predicate and includesSubentities narrow them",
+        arguments: TestStoreKind.allCases)
     func keyPathAggregates(kind: TestStoreKind) throws {
         let stack = try FetchingModel.stack(kind, users: Self.users, admins: true)
         let context = stack.context()
-        let row = try Self.aggregate(context, [
-            expressionDescription("heights", NSExpression(format: "@sum.height"), .doubleAttributeType),
-            expressionDescription("n", NSExpression(forKeyPath: "@count"), .integer32AttributeType),
-        ], predicate: NSPredicate(format: "city == %@", "Paris"), includesSubentities: false)
+        let row = try Self.aggregate(
+            context,
+            [
+                expressionDescription("heights", NSExpression(format: "@sum.height"), .doubleAttributeType),
+                expressionDescription("n", NSExpression(forKeyPath: "@count"), .integer32AttributeType),
+            ], predicate: NSPredicate(format: "city == %@", "Paris"), includesSubentities: false)
         let members = (0..<Self.users).filter { FetchingModel.city($0) == "Paris" && !FetchingModel.isAdmin($0) }
         let expected = members.map(FetchingModel.height).reduce(0, +)
         let heights = try #require((row["heights"] as? NSNumber)?.doubleValue)
@@ -64,10 +73,12 @@ struct AggregateFetchTests {
     func emptyAggregates(kind: TestStoreKind) throws {
         let stack = try FetchingModel.stack(kind, users: 5)
         let context = stack.context()
-        let row = try Self.aggregate(context, [
-            expressionDescription("sum", NSExpression(format: "sum:(age)"), .integer64AttributeType),
-            expressionDescription("avg", NSExpression(format: "average:(age)"), .doubleAttributeType),
-        ], predicate: NSPredicate(format: "age > 1000"))
+        let row = try Self.aggregate(
+            context,
+            [
+                expressionDescription("sum", NSExpression(format: "sum:(age)"), .integer64AttributeType),
+                expressionDescription("avg", NSExpression(format: "average:(age)"), .doubleAttributeType),
+            ], predicate: NSPredicate(format: "age > 1000"))
         #expect((row["sum"] as? NSNumber)?.intValue == 0)
         #expect(row["avg"] == nil)
     }
@@ -101,10 +112,12 @@ struct AggregateFetchTests {
     func computedByTheStore() throws {
         let stack = try FetchingModel.stack(users: Self.users)
         let context = try stack.freshContext()
-        _ = try Self.aggregate(context, [
-            expressionDescription("sum", NSExpression(format: "sum:(height)"), .doubleAttributeType),
-            expressionDescription("max", NSExpression(format: "max:(posts.@count)"), .integer64AttributeType),
-        ])
+        _ = try Self.aggregate(
+            context,
+            [
+                expressionDescription("sum", NSExpression(format: "sum:(height)"), .doubleAttributeType),
+                expressionDescription("max", NSExpression(format: "max:(posts.@count)"), .integer64AttributeType),
+            ])
         #expect(context.registeredObjects.isEmpty)
         #expect(context.cachedRowCount == 0)
     }

@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// The layout computed from a model is exactly the layout Apple's Core Data wrote for it, on the
 /// Apple-written stores in Tests/Fixtures/stores (copied to a temporary directory first).
@@ -20,13 +21,16 @@ struct AppleStoreSchemaTests {
     }
 
     static let cases: [Case] = [
-        Case(folder: "alemar11__CoreDataPlus__SampleModel_V1", bundle: "SampleModel.xcdatamodeld",
-             version: "SampleModel.xcdatamodel", store: "SampleModel_V1.sqlite"),
-        Case(folder: "duckduckgo__BrowserServicesKit__Bookmarks_V5", bundle: "BookmarksModel.xcdatamodeld",
-             version: "BookmarksModel 5.xcdatamodel", store: "Bookmarks_V5.sqlite"),
-        Case(folder: "wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example_3",
-             bundle: "CoreDataMigration_Example.xcdatamodeld", version: "CoreDataMigration_Example 3.xcdatamodel",
-             store: "CoreDataMigration_Example_3.sqlite"),
+        Case(
+            folder: "alemar11__CoreDataPlus__SampleModel_V1", bundle: "SampleModel.xcdatamodeld",
+            version: "SampleModel.xcdatamodel", store: "SampleModel_V1.sqlite"),
+        Case(
+            folder: "duckduckgo__BrowserServicesKit__Bookmarks_V5", bundle: "BookmarksModel.xcdatamodeld",
+            version: "BookmarksModel 5.xcdatamodel", store: "Bookmarks_V5.sqlite"),
+        Case(
+            folder: "wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example_3",
+            bundle: "CoreDataMigration_Example.xcdatamodeld", version: "CoreDataMigration_Example 3.xcdatamodel",
+            store: "CoreDataMigration_Example_3.sqlite"),
     ]
 
     /// Copies a fixture folder to a new temporary directory and returns the copy's store URL.
@@ -34,15 +38,17 @@ struct AppleStoreSchemaTests {
         let directory = try Fixtures.temporaryDirectory()
         let source = Fixtures.stores.appendingPathComponent(testCase.folder)
         for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
-            try FileManager.default.copyItem(at: source.appendingPathComponent(name),
-                                             to: directory.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: source.appendingPathComponent(name),
+                to: directory.appendingPathComponent(name))
         }
         return (directory, directory.appendingPathComponent(testCase.store))
     }
 
     static func model(_ testCase: Case, version: String? = nil) throws -> NSManagedObjectModel {
-        try NSManagedObjectModel.load(from: Fixtures.stores.appendingPathComponent(testCase.folder)
-            .appendingPathComponent(testCase.bundle).appendingPathComponent(version ?? testCase.version))
+        try NSManagedObjectModel.load(
+            from: Fixtures.stores.appendingPathComponent(testCase.folder)
+                .appendingPathComponent(testCase.bundle).appendingPathComponent(version ?? testCase.version))
     }
 
     /// Differences each other bundle version must report against the store (all of them where the
@@ -50,43 +56,71 @@ struct AppleStoreSchemaTests {
     static let otherVersionDifferences: [String: (all: Bool, differences: [String])] = [
         // LuxuryCar is ExpensiveSportCar renamed: entity 3 under its old name is the same entity (Apple's
         // Core Data keeps the old name in Z_PRIMARYKEY after a renaming migration), not a difference.
-        "SampleModel2.xcdatamodel": (true, [
-            "missing index Z_Car_byMakerAndNumberPlate", "unexpected column ZCAR.ZCOLOR", "unexpected column ZPERSON.ZID",
-        ]),
-        "SampleModel3.xcdatamodel": (false, [
-            "entity Person has number 4, the model implies 5", "missing table ZMAKER",
-            "missing table Z_1PREVIOUSOWNERS", "missing column ZCAR.ZCREATEDBY INTEGER",
-        ]),
-        "BookmarksModel.xcdatamodel": (false, [
-            "unexpected table Z_1FAVORITES", "missing column ZBOOKMARKENTITY.ZISFAVORITE INTEGER",
-        ]),
-        "BookmarksModel 2.xcdatamodel": (false, [
-            "index Z_BookmarkEntity_byURL is ON ZBOOKMARKENTITY (ZURL, ZISPENDINGDELETION), the model implies ON ZBOOKMARKENTITY (ZURL)",
-            "unexpected column ZBOOKMARKENTITY.ZISPENDINGDELETION",
-        ]),
-        "BookmarksModel 3.xcdatamodel": (false, [
-            "missing column ZBOOKMARKENTITY.ZFAVORITEFOLDER INTEGER",
-            "missing column ZBOOKMARKENTITY.Z_FOK_FAVORITEFOLDER INTEGER", "unexpected table Z_1FAVORITES",
-        ]),
-        "BookmarksModel 4.xcdatamodel": (true, [
-            "unexpected column ZBOOKMARKENTITY.ZLASTCHILDRENPAYLOADRECEIVEDFROMSYNC",
-            "unexpected index Z_BookmarkEntity_isPendingDeletion",
-        ]),
-        "BookmarksModel 6.xcdatamodel": (true, [
-            "missing column ZBOOKMARKENTITY.ZISSTUB INTEGER", "unexpected index Z_BookmarkEntity_isPendingDeletion",
-        ]),
-        "CoreDataMigration_Example.xcdatamodel": (false, [
-            "missing column ZPOST.ZCOLOR VARCHAR", "unexpected column ZPOST.ZHEXCOLOR", "unexpected table ZSECTION",
-            "Z_PRIMARYKEY lists entity Section (2), which the model lacks",
-        ]),
-        "CoreDataMigration_Example 2.xcdatamodel": (false, [
-            "missing column ZPOST.ZCONTENT VARCHAR", "unexpected table ZSECTION",
-        ]),
+        "SampleModel2.xcdatamodel": (
+            true,
+            [
+                "missing index Z_Car_byMakerAndNumberPlate", "unexpected column ZCAR.ZCOLOR", "unexpected column ZPERSON.ZID",
+            ]
+        ),
+        "SampleModel3.xcdatamodel": (
+            false,
+            [
+                "entity Person has number 4, the model implies 5", "missing table ZMAKER",
+                "missing table Z_1PREVIOUSOWNERS", "missing column ZCAR.ZCREATEDBY INTEGER",
+            ]
+        ),
+        "BookmarksModel.xcdatamodel": (
+            false,
+            [
+                "unexpected table Z_1FAVORITES", "missing column ZBOOKMARKENTITY.ZISFAVORITE INTEGER",
+            ]
+        ),
+        "BookmarksModel 2.xcdatamodel": (
+            false,
+            [
+                "index Z_BookmarkEntity_byURL is ON ZBOOKMARKENTITY (ZURL, ZISPENDINGDELETION), the model implies ON ZBOOKMARKENTITY (ZURL)",
+                "unexpected column ZBOOKMARKENTITY.ZISPENDINGDELETION",
+            ]
+        ),
+        "BookmarksModel 3.xcdatamodel": (
+            false,
+            [
+                "missing column ZBOOKMARKENTITY.ZFAVORITEFOLDER INTEGER",
+                "missing column ZBOOKMARKENTITY.Z_FOK_FAVORITEFOLDER INTEGER", "unexpected table Z_1FAVORITES",
+            ]
+        ),
+        "BookmarksModel 4.xcdatamodel": (
+            true,
+            [
+                "unexpected column ZBOOKMARKENTITY.ZLASTCHILDRENPAYLOADRECEIVEDFROMSYNC",
+                "unexpected index Z_BookmarkEntity_isPendingDeletion",
+            ]
+        ),
+        "BookmarksModel 6.xcdatamodel": (
+            true,
+            [
+                "missing column ZBOOKMARKENTITY.ZISSTUB INTEGER", "unexpected index Z_BookmarkEntity_isPendingDeletion",
+            ]
+        ),
+        "CoreDataMigration_Example.xcdatamodel": (
+            false,
+            [
+                "missing column ZPOST.ZCOLOR VARCHAR", "unexpected column ZPOST.ZHEXCOLOR", "unexpected table ZSECTION",
+                "Z_PRIMARYKEY lists entity Section (2), which the model lacks",
+            ]
+        ),
+        "CoreDataMigration_Example 2.xcdatamodel": (
+            false,
+            [
+                "missing column ZPOST.ZCONTENT VARCHAR", "unexpected table ZSECTION",
+            ]
+        ),
         "CoreDataMigration_Example 4.xcdatamodel": (true, ["missing column ZPOST.ZSOFTDELETED INTEGER"]),
     ]
 
-    @Test("the model version that wrote a store implies exactly the store's tables, columns, indexes and entity numbers",
-          arguments: cases)
+    @Test(
+        "the model version that wrote a store implies exactly the store's tables, columns, indexes and entity numbers",
+        arguments: cases)
     func writingVersionIsCompatible(_ testCase: Case) throws {
         let (directory, store) = try Self.copy(testCase)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -126,8 +160,9 @@ struct AppleStoreSchemaTests {
         #expect(checked >= 2)
     }
 
-    @Test("the statements that create the layout are, table by table and index by index, the ones Apple's Core Data wrote",
-          arguments: cases)
+    @Test(
+        "the statements that create the layout are, table by table and index by index, the ones Apple's Core Data wrote",
+        arguments: cases)
     func createStatementsMatchTheStore(_ testCase: Case) throws {
         let (directory, store) = try Self.copy(testCase)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -173,17 +208,27 @@ struct AppleStoreSchemaTests {
         func string(_ name: String, optional: Bool = true) -> NSAttributeDescription {
             K.attribute(name, .stringAttributeType, optional: optional)
         }
-        func relationship(_ name: String, _ destination: NSEntityDescription, toMany: Bool, minCount: Int,
-                          optional: Bool = true) -> NSRelationshipDescription {
+        func relationship(
+            _ name: String, _ destination: NSEntityDescription, toMany: Bool, minCount: Int,
+            optional: Bool = true
+        ) -> NSRelationshipDescription {
             let relationship = K.relationship(name, to: destination, toMany: toMany, optional: optional)
             relationship.minCount = minCount
             return relationship
         }
         let image = K.entity("Image", [K.attribute("image", .transformableAttributeType)])
-        let ingredient = K.entity("Ingredient", [string("amount"), K.attribute("displayOrder", .integer16AttributeType, optional: false),
-                                                 string("name", optional: false)])
-        let recipe = K.entity("Recipe", [string("instructions"), string("name"), string("overview"), string("prepTime"),
-                                         K.attribute("thumbnailImage", .transformableAttributeType)])
+        let ingredient = K.entity(
+            "Ingredient",
+            [
+                string("amount"), K.attribute("displayOrder", .integer16AttributeType, optional: false),
+                string("name", optional: false),
+            ])
+        let recipe = K.entity(
+            "Recipe",
+            [
+                string("instructions"), string("name"), string("overview"), string("prepTime"),
+                K.attribute("thumbnailImage", .transformableAttributeType),
+            ])
         let recipeType = K.entity("RecipeType", [string("name")])
         let recipeImage = relationship("image", image, toMany: false, minCount: 1)
         let imageRecipe = relationship("recipe", recipe, toMany: false, minCount: 1, optional: false)
@@ -203,8 +248,9 @@ struct AppleStoreSchemaTests {
         return model
     }
 
-    static let recipes = Case(folder: "magicalpanda__MagicalRecord__Recipes", bundle: "Recipes.xcdatamodeld",
-                              version: "Recipes.xcdatamodel", store: "Recipes.sqlite")
+    static let recipes = Case(
+        folder: "magicalpanda__MagicalRecord__Recipes", bundle: "Recipes.xcdatamodeld",
+        version: "Recipes.xcdatamodel", store: "Recipes.sqlite")
 
     @Test("the Recipes model rebuilt in code is the one that wrote the store, and implies exactly its layout")
     func recipesStore() throws {
@@ -241,11 +287,12 @@ struct AppleStoreSchemaTests {
         }
         try queue.close()
         let differences = try schema.differences(inStoreAt: store)
-        #expect(differences.map(\.description) == [
-            "entity Section has number 7, the model implies 2",
-            "missing index ZSECTION_ZPOST_INDEX",
-            "unexpected column ZPOST.ZEXTRA",
-        ])
+        #expect(
+            differences.map(\.description) == [
+                "entity Section has number 7, the model implies 2",
+                "missing index ZSECTION_ZPOST_INDEX",
+                "unexpected column ZPOST.ZEXTRA",
+            ])
         #expect(!differences.areCompatible)
     }
 }

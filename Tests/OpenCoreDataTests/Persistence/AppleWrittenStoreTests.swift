@@ -1,16 +1,19 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// Stores written by Apple's Core Data open under the model version that wrote them, with migration
 /// off: every row reads back (the Bookmarks rows live only in the `-wal` file), and an edit saves the
 /// way Core Data writes it. Copies in a temporary directory; the fixtures are never opened.
 @Suite("Apple-written stores")
 struct AppleWrittenStoreTests {
-    static var noMigration: [AnyHashable: Any] { [
-        NSMigratePersistentStoresAutomaticallyOption: false,
-        NSInferMappingModelAutomaticallyOption: false,
-    ] }
+    static var noMigration: [AnyHashable: Any] {
+        [
+            NSMigratePersistentStoresAutomaticallyOption: false,
+            NSInferMappingModelAutomaticallyOption: false,
+        ]
+    }
 
     @Test("every row of every entity reads back, each attribute readable", arguments: AppleStoreSchemaTests.cases)
     func everyRowReadsBack(_ testCase: AppleStoreSchemaTests.Case) throws {
@@ -52,9 +55,10 @@ struct AppleWrittenStoreTests {
             .map { "\($0[0] as Int):\($0[1] as Int)" }
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
-        let entity = try #require(model.entities.first { candidate in
-            candidate.superentity == nil && candidate.attributesByName.values.contains { $0.attributeType == .stringAttributeType }
-        })
+        let entity = try #require(
+            model.entities.first { candidate in
+                candidate.superentity == nil && candidate.attributesByName.values.contains { $0.attributeType == .stringAttributeType }
+            })
         let attribute = try #require(entity.attributesByName.values.first { $0.attributeType == .stringAttributeType }).name
         let table = "Z" + (entity.name ?? "").uppercased()
         let (pk, optBefore): (Int64, Int64) = try context.performAndWait {

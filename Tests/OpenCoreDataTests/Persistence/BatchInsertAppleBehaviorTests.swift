@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Batch inserts as Apple's Core Data runs them: an omitted attribute gets the model's default, and a
 /// dictionary handler inserts only the dictionaries it filled before it returned `true`.
@@ -30,12 +30,14 @@ struct BatchInsertAppleBehaviorTests {
         let context = stack.context()
         var calls = 0
         try context.performAndWait {
-            let request = NSBatchInsertRequest(entityName: "Post", dictionaryHandler: { dictionary in
-                calls += 1
-                // The third call fills the dictionary and returns true: that one is not inserted.
-                dictionary["title"] = "t\(calls)"
-                return calls == 3
-            })
+            let request = NSBatchInsertRequest(
+                entityName: "Post",
+                dictionaryHandler: { dictionary in
+                    calls += 1
+                    // The third call fills the dictionary and returns true: that one is not inserted.
+                    dictionary["title"] = "t\(calls)"
+                    return calls == 3
+                })
             request.resultType = .count
             let result = try #require(context.execute(request) as? NSBatchInsertResult)
             #expect(result.result as? Int == 2)

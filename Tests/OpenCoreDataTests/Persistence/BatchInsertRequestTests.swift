@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("NSBatchInsertRequest")
 struct BatchInsertRequestTests {
@@ -9,10 +9,12 @@ struct BatchInsertRequestTests {
         try stack.saveBooks(2)
         let context = stack.context()
         let ids = try context.performAndWait { () -> [NSManagedObjectID] in
-            let request = NSBatchInsertRequest(entityName: "Book", objects: [
-                ["title": "Dune", "price": 9.5, "isbn": "1"],
-                ["title": "Emma", "pages": 300, "isbn": "2"],
-            ])
+            let request = NSBatchInsertRequest(
+                entityName: "Book",
+                objects: [
+                    ["title": "Dune", "price": 9.5, "isbn": "1"],
+                    ["title": "Emma", "pages": 300, "isbn": "2"],
+                ])
             request.resultType = .objectIDs
             let result = try #require(context.execute(request) as? NSBatchInsertResult)
             #expect(result.resultType == .objectIDs)
@@ -39,13 +41,15 @@ struct BatchInsertRequestTests {
         let context = stack.context()
         try context.performAndWait {
             var index = 0
-            let request = NSBatchInsertRequest(entityName: "Book", dictionaryHandler: { dictionary in
-                guard index < 50 else { return true }
-                dictionary["title"] = "Generated \(index)"
-                dictionary["price"] = Double(index)
-                index += 1
-                return false
-            })
+            let request = NSBatchInsertRequest(
+                entityName: "Book",
+                dictionaryHandler: { dictionary in
+                    guard index < 50 else { return true }
+                    dictionary["title"] = "Generated \(index)"
+                    dictionary["price"] = Double(index)
+                    index += 1
+                    return false
+                })
             request.resultType = .count
             let result = try #require(context.execute(request) as? NSBatchInsertResult)
             #expect(result.result as? Int == 50)
@@ -63,14 +67,16 @@ struct BatchInsertRequestTests {
         let context = stack.context()
         try context.performAndWait {
             var index = 0
-            let request = NSBatchInsertRequest(entityName: "Novel", managedObjectHandler: { object in
-                guard index < 3 else { return true }
-                #expect(object.entity.name == "Novel")
-                object.setValue("Novel \(index)", forKey: "title")
-                object.setValue("gothic", forKey: "genre")
-                index += 1
-                return false
-            })
+            let request = NSBatchInsertRequest(
+                entityName: "Novel",
+                managedObjectHandler: { object in
+                    guard index < 3 else { return true }
+                    #expect(object.entity.name == "Novel")
+                    object.setValue("Novel \(index)", forKey: "title")
+                    object.setValue("gothic", forKey: "genre")
+                    index += 1
+                    return false
+                })
             let result = try #require(context.execute(request) as? NSBatchInsertResult)
             #expect(result.result as? Bool == true)
         }
@@ -83,13 +89,15 @@ struct BatchInsertRequestTests {
     @Test("a row matching a stored row on the uniqueness constraint updates it instead of duplicating it")
     func uniquenessConstraintUpserts() throws {
         let stack = try GraphStack.library()
-        try stack.saveBooks(2)   // isbn Book-0, Book-1
+        try stack.saveBooks(2)  // isbn Book-0, Book-1
         let context = stack.context()
         try context.performAndWait {
-            let request = NSBatchInsertRequest(entityName: "Book", objects: [
-                ["title": "Renamed", "isbn": "Book-1", "price": 50.0],
-                ["title": "New", "isbn": "Book-9"],
-            ])
+            let request = NSBatchInsertRequest(
+                entityName: "Book",
+                objects: [
+                    ["title": "Renamed", "isbn": "Book-1", "price": 50.0],
+                    ["title": "New", "isbn": "Book-9"],
+                ])
             request.resultType = .count
             let result = try #require(context.execute(request) as? NSBatchInsertResult)
             #expect(result.result as? Int == 2)
@@ -137,8 +145,10 @@ struct BatchInsertRequestTests {
         let stack = try GraphStack(.inMemory, model: LibraryModel.make())
         let context = stack.context()
         context.performAndWait { () -> Void in
-            for request in [NSBatchInsertRequest(entityName: "Book", objects: [["title": "x"]]),
-                            NSBatchInsertRequest(entityName: "Nope", objects: [])] {
+            for request in [
+                NSBatchInsertRequest(entityName: "Book", objects: [["title": "x"]]),
+                NSBatchInsertRequest(entityName: "Nope", objects: []),
+            ] {
                 #expect {
                     _ = try context.execute(request)
                 } throws: { error in

@@ -1,5 +1,5 @@
-import OpenCoreData
 import GRDB
+import OpenCoreData
 
 /// A library model for the batch request tests: Shelf(name, books ->> Book), Book(title!, isbn, price,
 /// pages, cover [external binary], shelf -> Shelf, tags <<->> Tag), Tag(name, books), and
@@ -46,8 +46,9 @@ enum LibraryModel {
 extension GraphStack {
     /// A SQLite stack on the library model.
     static func library(shelfBooksRule: NSDeleteRule = .nullifyDeleteRule, bookTagsRule: NSDeleteRule = .nullifyDeleteRule) throws -> GraphStack {
-        try GraphStack(.sqlite, model: LibraryModel.make(shelfBooksRule: shelfBooksRule, bookTagsRule: bookTagsRule),
-                       fileName: "Library.sqlite")
+        try GraphStack(
+            .sqlite, model: LibraryModel.make(shelfBooksRule: shelfBooksRule, bookTagsRule: bookTagsRule),
+            fileName: "Library.sqlite")
     }
 
     /// Saves `count` books priced 0, 1, 2, … with titles "Book 0", "Book 1", …; returns their IDs.
@@ -57,8 +58,12 @@ extension GraphStack {
         return try context.performAndWait {
             let shelfObject = shelf.map { context.make("Shelf", ["name": $0]) }
             let books = (0..<count).map { index in
-                context.make(entity, ["title": "Book \(index)", "price": Double(index), "isbn": "\(entity)-\(index)",
-                                      "shelf": shelfObject])
+                context.make(
+                    entity,
+                    [
+                        "title": "Book \(index)", "price": Double(index), "isbn": "\(entity)-\(index)",
+                        "shelf": shelfObject,
+                    ])
             }
             try context.save()
             return books.map(\.objectID)

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// What other contexts see after batch requests, and what batch deletes delete, as in Apple's Core Data.
 @Suite("Batch request visibility")

@@ -1,12 +1,12 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("NSBatchUpdateRequest")
 struct BatchUpdateRequestTests {
     @Test("the seed's batch update sets a constant on the rows a predicate selects and reports the count")
     func constantWithPredicate() throws {
         let stack = try GraphStack.library()
-        try stack.saveBooks(5)   // prices 0…4
+        try stack.saveBooks(5)  // prices 0…4
         let context = stack.context()
         let result = try context.performAndWait { () -> NSBatchUpdateResult in
             let batchUpdate = NSBatchUpdateRequest(entityName: "Book")

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Composite attribute storage")
 struct CompositeAttributeStorageTests {

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Dictionary fetches: propertiesToFetch, key paths, relationships, distinct, grouping, having")
 struct DictionaryFetchTests {
@@ -61,14 +61,18 @@ struct DictionaryFetchTests {
         #expect(rows.compactMap { $0["city"] as? String } == FetchingModel.cities.sorted())
     }
 
-    @Test("propertiesToGroupBy with count: and sum: gives one dictionary per group; havingPredicate filters groups by an aggregate's name", arguments: TestStoreKind.allCases)
+    @Test(
+        "propertiesToGroupBy with count: and sum: gives one dictionary per group; havingPredicate filters groups by an aggregate's name",
+        arguments: TestStoreKind.allCases)
     func groupByAndHaving(kind: TestStoreKind) throws {
         let stack = try FetchingModel.stack(kind, users: Self.users)
         let context = stack.context()
         let request = NSFetchRequest<NSDictionary>(entityName: "User")
         request.resultType = .dictionaryResultType
-        let count = expressionDescription("count", NSExpression(forFunction: "count:", arguments: [NSExpression(forKeyPath: "name")]), .integer64AttributeType)
-        let ages = expressionDescription("ages", NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "age")]), .integer64AttributeType)
+        let count = expressionDescription(
+            "count", NSExpression(forFunction: "count:", arguments: [NSExpression(forKeyPath: "name")]), .integer64AttributeType)
+        let ages = expressionDescription(
+            "ages", NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "age")]), .integer64AttributeType)
         request.propertiesToFetch = ["city", count, ages]
         request.propertiesToGroupBy = ["city"]
         request.sortDescriptors = [NSSortDescriptor(key: "city", ascending: true)]

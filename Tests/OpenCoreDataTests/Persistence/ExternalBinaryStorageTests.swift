@@ -1,14 +1,18 @@
-import Testing
-import OpenCoreData
 import GRDB
+import OpenCoreData
+import Testing
 
 /// Photo(name, image: binary data allowing external storage, thumbnail: plain binary data).
 enum PhotoModel {
     static func make() -> NSManagedObjectModel {
         let image = ModelKit.attribute("image", .binaryDataAttributeType)
         image.allowsExternalBinaryDataStorage = true
-        let photo = ModelKit.entity("Photo", [ModelKit.attribute("name", .stringAttributeType, optional: false), image,
-                                              ModelKit.attribute("thumbnail", .binaryDataAttributeType)])
+        let photo = ModelKit.entity(
+            "Photo",
+            [
+                ModelKit.attribute("name", .stringAttributeType, optional: false), image,
+                ModelKit.attribute("thumbnail", .binaryDataAttributeType),
+            ])
         photo.managedObjectClassName = "NSManagedObject"
         let model = NSManagedObjectModel()
         model.entities = [photo]
@@ -103,7 +107,7 @@ struct ExternalBinaryStorageTests {
         let before = files(stack)
 
         photo.setValue(PhotoModel.bytes(400 * 1024, seed: 1), forKey: "image")
-        context.make("Photo", ["image": PhotoModel.bytes(500 * 1024, seed: 2)])   // no name: validation fails
+        context.make("Photo", ["image": PhotoModel.bytes(500 * 1024, seed: 2)])  // no name: validation fails
         #expect(throws: NSError.self) { try context.save() }
         #expect(files(stack) == before)
 
@@ -111,7 +115,9 @@ struct ExternalBinaryStorageTests {
         // the store writes after the insert.
         context.rollback()
         let queue = try DatabaseQueue(path: stack.storeURL.path)
-        try queue.write { try $0.execute(sql: "CREATE TRIGGER reject BEFORE UPDATE ON ZPHOTO WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'rejected'); END") }
+        try queue.write {
+            try $0.execute(sql: "CREATE TRIGGER reject BEFORE UPDATE ON ZPHOTO WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'rejected'); END")
+        }
         try queue.close()
         context.make("Photo", ["name": "new", "image": PhotoModel.bytes(450 * 1024, seed: 5)])
         photo.setValue("boom", forKey: "name")

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// The object IDs of fetched objects, which a fetch makes only when something asks for one: every read

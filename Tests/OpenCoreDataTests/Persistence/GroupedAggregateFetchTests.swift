@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Dictionary fetches grouped by an attribute that fetch aggregates over to-many relationships and a
 /// to-one relationship, as Apple's Core Data runs them.
@@ -7,7 +7,8 @@ import OpenCoreData
 struct GroupedAggregateFetchTests {
     /// Company(city) employees ->> Employee(salary) ⟷ company; Company.ceo -> Employee (no inverse).
     static func model() -> NSManagedObjectModel {
-        let company = ModelKit.entity("Company", [ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("city", .stringAttributeType)])
+        let company = ModelKit.entity(
+            "Company", [ModelKit.attribute("name", .stringAttributeType), ModelKit.attribute("city", .stringAttributeType)])
         let employee = ModelKit.entity("Employee", [ModelKit.attribute("salary", .integer64AttributeType)])
         company.managedObjectClassName = "NSManagedObject"
         employee.managedObjectClassName = "NSManagedObject"
@@ -48,9 +49,11 @@ struct GroupedAggregateFetchTests {
         let reader = stack.context()
         let request = NSFetchRequest<NSDictionary>(entityName: "Company")
         request.resultType = .dictionaryResultType
-        request.propertiesToFetch = ["city", "ceo",
-                                     Self.describe("headcount", "count:(employees)", .integer64AttributeType),
-                                     Self.describe("payroll", "sum:(employees.salary)", .integer64AttributeType)]
+        request.propertiesToFetch = [
+            "city", "ceo",
+            Self.describe("headcount", "count:(employees)", .integer64AttributeType),
+            Self.describe("payroll", "sum:(employees.salary)", .integer64AttributeType),
+        ]
         request.propertiesToGroupBy = ["city", "ceo"]
         request.sortDescriptors = [NSSortDescriptor(key: "city", ascending: true)]
         let rows = try reader.fetch(request)

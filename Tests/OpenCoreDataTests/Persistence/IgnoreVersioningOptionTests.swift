@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// `NSIgnorePersistentStoreVersioningOption`: a store written for another model opens without its
@@ -37,16 +38,20 @@ final class IgnoreVersioningOptionTests {
         try writer.remove(store)
 
         let model = changedModel()
-        #expect(!model.isConfiguration(withName: nil, compatibleWithStoreMetadata: [
-            NSStoreModelVersionHashesKey: storedHashes, NSStoreTypeKey: NSSQLiteStoreType,
-        ]))
+        #expect(
+            !model.isConfiguration(
+                withName: nil,
+                compatibleWithStoreMetadata: [
+                    NSStoreModelVersionHashesKey: storedHashes, NSStoreTypeKey: NSSQLiteStoreType,
+                ]))
         let refused = NSPersistentStoreCoordinator(managedObjectModel: model)
         let error = try #require(throws: NSError.self) { try refused.addPersistentStore(type: .sqlite, at: url) }
         #expect(error.code == NSPersistentStoreIncompatibleVersionHashError)
 
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: changedModel())
-        let opened = try coordinator.addPersistentStore(type: .sqlite, at: url,
-                                                        options: [NSIgnorePersistentStoreVersioningOption: true])
+        let opened = try coordinator.addPersistentStore(
+            type: .sqlite, at: url,
+            options: [NSIgnorePersistentStoreVersioningOption: true])
         #expect(coordinator.persistentStores.count == 1)
         #expect(opened.metadata[NSStoreModelVersionHashesKey] as? [String: Data] == storedHashes)
         #expect(try StoreKit.rows(url, "PRAGMA table_info(ZTAG)").allSatisfy { $0["name"] != "ZCOLOR" })

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// The in-memory store: the same internal API as the SQLite store, with predicates, sorts, limits and
@@ -27,14 +28,18 @@ struct InMemoryStoreTests {
     @Test("fetches evaluate predicates, key paths through to-one, sorts, offset and limit in memory")
     func fetching() throws {
         let (coordinator, _) = try coordinator()
-        let authors = try StoreKit.insert(coordinator, "Author", [
-            ["name": "Ann", "age": NSNumber(value: 40)], ["name": "bob", "age": NSNumber(value: 30)],
-            ["name": "Cid", "age": NSNumber(value: 50)],
-        ])
-        try StoreKit.insert(coordinator, "Post", [
-            ["title": "hello", "author": authors[0]], ["title": "help", "author": authors[1]],
-            ["title": "other", "author": authors[2]],
-        ])
+        let authors = try StoreKit.insert(
+            coordinator, "Author",
+            [
+                ["name": "Ann", "age": NSNumber(value: 40)], ["name": "bob", "age": NSNumber(value: 30)],
+                ["name": "Cid", "age": NSNumber(value: 50)],
+            ])
+        try StoreKit.insert(
+            coordinator, "Post",
+            [
+                ["title": "hello", "author": authors[0]], ["title": "help", "author": authors[1]],
+                ["title": "other", "author": authors[2]],
+            ])
         let byAge = [NSSortDescriptor(key: "age", ascending: false)]
         let all = try coordinator.fetchRows(StoreKit.request("Author", sort: byAge))
         #expect(all.map { $0.values["name"] as? String } == ["Cid", "Ann", "bob"])
@@ -95,7 +100,9 @@ struct InMemoryStoreTests {
         update.updated = [.init(objectID: id, expectedVersion: 1, changedValues: ["label": "b"], toMany: [:])]
         #expect(try coordinator.save(update).versions[id] == 2)
         var stale = StoreSaveChanges()
-        stale.inserted = [.init(objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Tag")), values: ["label": "new"], toMany: [:])]
+        stale.inserted = [
+            .init(objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Tag")), values: ["label": "new"], toMany: [:])
+        ]
         stale.updated = [.init(objectID: id, expectedVersion: 1, changedValues: ["label": "c"], toMany: [:])]
         let conflicts = try #require(throws: StoreSaveConflicts.self) { try coordinator.save(stale) }
         #expect(conflicts.conflicts.first?.storeRow?.values["label"] as? String == "b")
@@ -103,8 +110,9 @@ struct InMemoryStoreTests {
         var badReference = StoreSaveChanges()
         badReference.inserted = [
             .init(objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Tag")), values: ["label": "ok"], toMany: [:]),
-            .init(objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Post")),
-                  values: ["author": NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Author"))], toMany: [:]),
+            .init(
+                objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Post")),
+                values: ["author": NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Author"))], toMany: [:]),
         ]
         #expect(throws: NSError.self) { try coordinator.save(badReference) }
         #expect(try coordinator.count(StoreKit.request("Tag")) == 1)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Object IDs: temporary and permanent, their URIs, equality and hashing, and getting an ID back from
@@ -135,9 +136,11 @@ struct ManagedObjectIDTests {
         #expect(id.primaryKey == 1)
         #expect(try coordinator.row(for: id)?.values["name"] as? String == "Ann")
         let host = try #require(uri.host)
-        for bad in ["x-coredata://\(host)/Nope/p1", "x-coredata://\(host)/Author/t1", "x-coredata://\(host)/Author/pX",
-                    "x-coredata://00000000-0000-0000-0000-000000000000/Author/p1", "https://\(host)/Author/p1",
-                    "x-coredata:///Author/t\(UUID().uuidString)"] {
+        for bad in [
+            "x-coredata://\(host)/Nope/p1", "x-coredata://\(host)/Author/t1", "x-coredata://\(host)/Author/pX",
+            "x-coredata://00000000-0000-0000-0000-000000000000/Author/p1", "https://\(host)/Author/p1",
+            "x-coredata:///Author/t\(UUID().uuidString)",
+        ] {
             #expect(coordinator.managedObjectID(forURIRepresentation: try #require(URL(string: bad))) == nil, "\(bad)")
         }
     }

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `NSPersistentStoreCoordinator.managedObjectID(for:)`: an object ID back from the string form of its URI.
 @Suite("Object IDs from URI strings")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// The coordinator's public API: adding and removing stores, locating them, metadata on open stores
@@ -89,7 +90,8 @@ final class PersistentStoreCoordinatorTests {
         #expect(reopened.identifier == store.identifier)
         #expect(reopened.metadata["com.example.seen"] as? Int == 8)
         let missing = try #require(throws: NSError.self) {
-            try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: directory.appendingPathComponent("none.sqlite"))
+            try NSPersistentStoreCoordinator.metadataForPersistentStore(
+                ofType: NSSQLiteStoreType, at: directory.appendingPathComponent("none.sqlite"))
         }
         #expect(missing.localizedDescription.contains("none.sqlite"))
     }
@@ -146,8 +148,11 @@ final class PersistentStoreCoordinatorTests {
         let author = try #require(StoreKit.insert(coordinator, "Author", [["name": "Ann"]]).first)
         let tags = try StoreKit.insert(coordinator, "Tag", [["label": "a"], ["label": "b"]])
         var link = StoreSaveChanges()
-        link.inserted = [.init(objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Post")),
-                               values: ["title": "p", "author": author], toMany: ["tags": tags])]
+        link.inserted = [
+            .init(
+                objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Post")),
+                values: ["title": "p", "author": author], toMany: ["tags": tags])
+        ]
         _ = try coordinator.save(link)
         let memory = try coordinator.migratePersistentStore(store, to: directory.appendingPathComponent("mem"), type: .inMemory)
         #expect(coordinator.persistentStores.count == 1 && coordinator.persistentStores.first === memory)
@@ -162,7 +167,8 @@ final class PersistentStoreCoordinatorTests {
         let sqlite = try coordinator.migratePersistentStore(memory, to: back, withType: NSSQLiteStoreType)
         #expect(sqlite.url == back)
         #expect(try StoreKit.rows(back, "SELECT ZTITLE, ZAUTHOR FROM ZPOST").first.map { $0[0] as String } == "p")
-        let joinTable: String = try #require(StoreKit.rows(back, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%TAGS' ESCAPE '\\'").first?[0])
+        let joinTable: String = try #require(
+            StoreKit.rows(back, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%TAGS' ESCAPE '\\'").first?[0])
         #expect(try StoreKit.rows(back, "SELECT * FROM \(joinTable)").count == 2)
         #expect(throws: NSError.self) { try coordinator.migratePersistentStore(sqlite, to: back, type: .sqlite) }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// How long the coordinator's row cache keeps the rows its contexts read: while an object holds one.
@@ -61,8 +62,9 @@ struct RowCacheRetentionTests {
         context.performAndWait { #expect(again.compactMap { $0.value(forKey: "label") as? String }.count == 40) }
     }
 
-    @Test("a row an object still holds stays cached when its context goes away; the others go",
-          arguments: [1, 2])
+    @Test(
+        "a row an object still holds stays cached when its context goes away; the others go",
+        arguments: [1, 2])
     func heldRowsStay(fetches: Int) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

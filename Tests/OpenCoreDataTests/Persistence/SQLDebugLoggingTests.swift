@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A blog store whose coordinator logs its SQL into a recorder.
 private struct LoggedStack {
@@ -96,9 +96,10 @@ struct SQLDebugLoggingTests {
             try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Author"))
         }
         #expect(count == 3)
-        #expect(stack.entries(.annotation).contains {
-            $0.hasPrefix("CoreData: annotation: total count request execution time: ") && $0.hasSuffix("s for count of 3.")
-        })
+        #expect(
+            stack.entries(.annotation).contains {
+                $0.hasPrefix("CoreData: annotation: total count request execution time: ") && $0.hasSuffix("s for count of 3.")
+            })
     }
 
     @Test("faults and relationship faults fulfilled from the database are logged")
@@ -127,9 +128,10 @@ struct SQLDebugLoggingTests {
         #expect(postCount == 2)
         let annotations = stack.entries(.annotation)
         #expect(annotations.contains { $0.hasPrefix("CoreData: annotation: fault fulfilled from database for : x-coredata://") })
-        #expect(annotations.contains {
-            $0.hasPrefix("CoreData: annotation: to-many relationship fault \"posts\" for objectID x-coredata://") && $0.hasSuffix("Got 2 rows")
-        })
+        #expect(
+            annotations.contains {
+                $0.hasPrefix("CoreData: annotation: to-many relationship fault \"posts\" for objectID x-coredata://") && $0.hasSuffix("Got 2 rows")
+            })
     }
 
     @Test("level 2 adds transactions, statement timings and save timings")
@@ -159,9 +161,10 @@ struct SQLDebugLoggingTests {
         let found = try stack.fetchAuthors("name == %@ AND age < %@", ["Zoë O'Hara", 40])
         #expect(found.count == 1)
         let values = stack.entries(.boundValues)
-        #expect(values.contains {
-            $0.hasPrefix("CoreData: details: SQLite bound values: SELECT") && $0.contains("'Zoë O''Hara'") && $0.contains("40")
-        })
+        #expect(
+            values.contains {
+                $0.hasPrefix("CoreData: details: SQLite bound values: SELECT") && $0.contains("'Zoë O''Hara'") && $0.contains("40")
+            })
         #expect(stack.entries(.annotation).contains { isFetchAnnotation($0, rows: 1) })
         #expect(stack.entries(.queryPlan).isEmpty)
 
@@ -215,27 +218,28 @@ struct SQLDebugLoggingTests {
         #expect(!second.recorder.statements.contains { $0.contains("FROM ZAUTHOR") })
     }
 
-    @Test("the launch argument and the environment variable choose the level; bad values leave it off",
-          arguments: [
-              ([String](), [String: String](), nil as Int?),
-              (["app", "-com.apple.CoreData.SQLDebug", "1"], [:], 1),
-              (["app", "-com.apple.CoreData.SQLDebug", "3", "-other"], [:], 3),
-              (["app", "-com.apple.CoreData.SQLDebug", "4"], [:], 4),
-              (["app", "-com.apple.CoreData.SQLDebug", "9"], [:], 4),
-              (["app", "-com.apple.CoreData.SQLDebug", "0"], [:], nil),
-              (["app", "-com.apple.CoreData.SQLDebug", "-1"], [:], nil),
-              (["app", "-com.apple.CoreData.SQLDebug", "two"], [:], nil),
-              (["app", "-com.apple.CoreData.SQLDebug", ""], [:], nil),
-              (["app", "-com.apple.CoreData.SQLDebug"], [:], nil),
-              (["app", "-com.apple.CoreData.SQLDebug", "99999999999999999999999"], [:], 4),
-              (["app", "-com.apple.CoreData.SQLDebugX", "2"], [:], nil),
-              (["app", "1"], ["OPENCOREDATA_SQL_DEBUG": "2"], 2),
-              ([], ["OPENCOREDATA_SQL_DEBUG": " 3 "], 3),
-              ([], ["OPENCOREDATA_SQL_DEBUG": "yes"], nil),
-              ([], ["OPENCOREDATA_SQL_DEBUG": "1.5"], nil),
-              (["app", "-com.apple.CoreData.SQLDebug", "1"], ["OPENCOREDATA_SQL_DEBUG": "4"], 1),
-              (["app", "-com.apple.CoreData.SQLDebug", "bad"], ["OPENCOREDATA_SQL_DEBUG": "2"], 2),
-          ])
+    @Test(
+        "the launch argument and the environment variable choose the level; bad values leave it off",
+        arguments: [
+            ([String](), [String: String](), nil as Int?),
+            (["app", "-com.apple.CoreData.SQLDebug", "1"], [:], 1),
+            (["app", "-com.apple.CoreData.SQLDebug", "3", "-other"], [:], 3),
+            (["app", "-com.apple.CoreData.SQLDebug", "4"], [:], 4),
+            (["app", "-com.apple.CoreData.SQLDebug", "9"], [:], 4),
+            (["app", "-com.apple.CoreData.SQLDebug", "0"], [:], nil),
+            (["app", "-com.apple.CoreData.SQLDebug", "-1"], [:], nil),
+            (["app", "-com.apple.CoreData.SQLDebug", "two"], [:], nil),
+            (["app", "-com.apple.CoreData.SQLDebug", ""], [:], nil),
+            (["app", "-com.apple.CoreData.SQLDebug"], [:], nil),
+            (["app", "-com.apple.CoreData.SQLDebug", "99999999999999999999999"], [:], 4),
+            (["app", "-com.apple.CoreData.SQLDebugX", "2"], [:], nil),
+            (["app", "1"], ["OPENCOREDATA_SQL_DEBUG": "2"], 2),
+            ([], ["OPENCOREDATA_SQL_DEBUG": " 3 "], 3),
+            ([], ["OPENCOREDATA_SQL_DEBUG": "yes"], nil),
+            ([], ["OPENCOREDATA_SQL_DEBUG": "1.5"], nil),
+            (["app", "-com.apple.CoreData.SQLDebug", "1"], ["OPENCOREDATA_SQL_DEBUG": "4"], 1),
+            (["app", "-com.apple.CoreData.SQLDebug", "bad"], ["OPENCOREDATA_SQL_DEBUG": "2"], 2),
+        ])
     func launchArgumentParsing(arguments: [String], environment: [String: String], expected: Int?) {
         #expect(SQLDebugLog.level(arguments: arguments, environment: environment) == expected)
         let log = SQLDebugLog(arguments: arguments, environment: environment)

@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// One differential case: a request on the blog store whose SQL results must equal the Query layer's
 /// in-memory evaluation of the same request over the same data.
@@ -113,9 +114,11 @@ struct SQLiteFetchCompilerTests {
                 .on(entity: "Person", "nickname <\(options) name"),
             ]
         }
-        cases += [.on("title BEGINSWITH ''"), .on("title CONTAINS ''"), .on("title ENDSWITH nil"), .on("title LIKE nil"),
-                  .on("'hello world, hi' CONTAINS title"), .on("title IN 'Hello World and CAFE'"),
-                  .on("'hello' IN[c] title")]
+        cases += [
+            .on("title BEGINSWITH ''"), .on("title CONTAINS ''"), .on("title ENDSWITH nil"), .on("title LIKE nil"),
+            .on("'hello world, hi' CONTAINS title"), .on("title IN 'Hello World and CAFE'"),
+            .on("'hello' IN[c] title"),
+        ]
         return cases
     }()
 
@@ -157,12 +160,14 @@ struct SQLiteFetchCompilerTests {
         .on(entity: "Person", "photo == %@", .data([2, 0, 255, 6])), .on(entity: "Person", "photo < %@", .data([4])),
         .on(entity: "Person", "birthday < %@", .date(15)), .on(entity: "Person", "birthday == %@", .date(100)),
         .on(entity: "Person", "score < 0 OR score > 4"), .on(entity: "Person", "age == 31 AND score == nil"),
-.on(entity: "Editor", "level > 1"), .on(entity: "Editor", "name != nil"),
+        .on(entity: "Editor", "level > 1"), .on(entity: "Editor", "name != nil"),
     ]
 
     static let sortingCases: [FetchCase] = {
-        func sorted(_ keys: [(String, Bool, String)], limit: Int = 0, offset: Int = 0,
-                    _ format: String? = nil) -> FetchCase {
+        func sorted(
+            _ keys: [(String, Bool, String)], limit: Int = 0, offset: Int = 0,
+            _ format: String? = nil
+        ) -> FetchCase {
             FetchCase(entity: "Post", format: format, sort: keys, limit: limit, offset: offset)
         }
         func sorted(_ entity: String, _ keys: [(String, Bool, String)], limit: Int = 0) -> FetchCase {
@@ -190,7 +195,7 @@ struct SQLiteFetchCompilerTests {
         ]
     }()
 
-    
+
     func check(_ testCase: FetchCase) throws {
         let fixture = try #require(SQLiteFetchFixture.shared)
         let compiler = SQLiteFetchCompiler(schema: fixture.schema, model: fixture.model)
@@ -200,9 +205,10 @@ struct SQLiteFetchCompilerTests {
         request.fetchLimit = testCase.limit
         request.fetchOffset = testCase.offset
         request.includesSubentities = testCase.includesSubentities
-        let expected = fixture.expectedKeys(entity: testCase.entity, predicate: try testCase.predicate(forSQL: false, in: fixture),
-                                            sort: testCase.sortDescriptors, limit: testCase.limit, offset: testCase.offset,
-                                            includesSubentities: testCase.includesSubentities)
+        let expected = fixture.expectedKeys(
+            entity: testCase.entity, predicate: try testCase.predicate(forSQL: false, in: fixture),
+            sort: testCase.sortDescriptors, limit: testCase.limit, offset: testCase.offset,
+            includesSubentities: testCase.includesSubentities)
         let rows = try compiler.compile(request, selection: .rows)
         let ids = try compiler.compile(request, selection: .objectIDs)
         let count = try compiler.compile(request, selection: .count)
@@ -219,15 +225,17 @@ struct SQLiteFetchCompilerTests {
         #expect(try fixture.primaryKeys(count) == [expected.count], "\(testCase) (count)")
     }
 
-    @Test("comparison operators, nil, IN, BETWEEN, arithmetic and functions match in-memory evaluation",
-          arguments: comparisonsCases)
+    @Test(
+        "comparison operators, nil, IN, BETWEEN, arithmetic and functions match in-memory evaluation",
+        arguments: comparisonsCases)
     func comparison(_ testCase: FetchCase) throws { try check(testCase) }
 
     @Test("string operators under every option, with unicode text, match in-memory evaluation", arguments: stringsCases)
     func string(_ testCase: FetchCase) throws { try check(testCase) }
 
-    @Test("to-one key paths, to-many quantifiers, collection operators, SUBQUERY and object constants match",
-          arguments: relationshipsCases)
+    @Test(
+        "to-one key paths, to-many quantifiers, collection operators, SUBQUERY and object constants match",
+        arguments: relationshipsCases)
     func relationship(_ testCase: FetchCase) throws { try check(testCase) }
 
     @Test("every stored attribute type compares as in memory", arguments: attributeTypesCases)
@@ -242,13 +250,16 @@ struct SQLiteFetchCompilerShapeTests {
     @Test("the differential corpus discriminates: most predicates select some rows but not all")
     func corpusDiscriminates() throws {
         let fixture = try #require(SQLiteFetchFixture.shared)
-        let cases = SQLiteFetchCompilerTests.comparisonsCases + SQLiteFetchCompilerTests.stringsCases
+        let cases =
+            SQLiteFetchCompilerTests.comparisonsCases + SQLiteFetchCompilerTests.stringsCases
             + SQLiteFetchCompilerTests.relationshipsCases + SQLiteFetchCompilerTests.attributeTypesCases
         var proper = 0
         for testCase in cases {
             let all = fixture.expectedKeys(entity: testCase.entity, predicate: nil, sort: [], limit: 0, offset: 0).count
-            let some = fixture.expectedKeys(entity: testCase.entity, predicate: try testCase.predicate(forSQL: false, in: fixture),
-                                            sort: [], limit: 0, offset: 0).count
+            let some = fixture.expectedKeys(
+                entity: testCase.entity, predicate: try testCase.predicate(forSQL: false, in: fixture),
+                sort: [], limit: 0, offset: 0
+            ).count
             if some > 0 && some < all { proper += 1 }
         }
         #expect(proper * 10 >= cases.count * 7, "\(proper) of \(cases.count) cases select a proper, non-empty subset")

@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// A real store file for the fetch compiler tests: a blog model (Person with subentity Editor, Post,
 /// Tag; to-one, one-to-many and many-to-many relationships), rows inserted with plain SQL in Core Data's
@@ -23,27 +24,31 @@ final class SQLiteFetchFixture: @unchecked Sendable {
     static let reference = Date(timeIntervalSinceReferenceDate: 700_000_000)
 
     static func makeModel() -> NSManagedObjectModel {
-        let person = ModelKit.entity("Person", [
-            ModelKit.attribute("name", .stringAttributeType),
-            ModelKit.attribute("nickname", .stringAttributeType),
-            ModelKit.attribute("age", .integer64AttributeType),
-            ModelKit.attribute("score", .doubleAttributeType),
-            ModelKit.attribute("birthday", .dateAttributeType),
-            ModelKit.attribute("isActive", .booleanAttributeType),
-            ModelKit.attribute("balance", .decimalAttributeType),
-            ModelKit.attribute("uuid", .UUIDAttributeType),
-            ModelKit.attribute("homepage", .URIAttributeType),
-            ModelKit.attribute("photo", .binaryDataAttributeType),
-            ModelKit.attribute("mood", .stringAttributeType, transient: true),
-        ])
+        let person = ModelKit.entity(
+            "Person",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("nickname", .stringAttributeType),
+                ModelKit.attribute("age", .integer64AttributeType),
+                ModelKit.attribute("score", .doubleAttributeType),
+                ModelKit.attribute("birthday", .dateAttributeType),
+                ModelKit.attribute("isActive", .booleanAttributeType),
+                ModelKit.attribute("balance", .decimalAttributeType),
+                ModelKit.attribute("uuid", .UUIDAttributeType),
+                ModelKit.attribute("homepage", .URIAttributeType),
+                ModelKit.attribute("photo", .binaryDataAttributeType),
+                ModelKit.attribute("mood", .stringAttributeType, transient: true),
+            ])
         let editor = ModelKit.entity("Editor", [ModelKit.attribute("level", .integer16AttributeType)])
         person.subentities = [editor]
-        let post = ModelKit.entity("Post", [
-            ModelKit.attribute("title", .stringAttributeType),
-            ModelKit.attribute("likes", .integer32AttributeType),
-            ModelKit.attribute("rating", .floatAttributeType),
-            ModelKit.attribute("published", .dateAttributeType),
-        ])
+        let post = ModelKit.entity(
+            "Post",
+            [
+                ModelKit.attribute("title", .stringAttributeType),
+                ModelKit.attribute("likes", .integer32AttributeType),
+                ModelKit.attribute("rating", .floatAttributeType),
+                ModelKit.attribute("published", .dateAttributeType),
+            ])
         let tag = ModelKit.entity("Tag", [ModelKit.attribute("name", .stringAttributeType)])
         let posts = ModelKit.relationship("posts", to: post, toMany: true)
         let author = ModelKit.relationship("author", to: person)
@@ -111,9 +116,10 @@ final class SQLiteFetchFixture: @unchecked Sendable {
         }
         let person = try layout("Person"), editor = try layout("Editor"), post = try layout("Post"), tag = try layout("Tag")
         guard case .foreignKey(let authorColumn, let authorEntityColumn, _)? = post.relationships["author"],
-              case .foreignKey(let reviewerColumn, _, _)? = post.relationships["reviewer"],
-              case .joinTable(let joinTable, let postColumn, let tagColumn, _)? = post.relationships["tags"],
-              let authorEntityColumn else {
+            case .foreignKey(let reviewerColumn, _, _)? = post.relationships["reviewer"],
+            case .joinTable(let joinTable, let postColumn, let tagColumn, _)? = post.relationships["tags"],
+            let authorEntityColumn
+        else {
             throw NSError(domain: "SQLiteFetchFixture", code: 1)
         }
 
@@ -151,13 +157,15 @@ final class SQLiteFetchFixture: @unchecked Sendable {
                     arguments.append(SQLiteValueEncoding.databaseValue(for: value, attributeType: type))
                 }
                 let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-                try db.execute(sql: "INSERT INTO \(person.table) (\(columns.joined(separator: ", "))) VALUES (\(marks))",
-                               arguments: StatementArguments(arguments))
+                try db.execute(
+                    sql: "INSERT INTO \(person.table) (\(columns.joined(separator: ", "))) VALUES (\(marks))",
+                    arguments: StatementArguments(arguments))
                 personDicts[row.0] = values
             }
             for row in Self.tagRows {
-                try db.execute(sql: "INSERT INTO \(tag.table) (Z_PK, Z_ENT, Z_OPT, \(tag.attributeColumns["name"] ?? "")) VALUES (?, ?, 1, ?)",
-                               arguments: [row.0, tag.number, row.1])
+                try db.execute(
+                    sql: "INSERT INTO \(tag.table) (Z_PK, Z_ENT, Z_OPT, \(tag.attributeColumns["name"] ?? "")) VALUES (?, ?, 1, ?)",
+                    arguments: [row.0, tag.number, row.1])
                 var values: [String: Any] = ["pk": row.0, "entity": "Tag"]
                 values["name"] = row.1
                 tagDicts[row.0] = values
@@ -165,17 +173,21 @@ final class SQLiteFetchFixture: @unchecked Sendable {
             for row in Self.postRows {
                 let published = row.4.map { Self.reference.addingTimeInterval($0 * 86_400) }
                 let authorEntity: Int? = row.5.map { pk in Self.personRows.first { $0.0 == pk }?.1 == "Editor" ? editor.number : person.number }
-                try db.execute(sql: """
-                    INSERT INTO \(post.table) (Z_PK, Z_ENT, Z_OPT, \(post.attributeColumns["title"] ?? ""), \
-                    \(post.attributeColumns["likes"] ?? ""), \(post.attributeColumns["rating"] ?? ""), \
-                    \(post.attributeColumns["published"] ?? ""), \(authorColumn), \(authorEntityColumn), \(reviewerColumn))
-                    VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    arguments: [row.0, post.number, row.1, row.2, row.3,
-                                published?.timeIntervalSinceReferenceDate, row.5, authorEntity ?? 1, row.6])
+                try db.execute(
+                    sql: """
+                        INSERT INTO \(post.table) (Z_PK, Z_ENT, Z_OPT, \(post.attributeColumns["title"] ?? ""), \
+                        \(post.attributeColumns["likes"] ?? ""), \(post.attributeColumns["rating"] ?? ""), \
+                        \(post.attributeColumns["published"] ?? ""), \(authorColumn), \(authorEntityColumn), \(reviewerColumn))
+                        VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        row.0, post.number, row.1, row.2, row.3,
+                        published?.timeIntervalSinceReferenceDate, row.5, authorEntity ?? 1, row.6,
+                    ])
                 for tagPK in row.7 {
-                    try db.execute(sql: "INSERT INTO \(joinTable) (\(postColumn), \(tagColumn)) VALUES (?, ?)",
-                                   arguments: [row.0, tagPK])
+                    try db.execute(
+                        sql: "INSERT INTO \(joinTable) (\(postColumn), \(tagColumn)) VALUES (?, ?)",
+                        arguments: [row.0, tagPK])
                 }
                 var values: [String: Any] = ["pk": row.0, "entity": "Post"]
                 values["title"] = row.1
@@ -234,8 +246,10 @@ final class SQLiteFetchFixture: @unchecked Sendable {
     }
 
     /// The Z_PKs in-memory evaluation selects for a request: filter, stable sort, offset, limit.
-    func expectedKeys(entity: String, predicate: NSPredicate?, sort: [NSSortDescriptor], limit: Int, offset: Int,
-                      includesSubentities: Bool = true) -> [Int] {
+    func expectedKeys(
+        entity: String, predicate: NSPredicate?, sort: [NSSortDescriptor], limit: Int, offset: Int,
+        includesSubentities: Bool = true
+    ) -> [Int] {
         var rows: [FetchRecord]
         switch entity {
         case "Post": rows = posts

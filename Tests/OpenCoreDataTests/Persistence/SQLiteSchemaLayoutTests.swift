@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Each naming rule of Core Data's SQLite layout, on small models built in code. The Bear model below
@@ -32,15 +33,27 @@ struct SQLiteSchemaLayoutTests {
         let internalChanges = K.entity("SFInternalChanges", [K.attribute("changeType", .stringAttributeType)])
         let note = K.entity("SFNote", [K.attribute("title", .stringAttributeType)])
         let backLink = K.entity("SFNoteBackLink")
-        let file = K.entity("SFNoteFile", [K.attribute("version", .integer16AttributeType),
-                                            K.attribute("uniqueIdentifier", .stringAttributeType)])
+        let file = K.entity(
+            "SFNoteFile",
+            [
+                K.attribute("version", .integer16AttributeType),
+                K.attribute("uniqueIdentifier", .stringAttributeType),
+            ])
         let generic = K.entity("SFNoteGenericFile")
-        let image = K.entity("SFNoteImage", [K.attribute("animated", .booleanAttributeType),
-                                             K.attribute("height", .integer64AttributeType),
-                                             K.attribute("width", .integer64AttributeType)])
-        let video = K.entity("SFNoteVideo", [K.attribute("duration", .integer64AttributeType),
-                                             K.attribute("height", .integer64AttributeType),
-                                             K.attribute("width", .integer64AttributeType)])
+        let image = K.entity(
+            "SFNoteImage",
+            [
+                K.attribute("animated", .booleanAttributeType),
+                K.attribute("height", .integer64AttributeType),
+                K.attribute("width", .integer64AttributeType),
+            ])
+        let video = K.entity(
+            "SFNoteVideo",
+            [
+                K.attribute("duration", .integer64AttributeType),
+                K.attribute("height", .integer64AttributeType),
+                K.attribute("width", .integer64AttributeType),
+            ])
         file.subentities = [video, image, generic]
         let fileServerData = K.entity("SFNoteFileServerData", [K.attribute("systemFields", .binaryDataAttributeType)])
         let noteServerData = K.entity("SFNoteServerData", [K.attribute("systemFields", .binaryDataAttributeType)])
@@ -48,8 +61,10 @@ struct SQLiteSchemaLayoutTests {
         let password = K.entity("SFPassword")
         let serverMetadata = K.entity("SFServerMetadata")
 
-        func link(_ a: NSEntityDescription, _ aName: String, toMany aMany: Bool,
-                  _ b: NSEntityDescription, _ bName: String, toMany bMany: Bool) {
+        func link(
+            _ a: NSEntityDescription, _ aName: String, toMany aMany: Bool,
+            _ b: NSEntityDescription, _ bName: String, toMany bMany: Bool
+        ) {
             let forward = K.relationship(aName, to: b, toMany: aMany)
             let back = K.relationship(bName, to: a, toMany: bMany)
             K.pair(forward, back)
@@ -66,19 +81,22 @@ struct SQLiteSchemaLayoutTests {
         link(backLink, "linkingTo", toMany: false, note, "linksTo", toMany: true)
         link(password, "notes", toMany: true, note, "password", toMany: false)
         link(password, "files", toMany: true, file, "password", toMany: false)
-        return model([serverMetadata, password, tag, noteServerData, fileServerData, video, image, generic, file,
-                      backLink, note, internalChanges, external, changeItem, change])
+        return model([
+            serverMetadata, password, tag, noteServerData, fileServerData, video, image, generic, file,
+            backLink, note, internalChanges, external, changeItem, change,
+        ])
     }
 
     @Test("entity numbers: roots by name, each followed by its subentities by name (Bear's numbers)")
     func entityNumbers() throws {
         let schema = try SQLiteSchema(model: Self.bear())
-        #expect(schema.entities.map { "\($0.number) \($0.name) \($0.superNumber)" } == [
-            "1 SFChange 0", "2 SFChangeItem 0", "3 SFExternalChanges 0", "4 SFInternalChanges 0", "5 SFNote 0",
-            "6 SFNoteBackLink 0", "7 SFNoteFile 0", "8 SFNoteGenericFile 7", "9 SFNoteImage 7", "10 SFNoteVideo 7",
-            "11 SFNoteFileServerData 0", "12 SFNoteServerData 0", "13 SFNoteTag 0", "14 SFPassword 0",
-            "15 SFServerMetadata 0",
-        ])
+        #expect(
+            schema.entities.map { "\($0.number) \($0.name) \($0.superNumber)" } == [
+                "1 SFChange 0", "2 SFChangeItem 0", "3 SFExternalChanges 0", "4 SFInternalChanges 0", "5 SFNote 0",
+                "6 SFNoteBackLink 0", "7 SFNoteFile 0", "8 SFNoteGenericFile 7", "9 SFNoteImage 7", "10 SFNoteVideo 7",
+                "11 SFNoteFileServerData 0", "12 SFNoteServerData 0", "13 SFNoteTag 0", "14 SFPassword 0",
+                "15 SFServerMetadata 0",
+            ])
         #expect(schema.primaryKeyRows.first { $0.name == "SFNoteVideo" } == .init(number: 10, name: "SFNoteVideo", superNumber: 7))
         #expect(schema.entity(named: "SFNoteImage")?.rootNumber == 7)
         #expect(schema.entity(named: "SFNoteFile")?.numbersIncludingSubentities == [7, 8, 9, 10])
@@ -87,11 +105,12 @@ struct SQLiteSchemaLayoutTests {
     @Test("one table per root entity, Z + upper-cased name, subentities in their root's table")
     func tablesPerRoot() throws {
         let schema = try SQLiteSchema(model: Self.bear())
-        #expect(schema.tables.map(\.name) == [
-            "ZSFCHANGE", "ZSFCHANGEITEM", "ZSFEXTERNALCHANGES", "ZSFINTERNALCHANGES", "ZSFNOTE", "ZSFNOTEBACKLINK",
-            "ZSFNOTEFILE", "ZSFNOTEFILESERVERDATA", "ZSFNOTESERVERDATA", "ZSFNOTETAG", "ZSFPASSWORD",
-            "ZSFSERVERMETADATA", "Z_5PINNEDINTAGS", "Z_5TAGS",
-        ])
+        #expect(
+            schema.tables.map(\.name) == [
+                "ZSFCHANGE", "ZSFCHANGEITEM", "ZSFEXTERNALCHANGES", "ZSFINTERNALCHANGES", "ZSFNOTE", "ZSFNOTEBACKLINK",
+                "ZSFNOTEFILE", "ZSFNOTEFILESERVERDATA", "ZSFNOTESERVERDATA", "ZSFNOTETAG", "ZSFPASSWORD",
+                "ZSFSERVERMETADATA", "Z_5PINNEDINTAGS", "Z_5TAGS",
+            ])
         #expect(schema.entity(named: "SFNoteVideo")?.table == "ZSFNOTEFILE")
         let first = schema.table(named: "ZSFCHANGE")?.columns.prefix(3).map(\.definition)
         #expect(first == ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"])
@@ -101,36 +120,43 @@ struct SQLiteSchemaLayoutTests {
     func collisionSuffixes() throws {
         let schema = try SQLiteSchema(model: Self.bear())
         let file = Self.columns(schema, "ZSFNOTEFILE")
-        for name in ["ZHEIGHT", "ZWIDTH", "ZHEIGHT1", "ZWIDTH1", "ZANIMATED", "ZDURATION", "ZVERSION", "ZNOTE", "ZPASSWORD",
-                     "ZSERVERDATA", "ZUNIQUEIDENTIFIER"] {
+        for name in [
+            "ZHEIGHT", "ZWIDTH", "ZHEIGHT1", "ZWIDTH1", "ZANIMATED", "ZDURATION", "ZVERSION", "ZNOTE", "ZPASSWORD",
+            "ZSERVERDATA", "ZUNIQUEIDENTIFIER",
+        ] {
             #expect(file[name] != nil, "\(name)")
         }
         #expect(schema.entity(named: "SFNoteImage")?.attributeColumns["height"] == "ZHEIGHT")
         #expect(schema.entity(named: "SFNoteVideo")?.attributeColumns["height"] == "ZHEIGHT1")
         #expect(schema.entity(named: "SFNoteVideo")?.attributeColumns["version"] == "ZVERSION")
-        #expect(schema.table(named: "ZSFNOTEFILE")?.columns.map(\.name) == [
-            "Z_PK", "Z_ENT", "Z_OPT", "ZVERSION", "ZNOTE", "ZPASSWORD", "ZSERVERDATA", "ZANIMATED", "ZHEIGHT", "ZWIDTH",
-            "ZDURATION", "ZHEIGHT1", "ZWIDTH1", "ZUNIQUEIDENTIFIER",
-        ])
+        #expect(
+            schema.table(named: "ZSFNOTEFILE")?.columns.map(\.name) == [
+                "Z_PK", "Z_ENT", "Z_OPT", "ZVERSION", "ZNOTE", "ZPASSWORD", "ZSERVERDATA", "ZANIMATED", "ZHEIGHT", "ZWIDTH",
+                "ZDURATION", "ZHEIGHT1", "ZWIDTH1", "ZUNIQUEIDENTIFIER",
+            ])
     }
 
     @Test("to-one foreign keys: Z<REL>, plus Z<n>_<REL> when the destination has subentities; one-to-one keys on both sides")
     func toOneColumns() throws {
         let schema = try SQLiteSchema(model: Self.bear())
-        #expect(Self.columns(schema, "ZSFNOTEFILESERVERDATA") == [
-            "Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER", "ZFILE": "INTEGER", "Z7_FILE": "INTEGER",
-            "ZSYSTEMFIELDS": "BLOB",
-        ])
+        #expect(
+            Self.columns(schema, "ZSFNOTEFILESERVERDATA") == [
+                "Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER", "ZFILE": "INTEGER", "Z7_FILE": "INTEGER",
+                "ZSYSTEMFIELDS": "BLOB",
+            ])
         #expect(Self.columns(schema, "ZSFNOTESERVERDATA")["Z5_NOTE"] == nil)
         #expect(Self.columns(schema, "ZSFNOTESERVERDATA")["ZNOTE"] == "INTEGER")
         #expect(Self.columns(schema, "ZSFNOTE")["ZSERVERDATA"] == "INTEGER")
         #expect(Self.columns(schema, "ZSFNOTE")["ZFILES"] == nil)
         #expect(Self.columns(schema, "ZSFNOTEBACKLINK")["ZLINKEDBY"] == "INTEGER")
-        #expect(schema.entity(named: "SFNoteFileServerData")?.relationships["file"]
+        #expect(
+            schema.entity(named: "SFNoteFileServerData")?.relationships["file"]
                 == .foreignKey(column: "ZFILE", entityColumn: "Z7_FILE", orderColumn: nil))
-        #expect(schema.entity(named: "SFNote")?.relationships["files"]
+        #expect(
+            schema.entity(named: "SFNote")?.relationships["files"]
                 == .inverseForeignKey(table: "ZSFNOTEFILE", column: "ZNOTE", orderColumn: nil))
-        #expect(schema.entity(named: "SFNoteImage")?.relationships["note"]
+        #expect(
+            schema.entity(named: "SFNoteImage")?.relationships["note"]
                 == .foreignKey(column: "ZNOTE", entityColumn: nil, orderColumn: nil))
     }
 
@@ -153,16 +179,21 @@ struct SQLiteSchemaLayoutTests {
     @Test("many-to-many: Bear's Z_5TAGS and Z_5PINNEDINTAGS tables, columns, keys and indexes")
     func manyToMany() throws {
         let schema = try SQLiteSchema(model: Self.bear())
-        #expect(schema.table(named: "Z_5TAGS")?.createStatement
+        #expect(
+            schema.table(named: "Z_5TAGS")?.createStatement
                 == "CREATE TABLE Z_5TAGS ( Z_5NOTES INTEGER, Z_13TAGS INTEGER, PRIMARY KEY (Z_5NOTES, Z_13TAGS) )")
-        #expect(schema.table(named: "Z_5PINNEDINTAGS")?.createStatement
-                == "CREATE TABLE Z_5PINNEDINTAGS ( Z_5PINNEDNOTES INTEGER, Z_13PINNEDINTAGS INTEGER, PRIMARY KEY (Z_5PINNEDNOTES, Z_13PINNEDINTAGS) )")
+        #expect(
+            schema.table(named: "Z_5PINNEDINTAGS")?.createStatement
+                == "CREATE TABLE Z_5PINNEDINTAGS ( Z_5PINNEDNOTES INTEGER, Z_13PINNEDINTAGS INTEGER, PRIMARY KEY (Z_5PINNEDNOTES, Z_13PINNEDINTAGS) )"
+        )
         let statements = Self.indexStatements(schema)
         #expect(statements.contains("CREATE INDEX Z_5TAGS_Z_13TAGS_INDEX ON Z_5TAGS (Z_13TAGS, Z_5NOTES)"))
         #expect(statements.contains("CREATE INDEX Z_5PINNEDINTAGS_Z_13PINNEDINTAGS_INDEX ON Z_5PINNEDINTAGS (Z_13PINNEDINTAGS, Z_5PINNEDNOTES)"))
-        #expect(schema.entity(named: "SFNote")?.relationships["tags"]
+        #expect(
+            schema.entity(named: "SFNote")?.relationships["tags"]
                 == .joinTable(table: "Z_5TAGS", sourceColumn: "Z_5NOTES", destinationColumn: "Z_13TAGS", orderColumn: nil))
-        #expect(schema.entity(named: "SFNoteTag")?.relationships["notes"]
+        #expect(
+            schema.entity(named: "SFNoteTag")?.relationships["notes"]
                 == .joinTable(table: "Z_5TAGS", sourceColumn: "Z_13TAGS", destinationColumn: "Z_5NOTES", orderColumn: nil))
     }
 
@@ -182,10 +213,13 @@ struct SQLiteSchemaLayoutTests {
         let schema = try SQLiteSchema(model: Self.model([asset, generic, album]))
         #expect(schema.entities.map(\.name) == ["Asset", "GenericAlbum", "Album"])
         #expect(schema.table(named: "Z_3ASSETS")?.columns.map(\.name) == ["Z_3ALBUMS", "Z_1ASSETS", "Z_FOK_1ASSETS"])
-        #expect(schema.entity(named: "Album")?.relationships["assets"]
-                == .joinTable(table: "Z_3ASSETS", sourceColumn: "Z_3ALBUMS", destinationColumn: "Z_1ASSETS",
-                              orderColumn: "Z_FOK_1ASSETS"))
-        #expect(schema.entity(named: "Asset")?.relationships["albums"]
+        #expect(
+            schema.entity(named: "Album")?.relationships["assets"]
+                == .joinTable(
+                    table: "Z_3ASSETS", sourceColumn: "Z_3ALBUMS", destinationColumn: "Z_1ASSETS",
+                    orderColumn: "Z_FOK_1ASSETS"))
+        #expect(
+            schema.entity(named: "Asset")?.relationships["albums"]
                 == .joinTable(table: "Z_3ASSETS", sourceColumn: "Z_1ASSETS", destinationColumn: "Z_3ALBUMS", orderColumn: nil))
     }
 
@@ -201,9 +235,11 @@ struct SQLiteSchemaLayoutTests {
         item.properties = [parentFolder]
         let schema = try SQLiteSchema(model: Self.model([folder, item]))
         #expect(schema.table(named: "ZITEM")?.columns.map(\.name) == ["Z_PK", "Z_ENT", "Z_OPT", "ZPARENTFOLDER", "Z_FOK_PARENTFOLDER"])
-        #expect(schema.entity(named: "Folder")?.relationships["items"]
+        #expect(
+            schema.entity(named: "Folder")?.relationships["items"]
                 == .inverseForeignKey(table: "ZITEM", column: "ZPARENTFOLDER", orderColumn: "Z_FOK_PARENTFOLDER"))
-        #expect(schema.entity(named: "Item")?.relationships["parentFolder"]
+        #expect(
+            schema.entity(named: "Item")?.relationships["parentFolder"]
                 == .foreignKey(column: "ZPARENTFOLDER", entityColumn: nil, orderColumn: "Z_FOK_PARENTFOLDER"))
     }
 
@@ -216,8 +252,10 @@ struct SQLiteSchemaLayoutTests {
         K.pair(favorites, favoriteFolders)
         bookmark.properties = [favoriteFolders, favorites]
         let schema = try SQLiteSchema(model: Self.model([bookmark]))
-        #expect(schema.table(named: "Z_1FAVORITES")?.createStatement
-                == "CREATE TABLE Z_1FAVORITES ( Z_1FAVORITEFOLDERS INTEGER, Z_1FAVORITES INTEGER, Z_FOK_1FAVORITES INTEGER, PRIMARY KEY (Z_1FAVORITEFOLDERS, Z_1FAVORITES) )")
+        #expect(
+            schema.table(named: "Z_1FAVORITES")?.createStatement
+                == "CREATE TABLE Z_1FAVORITES ( Z_1FAVORITEFOLDERS INTEGER, Z_1FAVORITES INTEGER, Z_FOK_1FAVORITES INTEGER, PRIMARY KEY (Z_1FAVORITEFOLDERS, Z_1FAVORITES) )"
+        )
         #expect(Self.indexStatements(schema) == ["CREATE INDEX Z_1FAVORITES_Z_1FAVORITES_INDEX ON Z_1FAVORITES (Z_1FAVORITES, Z_1FAVORITEFOLDERS)"])
     }
 
@@ -236,9 +274,11 @@ struct SQLiteSchemaLayoutTests {
         let tag = K.entity("Tag")
         let post = K.entity("Post", [K.relationship("tags", to: tag, toMany: true)])
         let schema = try SQLiteSchema(model: Self.model([post, tag]))
-        #expect(schema.table(named: "Z_1TAGS")?.createStatement
+        #expect(
+            schema.table(named: "Z_1TAGS")?.createStatement
                 == "CREATE TABLE Z_1TAGS ( Z_1POST INTEGER, Z_2TAGS INTEGER, PRIMARY KEY (Z_1POST, Z_2TAGS) )")
-        #expect(schema.entity(named: "Post")?.relationships["tags"]
+        #expect(
+            schema.entity(named: "Post")?.relationships["tags"]
                 == .joinTable(table: "Z_1TAGS", sourceColumn: "Z_1POST", destinationColumn: "Z_2TAGS", orderColumn: nil))
         #expect(Self.indexStatements(schema).contains("CREATE INDEX Z_1TAGS_Z_2TAGS_INDEX ON Z_1TAGS (Z_2TAGS, Z_1POST)"))
     }
@@ -247,28 +287,32 @@ struct SQLiteSchemaLayoutTests {
     func attributeTypes() throws {
         let fetched = NSFetchedPropertyDescription()
         fetched.name = "related"
-        let thing = K.entity("Thing", [
-            K.attribute("i16", .integer16AttributeType), K.attribute("i32", .integer32AttributeType),
-            K.attribute("i64", .integer64AttributeType), K.attribute("flag", .booleanAttributeType),
-            K.attribute("d", .doubleAttributeType), K.attribute("f", .floatAttributeType),
-            K.attribute("amount", .decimalAttributeType), K.attribute("s", .stringAttributeType),
-            K.attribute("when", .dateAttributeType), K.attribute("bytes", .binaryDataAttributeType),
-            K.attribute("id", .UUIDAttributeType), K.attribute("link", .URIAttributeType),
-            K.attribute("value", .transformableAttributeType), K.attribute("ref", .objectIDAttributeType),
-            K.attribute("scratch", .stringAttributeType, transient: true),
-            K.attribute("anything", .undefinedAttributeType, transient: true), fetched,
-        ])
+        let thing = K.entity(
+            "Thing",
+            [
+                K.attribute("i16", .integer16AttributeType), K.attribute("i32", .integer32AttributeType),
+                K.attribute("i64", .integer64AttributeType), K.attribute("flag", .booleanAttributeType),
+                K.attribute("d", .doubleAttributeType), K.attribute("f", .floatAttributeType),
+                K.attribute("amount", .decimalAttributeType), K.attribute("s", .stringAttributeType),
+                K.attribute("when", .dateAttributeType), K.attribute("bytes", .binaryDataAttributeType),
+                K.attribute("id", .UUIDAttributeType), K.attribute("link", .URIAttributeType),
+                K.attribute("value", .transformableAttributeType), K.attribute("ref", .objectIDAttributeType),
+                K.attribute("scratch", .stringAttributeType, transient: true),
+                K.attribute("anything", .undefinedAttributeType, transient: true), fetched,
+            ])
         let schema = try SQLiteSchema(model: Self.model([thing]))
-        #expect(Self.columns(schema, "ZTHING") == [
-            "Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER",
-            "ZI16": "INTEGER", "ZI32": "INTEGER", "ZI64": "INTEGER", "ZFLAG": "INTEGER",
-            "ZD": "FLOAT", "ZF": "FLOAT", "ZAMOUNT": "DECIMAL", "ZS": "VARCHAR", "ZWHEN": "TIMESTAMP",
-            "ZBYTES": "BLOB", "ZID": "BLOB", "ZLINK": "VARCHAR", "ZVALUE": "BLOB", "ZREF": "VARCHAR",
-        ])
-        #expect(schema.table(named: "ZTHING")?.columns.map(\.type.rawValue).dropFirst(3) == [
-            "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TIMESTAMP", "FLOAT", "FLOAT", "DECIMAL",
-            "VARCHAR", "VARCHAR", "VARCHAR", "BLOB", "BLOB", "BLOB",
-        ])
+        #expect(
+            Self.columns(schema, "ZTHING") == [
+                "Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER",
+                "ZI16": "INTEGER", "ZI32": "INTEGER", "ZI64": "INTEGER", "ZFLAG": "INTEGER",
+                "ZD": "FLOAT", "ZF": "FLOAT", "ZAMOUNT": "DECIMAL", "ZS": "VARCHAR", "ZWHEN": "TIMESTAMP",
+                "ZBYTES": "BLOB", "ZID": "BLOB", "ZLINK": "VARCHAR", "ZVALUE": "BLOB", "ZREF": "VARCHAR",
+            ])
+        #expect(
+            schema.table(named: "ZTHING")?.columns.map(\.type.rawValue).dropFirst(3) == [
+                "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TIMESTAMP", "FLOAT", "FLOAT", "DECIMAL",
+                "VARCHAR", "VARCHAR", "VARCHAR", "BLOB", "BLOB", "BLOB",
+            ])
     }
 
     @Test("composite attributes store each element in Z<COMPOSITE>_<ELEMENT>; derived attributes have a column")
@@ -282,9 +326,10 @@ struct SQLiteSchemaLayoutTests {
         count.derivationExpression = NSExpression(format: "visits.@count")
         let place = K.entity("Place", [location, count])
         let schema = try SQLiteSchema(model: Self.model([place]))
-        #expect(schema.entity(named: "Place")?.attributeColumns == [
-            "location.latitude": "ZLOCATION_LATITUDE", "location.longitude": "ZLOCATION_LONGITUDE", "visitCount": "ZVISITCOUNT",
-        ])
+        #expect(
+            schema.entity(named: "Place")?.attributeColumns == [
+                "location.latitude": "ZLOCATION_LATITUDE", "location.longitude": "ZLOCATION_LONGITUDE", "visitCount": "ZVISITCOUNT",
+            ])
         #expect(Self.columns(schema, "ZPLACE")["ZLOCATION_LATITUDE"] == "FLOAT")
     }
 
@@ -308,14 +353,15 @@ struct SQLiteSchemaLayoutTests {
         item.subentities = [special]
         let schema = try SQLiteSchema(model: Self.model([item, owner, special]))
         let statements = Self.indexStatements(schema)
-        #expect(statements.isSuperset(of: [
-            "CREATE INDEX Z_Item_byNameAndDate ON ZITEM (ZNAME COLLATE BINARY ASC, ZCREATED COLLATE BINARY DESC)",
-            "CREATE INDEX Z_Item_byOwner ON ZITEM (ZOWNER COLLATE BINARY ASC)",
-            "CREATE UNIQUE INDEX Z_Item_UNIQUE_name_owner ON ZITEM (ZNAME COLLATE BINARY ASC, ZOWNER COLLATE BINARY ASC)",
-            "CREATE UNIQUE INDEX Z_SpecialItem_UNIQUE_code ON ZITEM (ZCODE COLLATE BINARY ASC)",
-            "CREATE INDEX ZITEM_ZOWNER_INDEX ON ZITEM (ZOWNER)",
-            "CREATE INDEX ZITEM_Z_ENT_INDEX ON ZITEM (Z_ENT)",
-        ]))
+        #expect(
+            statements.isSuperset(of: [
+                "CREATE INDEX Z_Item_byNameAndDate ON ZITEM (ZNAME COLLATE BINARY ASC, ZCREATED COLLATE BINARY DESC)",
+                "CREATE INDEX Z_Item_byOwner ON ZITEM (ZOWNER COLLATE BINARY ASC)",
+                "CREATE UNIQUE INDEX Z_Item_UNIQUE_name_owner ON ZITEM (ZNAME COLLATE BINARY ASC, ZOWNER COLLATE BINARY ASC)",
+                "CREATE UNIQUE INDEX Z_SpecialItem_UNIQUE_code ON ZITEM (ZCODE COLLATE BINARY ASC)",
+                "CREATE INDEX ZITEM_ZOWNER_INDEX ON ZITEM (ZOWNER)",
+                "CREATE INDEX ZITEM_Z_ENT_INDEX ON ZITEM (Z_ENT)",
+            ]))
         #expect(statements.count == 6)
     }
 
@@ -346,9 +392,13 @@ struct SQLiteSchemaLayoutTests {
 
         let shape = K.attribute("shape", .doubleAttributeType)
         let region = K.entity("Region", [shape])
-        region.indexes = [NSFetchIndexDescription(name: "byShape", elements: [
-            NSFetchIndexElementDescription(property: shape, collationType: .rTree),
-        ])]
+        region.indexes = [
+            NSFetchIndexDescription(
+                name: "byShape",
+                elements: [
+                    NSFetchIndexElementDescription(property: shape, collationType: .rTree)
+                ])
+        ]
         let rTree = try #require(throws: NSError.self) { try SQLiteSchema(model: Self.model([region])) }
         #expect(rTree.localizedDescription.contains("R-tree"))
     }
@@ -358,21 +408,31 @@ struct SQLiteSchemaLayoutTests {
         func attributes(_ type: NSAttributeType, _ names: String...) -> [NSPropertyDescription] {
             names.map { K.attribute($0, type) }
         }
-        let collection = K.entity("Collection", attributes(.integer32AttributeType, "index")
-                                    + attributes(.booleanAttributeType, "isLibrary") + attributes(.stringAttributeType, "name"))
-        let energy = K.entity("EnergySegment", attributes(.doubleAttributeType, "energy", "length", "startTime")
-                                + attributes(.stringAttributeType, "comment"))
-        let key = K.entity("KeySegment", attributes(.integer16AttributeType, "singleNote")
-                             + attributes(.doubleAttributeType, "confidence", "energy", "length", "startTime", "volume")
-                             + attributes(.stringAttributeType, "key"))
-        let song = K.entity("Song", attributes(.integer32AttributeType, "clippedPeakCount")
-                              + attributes(.booleanAttributeType, "isPersonalized") + attributes(.dateAttributeType, "analysisDate")
-                              + attributes(.doubleAttributeType, "energy", "pitch", "tempo", "volume")
-                              + attributes(.stringAttributeType, "album", "artist", "comment", "fingerprint", "genre", "key", "name", "secondKey")
-                              + attributes(.binaryDataAttributeType, "beats", "bookmarkData"))
+        let collection = K.entity(
+            "Collection",
+            attributes(.integer32AttributeType, "index")
+                + attributes(.booleanAttributeType, "isLibrary") + attributes(.stringAttributeType, "name"))
+        let energy = K.entity(
+            "EnergySegment",
+            attributes(.doubleAttributeType, "energy", "length", "startTime")
+                + attributes(.stringAttributeType, "comment"))
+        let key = K.entity(
+            "KeySegment",
+            attributes(.integer16AttributeType, "singleNote")
+                + attributes(.doubleAttributeType, "confidence", "energy", "length", "startTime", "volume")
+                + attributes(.stringAttributeType, "key"))
+        let song = K.entity(
+            "Song",
+            attributes(.integer32AttributeType, "clippedPeakCount")
+                + attributes(.booleanAttributeType, "isPersonalized") + attributes(.dateAttributeType, "analysisDate")
+                + attributes(.doubleAttributeType, "energy", "pitch", "tempo", "volume")
+                + attributes(.stringAttributeType, "album", "artist", "comment", "fingerprint", "genre", "key", "name", "secondKey")
+                + attributes(.binaryDataAttributeType, "beats", "bookmarkData"))
         let waveform = K.entity("Waveform", attributes(.binaryDataAttributeType, "object"))
-        func link(_ a: NSEntityDescription, _ aName: String, toMany aMany: Bool,
-                  _ b: NSEntityDescription, _ bName: String, toMany bMany: Bool) {
+        func link(
+            _ a: NSEntityDescription, _ aName: String, toMany aMany: Bool,
+            _ b: NSEntityDescription, _ bName: String, toMany bMany: Bool
+        ) {
             let forward = K.relationship(aName, to: b, toMany: aMany)
             let back = K.relationship(bName, to: a, toMany: bMany)
             K.pair(forward, back)
@@ -384,18 +444,20 @@ struct SQLiteSchemaLayoutTests {
         link(key, "song", toMany: false, song, "keySegments", toMany: true)
         link(waveform, "song", toMany: false, song, "waveform", toMany: false)
         let schema = try SQLiteSchema(model: Self.model([song, waveform, key, energy, collection]))
-        #expect(schema.tables.map(\.createStatement) == [
-            "CREATE TABLE ZCOLLECTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZINDEX INTEGER, ZISLIBRARY INTEGER, ZNAME VARCHAR )",
-            "CREATE TABLE ZENERGYSEGMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSONG INTEGER, ZENERGY FLOAT, ZLENGTH FLOAT, ZSTARTTIME FLOAT, ZCOMMENT VARCHAR )",
-            "CREATE TABLE ZKEYSEGMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSINGLENOTE INTEGER, ZSONG INTEGER, ZCONFIDENCE FLOAT, ZENERGY FLOAT, ZLENGTH FLOAT, ZSTARTTIME FLOAT, ZVOLUME FLOAT, ZKEY VARCHAR )",
-            "CREATE TABLE ZSONG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCLIPPEDPEAKCOUNT INTEGER, ZISPERSONALIZED INTEGER, ZWAVEFORM INTEGER, ZANALYSISDATE TIMESTAMP, ZENERGY FLOAT, ZPITCH FLOAT, ZTEMPO FLOAT, ZVOLUME FLOAT, ZALBUM VARCHAR, ZARTIST VARCHAR, ZCOMMENT VARCHAR, ZFINGERPRINT VARCHAR, ZGENRE VARCHAR, ZKEY VARCHAR, ZNAME VARCHAR, ZSECONDKEY VARCHAR, ZBEATS BLOB, ZBOOKMARKDATA BLOB )",
-            "CREATE TABLE ZWAVEFORM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSONG INTEGER, ZOBJECT BLOB )",
-            "CREATE TABLE Z_1SONGS ( Z_1COLLECTIONS INTEGER, Z_4SONGS INTEGER, PRIMARY KEY (Z_1COLLECTIONS, Z_4SONGS) )",
-        ])
+        #expect(
+            schema.tables.map(\.createStatement) == [
+                "CREATE TABLE ZCOLLECTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZINDEX INTEGER, ZISLIBRARY INTEGER, ZNAME VARCHAR )",
+                "CREATE TABLE ZENERGYSEGMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSONG INTEGER, ZENERGY FLOAT, ZLENGTH FLOAT, ZSTARTTIME FLOAT, ZCOMMENT VARCHAR )",
+                "CREATE TABLE ZKEYSEGMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSINGLENOTE INTEGER, ZSONG INTEGER, ZCONFIDENCE FLOAT, ZENERGY FLOAT, ZLENGTH FLOAT, ZSTARTTIME FLOAT, ZVOLUME FLOAT, ZKEY VARCHAR )",
+                "CREATE TABLE ZSONG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCLIPPEDPEAKCOUNT INTEGER, ZISPERSONALIZED INTEGER, ZWAVEFORM INTEGER, ZANALYSISDATE TIMESTAMP, ZENERGY FLOAT, ZPITCH FLOAT, ZTEMPO FLOAT, ZVOLUME FLOAT, ZALBUM VARCHAR, ZARTIST VARCHAR, ZCOMMENT VARCHAR, ZFINGERPRINT VARCHAR, ZGENRE VARCHAR, ZKEY VARCHAR, ZNAME VARCHAR, ZSECONDKEY VARCHAR, ZBEATS BLOB, ZBOOKMARKDATA BLOB )",
+                "CREATE TABLE ZWAVEFORM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSONG INTEGER, ZOBJECT BLOB )",
+                "CREATE TABLE Z_1SONGS ( Z_1COLLECTIONS INTEGER, Z_4SONGS INTEGER, PRIMARY KEY (Z_1COLLECTIONS, Z_4SONGS) )",
+            ])
         // That (older) file has the foreign-key indexes but no join-table index; current Core Data adds one.
-        #expect(Set(schema.indexes.map(\.name)) == [
-            "ZENERGYSEGMENT_ZSONG_INDEX", "ZKEYSEGMENT_ZSONG_INDEX", "ZWAVEFORM_ZSONG_INDEX", "ZSONG_ZWAVEFORM_INDEX",
-            "Z_1SONGS_Z_4SONGS_INDEX",
-        ])
+        #expect(
+            Set(schema.indexes.map(\.name)) == [
+                "ZENERGYSEGMENT_ZSONG_INDEX", "ZKEYSEGMENT_ZSONG_INDEX", "ZWAVEFORM_ZSONG_INDEX", "ZSONG_ZWAVEFORM_INDEX",
+                "Z_1SONGS_Z_4SONGS_INDEX",
+            ])
     }
 }

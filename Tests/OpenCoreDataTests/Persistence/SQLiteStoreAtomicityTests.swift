@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// A save commits whole or leaves the store file as it was: saves made to fail part-way (by a trigger
 /// installed in the file, by a locking conflict, by a bad reference) change nothing, not even the
@@ -37,7 +38,8 @@ final class SQLiteStoreAtomicityTests {
         let author = try #require(StoreKit.insert(coordinator, "Author", [["name": "Ann"]]).first)
         let sqliteStore = try #require(store as? SQLiteStore)
         try sqliteStore.database().write { db in
-            try db.execute(sql: "CREATE TRIGGER fail_third AFTER INSERT ON ZTAG WHEN NEW.ZLABEL = 'boom' BEGIN SELECT RAISE(ABORT, 'boom refused'); END")
+            try db.execute(
+                sql: "CREATE TRIGGER fail_third AFTER INSERT ON ZTAG WHEN NEW.ZLABEL = 'boom' BEGIN SELECT RAISE(ABORT, 'boom refused'); END")
         }
         _ = try sqliteStore.database().writeWithoutTransaction { try $0.checkpoint(.truncate) }
         let before = StoreKit.files(url, suffixes: ["", "-wal"])
@@ -48,7 +50,8 @@ final class SQLiteStoreAtomicityTests {
         var changes = StoreSaveChanges()
         let newPost = NSManagedObjectID(temporaryFor: post)
         let tags = (0..<3).map { _ in NSManagedObjectID(temporaryFor: tag) }
-        changes.inserted = [.init(objectID: newPost, values: ["title": "p", "author": author], toMany: ["tags": tags])]
+        changes.inserted =
+            [.init(objectID: newPost, values: ["title": "p", "author": author], toMany: ["tags": tags])]
             + zip(tags, ["a", "b", "boom"]).map { .init(objectID: $0, values: ["label": $1], toMany: [:]) }
         changes.updated = [.init(objectID: author, expectedVersion: 1, changedValues: ["name": "Changed"], toMany: [:])]
         let error = try #require(throws: NSError.self) { try coordinator.save(changes) }
@@ -70,8 +73,11 @@ final class SQLiteStoreAtomicityTests {
         let authors = try StoreKit.insert(coordinator, "Author", [["name": "Ann"], ["name": "Bob"]])
         let contentsBefore = try contents()
         var changes = StoreSaveChanges()
-        changes.inserted = [.init(objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Tag")),
-                                  values: ["label": "x"], toMany: [:])]
+        changes.inserted = [
+            .init(
+                objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Tag")),
+                values: ["label": "x"], toMany: [:])
+        ]
         changes.updated = [
             .init(objectID: authors[0], expectedVersion: 1, changedValues: ["name": "Ann 2"], toMany: [:]),
             .init(objectID: authors[1], expectedVersion: 5, changedValues: ["name": "Bob 2"], toMany: [:]),
@@ -88,8 +94,11 @@ final class SQLiteStoreAtomicityTests {
         let contentsBefore = try contents()
         let unsaved = NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Author"))
         var changes = StoreSaveChanges()
-        changes.inserted = [.init(objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Post")),
-                                  values: ["title": "p", "author": unsaved], toMany: [:])]
+        changes.inserted = [
+            .init(
+                objectID: NSManagedObjectID(temporaryFor: try StoreKit.entity(coordinator, "Post")),
+                values: ["title": "p", "author": unsaved], toMany: [:])
+        ]
         let error = try #require(throws: NSError.self) { try coordinator.save(changes) }
         #expect(error.code == NSPersistentStoreSaveError)
         #expect(error.localizedDescription.contains("author"))

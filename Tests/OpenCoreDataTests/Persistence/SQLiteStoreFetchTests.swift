@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// Fetching from the SQLite store through compiled SQL: rows, IDs and counts, with predicates, sorts,
@@ -13,10 +14,12 @@ struct SQLiteStoreFetchTests {
         let memory = NSPersistentStoreCoordinator(managedObjectModel: StoreKit.blogModel())
         try memory.addPersistentStore(type: .inMemory, at: URL(fileURLWithPath: "/dev/null"))
         for coordinator in [sqlite, memory] {
-            let authors = try StoreKit.insert(coordinator, "Author", [
-                ["name": "Ann", "age": NSNumber(value: 40), "born": Date(timeIntervalSinceReferenceDate: 10)],
-                ["name": "bob", "age": NSNumber(value: 30)], ["name": "Émile", "age": NSNumber(value: 50)],
-            ])
+            let authors = try StoreKit.insert(
+                coordinator, "Author",
+                [
+                    ["name": "Ann", "age": NSNumber(value: 40), "born": Date(timeIntervalSinceReferenceDate: 10)],
+                    ["name": "bob", "age": NSNumber(value: 30)], ["name": "Émile", "age": NSNumber(value: 50)],
+                ])
             try StoreKit.insert(coordinator, "Post", [["title": "hello", "author": authors[0]], ["title": "help", "author": authors[1]]])
             try StoreKit.insert(coordinator, "SpecialPost", [["title": "gold", "badge": "b", "author": authors[0]]])
         }

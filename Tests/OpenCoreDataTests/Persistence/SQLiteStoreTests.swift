@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// The SQLite store through the coordinator's internal API: Core Data's file layout after saves
 /// (checked with SQLite-level queries), reading rows back as canonical values, relationships, versions
@@ -23,9 +24,11 @@ final class SQLiteStoreTests {
     static let uid = UUID(uuidString: "00112233-4455-6677-8899-AABBCCDDEEFF") ?? UUID()
 
     func authorValues() -> [String: Any] {
-        ["name": "Ann", "age": NSNumber(value: 42), "rank": NSNumber(value: 3), "born": Self.born,
-         "active": NSNumber(value: true), "uid": Self.uid, "site": URL(string: "https://example.com/ann") as Any,
-         "rating": NSNumber(value: 4.5), "balance": NSDecimalNumber(string: "12.25"), "photo": Data([1, 2, 3])]
+        [
+            "name": "Ann", "age": NSNumber(value: 42), "rank": NSNumber(value: 3), "born": Self.born,
+            "active": NSNumber(value: true), "uid": Self.uid, "site": URL(string: "https://example.com/ann") as Any,
+            "rating": NSNumber(value: 4.5), "balance": NSDecimalNumber(string: "12.25"), "photo": Data([1, 2, 3]),
+        ]
     }
 
     @Test("an insert writes Z_PK, Z_ENT, Z_OPT 1 and Core Data's column encodings")
@@ -188,7 +191,8 @@ final class SQLiteStoreTests {
         var link = StoreSaveChanges()
         link.updated = [.init(objectID: post, expectedVersion: 1, changedValues: [:], toMany: ["tags": tags])]
         _ = try coordinator.save(link)
-        let joinTable: String = try #require(StoreKit.rows(url, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%TAGS' ESCAPE '\\'").first?[0])
+        let joinTable: String = try #require(
+            StoreKit.rows(url, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%TAGS' ESCAPE '\\'").first?[0])
         #expect(try StoreKit.rows(url, "SELECT * FROM \(joinTable)").count == 2)
         var delete = StoreSaveChanges()
         delete.deleted = [.init(objectID: tags[0], expectedVersion: 1)]
@@ -208,17 +212,20 @@ final class SQLiteStoreTests {
         #expect(try StoreKit.rows(url, "PRAGMA journal_mode").first?[0] as String? == "wal")
         try coordinator.remove(store)
         let other = directory.appendingPathComponent("Delete.sqlite")
-        let (second, secondStore) = try StoreKit.sqliteCoordinator(model, at: other, options: [
-            NSSQLitePragmasOption: ["journal_mode": "DELETE", "synchronous": "OFF"] as NSDictionary,
-        ])
+        let (second, secondStore) = try StoreKit.sqliteCoordinator(
+            model, at: other,
+            options: [
+                NSSQLitePragmasOption: ["journal_mode": "DELETE", "synchronous": "OFF"] as NSDictionary
+            ])
         try StoreKit.insert(second, "Tag", [["label": "a"]])
         #expect(try StoreKit.rows(other, "PRAGMA journal_mode").first?[0] as String? == "delete")
         let synchronous = try (secondStore as? SQLiteStore)?.database().read { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
         #expect(synchronous == 0)
         let bad = NSPersistentStoreCoordinator(managedObjectModel: model)
         let error = try #require(throws: NSError.self) {
-            try bad.addPersistentStore(type: .sqlite, at: directory.appendingPathComponent("Bad.sqlite"),
-                                       options: [NSSQLitePragmasOption: ["cache_size; DROP TABLE x": "1"]])
+            try bad.addPersistentStore(
+                type: .sqlite, at: directory.appendingPathComponent("Bad.sqlite"),
+                options: [NSSQLitePragmasOption: ["cache_size; DROP TABLE x": "1"]])
         }
         #expect(error.localizedDescription.contains("cache_size; DROP TABLE x"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Bad.sqlite").path))
@@ -237,8 +244,9 @@ final class SQLiteStoreTests {
         #expect(error.code == NSPersistentStoreSaveError)
         let missing = NSPersistentStoreCoordinator(managedObjectModel: model)
         #expect(throws: NSError.self) {
-            try missing.addPersistentStore(type: .sqlite, at: directory.appendingPathComponent("None.sqlite"),
-                                           options: [NSReadOnlyPersistentStoreOption: true])
+            try missing.addPersistentStore(
+                type: .sqlite, at: directory.appendingPathComponent("None.sqlite"),
+                options: [NSReadOnlyPersistentStoreOption: true])
         }
     }
 
@@ -261,7 +269,7 @@ final class SQLiteStoreTests {
             #expect(try coordinator.row(for: postID)?.values["author"] as? NSManagedObjectID == authorID, "\(kind)")
             var move = StoreSaveChanges()
             move.updated = [
-                .init(objectID: authorID, expectedVersion: 1, changedValues: [:], toMany: ["posts": [other]]),
+                .init(objectID: authorID, expectedVersion: 1, changedValues: [:], toMany: ["posts": [other]])
             ]
             _ = try coordinator.save(move)
             let posts = try #require(StoreKit.entity(coordinator, "Author").relationshipsByName["posts"])

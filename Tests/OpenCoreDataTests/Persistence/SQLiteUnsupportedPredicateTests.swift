@@ -1,10 +1,13 @@
 import Testing
+
 @testable import OpenCoreData
 
 @Suite("SQLite fetch compiler: requests the store cannot run fail with an error naming them")
 struct SQLiteUnsupportedPredicateTests {
-    func compileError(_ predicate: NSPredicate?, entity: String = "Post",
-                      sort: [NSSortDescriptor] = []) throws -> NSError {
+    func compileError(
+        _ predicate: NSPredicate?, entity: String = "Post",
+        sort: [NSSortDescriptor] = []
+    ) throws -> NSError {
         let fixture = try #require(SQLiteFetchFixture.shared)
         let compiler = SQLiteFetchCompiler(schema: fixture.schema, model: fixture.model)
         let request = NSFetchRequest<NSManagedObject>(entityName: entity)
@@ -36,12 +39,13 @@ struct SQLiteUnsupportedPredicateTests {
         #expect(error.userInfo["NSUnsupportedPredicate"] as? String == predicate.predicateFormat)
     }
 
-    @Test("custom selector comparisons, block expressions and functions with no SQL form are refused",
-          arguments: [
-              "FUNCTION(title, 'reversedString') == 'x'", "random() > 0.5", "median:(likes) > 1",
-              "title == ANYKEY", "TERNARY(likes > 2, title, likes) == 'x'", "likes == $LIMIT",
-              "tags.name == 'swift'", "posts.@sum.title > 1", "author.posts.title CONTAINS 'x' AND tags.@distinctUnionOfObjects.name == 'x'",
-          ])
+    @Test(
+        "custom selector comparisons, block expressions and functions with no SQL form are refused",
+        arguments: [
+            "FUNCTION(title, 'reversedString') == 'x'", "random() > 0.5", "median:(likes) > 1",
+            "title == ANYKEY", "TERNARY(likes > 2, title, likes) == 'x'", "likes == $LIMIT",
+            "tags.name == 'swift'", "posts.@sum.title > 1", "author.posts.title CONTAINS 'x' AND tags.@distinctUnionOfObjects.name == 'x'",
+        ])
     func noSQLForm(_ format: String) throws {
         let predicate = NSPredicate(format: format)
         let error = try compileError(predicate)
@@ -50,16 +54,19 @@ struct SQLiteUnsupportedPredicateTests {
 
     @Test("a custom selector comparison is refused")
     func customSelector() throws {
-        let predicate = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "title"),
-                                              rightExpression: NSExpression(forConstantValue: "x"),
-                                              customSelector: "isEqualToString:")
+        let predicate = NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: "title"),
+            rightExpression: NSExpression(forConstantValue: "x"),
+            customSelector: "isEqualToString:")
         _ = try compileError(predicate)
     }
 
-    @Test("key paths that name no stored property are refused with the key named", arguments: [
-        ("Post", "nothing == 1", "nothing"), ("Person", "mood == 'happy'", "mood"), ("Person", "level > 1", "level"),
-        ("Post", "title.size > 1", "title"), ("Post", "author.nothing == 1", "nothing"),
-    ])
+    @Test(
+        "key paths that name no stored property are refused with the key named",
+        arguments: [
+            ("Post", "nothing == 1", "nothing"), ("Person", "mood == 'happy'", "mood"), ("Person", "level > 1", "level"),
+            ("Post", "title.size > 1", "title"), ("Post", "author.nothing == 1", "nothing"),
+        ])
     func unknownKeys(_ entity: String, _ format: String, _ key: String) throws {
         let error = try compileError(NSPredicate(format: format), entity: entity)
         #expect(error.localizedDescription.contains(key))

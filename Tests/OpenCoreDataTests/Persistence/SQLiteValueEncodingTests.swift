@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 @Suite("SQLite value encoding: attribute values as Core Data stores them, and back")
 struct SQLiteValueEncodingTests {
@@ -89,14 +90,17 @@ struct SQLiteValueEncodingTests {
         #expect(try roundTrip(NSDecimalNumber(string: "12.5"), .decimalAttributeType) as? NSDecimalNumber == NSDecimalNumber(string: "12.5"))
         #expect(try roundTrip(NSDecimalNumber(string: "0.1"), .decimalAttributeType) as? NSDecimalNumber == NSDecimalNumber(string: "0.1"))
         #expect(try roundTrip(Decimal(string: "-3.75") ?? 0, .decimalAttributeType) as? NSDecimalNumber == NSDecimalNumber(string: "-3.75"))
-        let (kind, _) = try stored(SQLiteValueEncoding.databaseValue(for: NSDecimalNumber(string: "7"), attributeType: .decimalAttributeType),
-                                   declaredType: "DECIMAL")
+        let (kind, _) = try stored(
+            SQLiteValueEncoding.databaseValue(for: NSDecimalNumber(string: "7"), attributeType: .decimalAttributeType),
+            declaredType: "DECIMAL")
         #expect(kind == "integer")
-        let (realKind, _) = try stored(SQLiteValueEncoding.databaseValue(for: NSDecimalNumber(string: "7.5"), attributeType: .decimalAttributeType),
-                                       declaredType: "DECIMAL")
+        let (realKind, _) = try stored(
+            SQLiteValueEncoding.databaseValue(for: NSDecimalNumber(string: "7.5"), attributeType: .decimalAttributeType),
+            declaredType: "DECIMAL")
         #expect(realKind == "real")
         // A decimal written as text by another program reads back too.
-        #expect(SQLiteValueEncoding.value(from: "2.25".databaseValue, attributeType: .decimalAttributeType) as? NSDecimalNumber
+        #expect(
+            SQLiteValueEncoding.value(from: "2.25".databaseValue, attributeType: .decimalAttributeType) as? NSDecimalNumber
                 == NSDecimalNumber(string: "2.25"))
     }
 

@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// `NSManagedObjectContext.assign(_:to:)`: with two SQLite stores whose configurations both hold an
 /// entity, new objects are saved in the store they were assigned to, and in the first store otherwise.
@@ -27,10 +28,12 @@ struct StoreAssignmentTests {
 
         init(_ directory: URL, model: NSManagedObjectModel = StoreAssignmentTests.model()) throws {
             coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-            live = try coordinator.addPersistentStore(type: .sqlite, configuration: "Live",
-                                                      at: directory.appendingPathComponent("Live.sqlite"))
-            archive = try coordinator.addPersistentStore(type: .sqlite, configuration: "Archive",
-                                                         at: directory.appendingPathComponent("Archive.sqlite"))
+            live = try coordinator.addPersistentStore(
+                type: .sqlite, configuration: "Live",
+                at: directory.appendingPathComponent("Live.sqlite"))
+            archive = try coordinator.addPersistentStore(
+                type: .sqlite, configuration: "Archive",
+                at: directory.appendingPathComponent("Archive.sqlite"))
             context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
             context.persistentStoreCoordinator = coordinator
         }
@@ -73,7 +76,7 @@ struct StoreAssignmentTests {
             context.assign(a, to: stack.live)
             context.assign(b, to: stack.archive)
             context.assign(d, to: stack.live)
-            context.assign(d, to: stack.archive) // the last assignment counts
+            context.assign(d, to: stack.archive)  // the last assignment counts
             try context.save()
             return [a, b, c, d].map(\.objectID)
         }
@@ -119,8 +122,9 @@ struct StoreAssignmentTests {
         #expect(try Self.namesInFile(directory.appendingPathComponent("Archive.sqlite")) == ["archived"])
         #expect(try Self.namesInFile(directory.appendingPathComponent("Live.sqlite")) == ["plain"])
         // Primary keys come from the assigned store's own Z_PRIMARYKEY.
-        let keys = try StoreKit.rows(directory.appendingPathComponent("Archive.sqlite"),
-                                     "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'")
+        let keys = try StoreKit.rows(
+            directory.appendingPathComponent("Archive.sqlite"),
+            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'")
         #expect(keys.map { $0["Z_MAX"] as Int64 } == [1])
     }
 
@@ -155,8 +159,9 @@ struct StoreAssignmentTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stack = try Stack(directory)
-        let notes = try stack.coordinator.addPersistentStore(type: .sqlite, configuration: "Notes",
-                                                             at: directory.appendingPathComponent("Notes.sqlite"))
+        let notes = try stack.coordinator.addPersistentStore(
+            type: .sqlite, configuration: "Notes",
+            at: directory.appendingPathComponent("Notes.sqlite"))
         let context = stack.context
         try context.performAndWait {
             let misplaced = Self.item("misplaced", in: context)

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `NSPersistentStoreCoordinatorStoresDidChange` and `NSPersistentStoreCoordinatorWillRemoveStore`:
 /// observers learn which stores a coordinator gained, lost or replaced.
@@ -30,15 +30,17 @@ struct StoreChangeNotificationTests {
 
         let removal = NotificationRecorder([.NSPersistentStoreCoordinatorWillRemoveStore], object: store)
         let storeCountAtWillRemove = LockedCount()
-        let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreCoordinatorWillRemoveStore,
-                                                              object: store, queue: nil) { _ in
+        let observer = NotificationCenter.default.addObserver(
+            forName: .NSPersistentStoreCoordinatorWillRemoveStore,
+            object: store, queue: nil
+        ) { _ in
             storeCountAtWillRemove.set(coordinator.persistentStores.count)
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         recorder.clear()
         try coordinator.remove(store)
         #expect(removal.named(.NSPersistentStoreCoordinatorWillRemoveStore).count == 1)
-        #expect(storeCountAtWillRemove.value == 1) // still in the coordinator when announced
+        #expect(storeCountAtWillRemove.value == 1)  // still in the coordinator when announced
         let removed = recorder.named(.NSPersistentStoreCoordinatorStoresDidChange)
         try #require(removed.count == 1)
         #expect(Self.stores(removed[0], NSRemovedPersistentStoresKey).map(ObjectIdentifier.init) == [ObjectIdentifier(store)])
@@ -71,13 +73,15 @@ struct StoreChangeNotificationTests {
         let old = try coordinator.addPersistentStore(type: .sqlite, at: directory.appendingPathComponent("Old.sqlite"))
         let recorder = NotificationRecorder([.NSPersistentStoreCoordinatorStoresDidChange], object: coordinator)
         let removal = NotificationRecorder([.NSPersistentStoreCoordinatorWillRemoveStore], object: old)
-        let new = try coordinator.migratePersistentStore(old, to: directory.appendingPathComponent("New.sqlite"),
-                                                         options: nil, type: .sqlite)
+        let new = try coordinator.migratePersistentStore(
+            old, to: directory.appendingPathComponent("New.sqlite"),
+            options: nil, type: .sqlite)
         let notes = recorder.named(.NSPersistentStoreCoordinatorStoresDidChange)
         try #require(notes.count == 1)
         #expect(Self.stores(notes[0], NSAddedPersistentStoresKey).map(ObjectIdentifier.init) == [ObjectIdentifier(new)])
         #expect(Self.stores(notes[0], NSRemovedPersistentStoresKey).map(ObjectIdentifier.init) == [ObjectIdentifier(old)])
-        #expect(Self.stores(notes[0], NSUUIDChangedPersistentStoresKey).map(ObjectIdentifier.init)
+        #expect(
+            Self.stores(notes[0], NSUUIDChangedPersistentStoresKey).map(ObjectIdentifier.init)
                 == [ObjectIdentifier(old), ObjectIdentifier(new)])
         #expect(removal.named(.NSPersistentStoreCoordinatorWillRemoveStore).count == 1)
     }

@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// Creating a new, empty SQLite store file from a model: the file has Core Data's layout, checked
 /// with SQLite-level queries against the files Apple's Core Data wrote for the same models.
@@ -43,8 +44,9 @@ struct StoreCreationTests {
         return try queue.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
     }
 
-    @Test("a store created for a fixture model has exactly the tables, columns, types and indexes Apple's Core Data wrote",
-          arguments: AppleStoreSchemaTests.cases)
+    @Test(
+        "a store created for a fixture model has exactly the tables, columns, types and indexes Apple's Core Data wrote",
+        arguments: AppleStoreSchemaTests.cases)
     func createdMatchesApple(_ testCase: AppleStoreSchemaTests.Case) throws {
         let (directory, appleStore) = try AppleStoreSchemaTests.copy(testCase)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -80,8 +82,9 @@ struct StoreCreationTests {
         #expect(ours == (try Self.structure(of: appleStore)))
     }
 
-    @Test("Z_PRIMARYKEY gets one row per entity with the entity numbers of the Apple-written file and Z_MAX 0",
-          arguments: AppleStoreSchemaTests.cases)
+    @Test(
+        "Z_PRIMARYKEY gets one row per entity with the entity numbers of the Apple-written file and Z_MAX 0",
+        arguments: AppleStoreSchemaTests.cases)
     func primaryKeyRows(_ testCase: AppleStoreSchemaTests.Case) throws {
         let (directory, appleStore) = try AppleStoreSchemaTests.copy(testCase)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -109,12 +112,16 @@ struct StoreCreationTests {
         }
         let user = NSEntityDescription()
         user.name = "User"
-        user.properties = [attribute("name", .stringAttributeType, optional: false), attribute("age", .integer32AttributeType),
-                           attribute("email", .stringAttributeType), attribute("createdAt", .dateAttributeType, optional: false)]
+        user.properties = [
+            attribute("name", .stringAttributeType, optional: false), attribute("age", .integer32AttributeType),
+            attribute("email", .stringAttributeType), attribute("createdAt", .dateAttributeType, optional: false),
+        ]
         let post = NSEntityDescription()
         post.name = "Post"
-        post.properties = [attribute("title", .stringAttributeType, optional: false), attribute("content", .stringAttributeType),
-                           attribute("publishedAt", .dateAttributeType)]
+        post.properties = [
+            attribute("title", .stringAttributeType, optional: false), attribute("content", .stringAttributeType),
+            attribute("publishedAt", .dateAttributeType),
+        ]
         let posts = NSRelationshipDescription()
         posts.name = "posts"
         posts.destinationEntity = post
@@ -139,15 +146,20 @@ struct StoreCreationTests {
         let url = directory.appendingPathComponent("Blog.sqlite")
         try SQLiteStoreCreation.createStore(at: url, model: Self.userPostModel())
         let structure = try Self.structure(of: url)
-        #expect(structure.columns == [
-            "ZPOST": ["Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER", "ZAUTHOR": "INTEGER",
-                      "ZPUBLISHEDAT": "TIMESTAMP", "ZCONTENT": "VARCHAR", "ZTITLE": "VARCHAR"],
-            "ZUSER": ["Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER", "ZAGE": "INTEGER",
-                      "ZCREATEDAT": "TIMESTAMP", "ZEMAIL": "VARCHAR", "ZNAME": "VARCHAR"],
-            "Z_PRIMARYKEY": ["Z_ENT": "INTEGER", "Z_NAME": "VARCHAR", "Z_SUPER": "INTEGER", "Z_MAX": "INTEGER"],
-            "Z_METADATA": ["Z_VERSION": "INTEGER", "Z_UUID": "VARCHAR(255)", "Z_PLIST": "BLOB"],
-            "Z_MODELCACHE": ["Z_CONTENT": "BLOB"],
-        ])
+        #expect(
+            structure.columns == [
+                "ZPOST": [
+                    "Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER", "ZAUTHOR": "INTEGER",
+                    "ZPUBLISHEDAT": "TIMESTAMP", "ZCONTENT": "VARCHAR", "ZTITLE": "VARCHAR",
+                ],
+                "ZUSER": [
+                    "Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER", "ZAGE": "INTEGER",
+                    "ZCREATEDAT": "TIMESTAMP", "ZEMAIL": "VARCHAR", "ZNAME": "VARCHAR",
+                ],
+                "Z_PRIMARYKEY": ["Z_ENT": "INTEGER", "Z_NAME": "VARCHAR", "Z_SUPER": "INTEGER", "Z_MAX": "INTEGER"],
+                "Z_METADATA": ["Z_VERSION": "INTEGER", "Z_UUID": "VARCHAR(255)", "Z_PLIST": "BLOB"],
+                "Z_MODELCACHE": ["Z_CONTENT": "BLOB"],
+            ])
         #expect(structure.indexes == ["ZPOST_ZAUTHOR_INDEX": "ZPOST"])
         let rows = try DatabaseQueue(path: url.path).read { db in
             try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
@@ -178,9 +190,11 @@ struct StoreCreationTests {
         let model = Self.userPostModel()
         let post = try #require(model.entitiesByName["Post"])
         let title = try #require(post.propertiesByName["title"])
-        let index = NSFetchIndexDescription(name: "byTitle", elements: [
-            NSFetchIndexElementDescription(property: title, collationType: .binary),
-        ])
+        let index = NSFetchIndexDescription(
+            name: "byTitle",
+            elements: [
+                NSFetchIndexElementDescription(property: title, collationType: .binary)
+            ])
         index.partialIndexPredicate = NSPredicate(format: "title != nil")
         post.indexes = [index]
         let url = directory.appendingPathComponent("Never.sqlite")

@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// Reading and writing a SQLite store's `Z_METADATA`: the Apple-written stores' metadata decodes to the
 /// dictionary Core Data returns, and metadata OpenCoreData writes reads back.
@@ -8,8 +9,9 @@ import GRDB
 struct StoreMetadataTests {
     typealias Case = AppleStoreSchemaTests.Case
 
-    @Test("an Apple-written store's metadata decodes with its UUID, type and the writing model's version hashes",
-          arguments: AppleStoreSchemaTests.cases)
+    @Test(
+        "an Apple-written store's metadata decodes with its UUID, type and the writing model's version hashes",
+        arguments: AppleStoreSchemaTests.cases)
     func appleStoreMetadata(_ testCase: Case) throws {
         let (directory, store) = try AppleStoreSchemaTests.copy(testCase)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -60,9 +62,11 @@ struct StoreMetadataTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = try AppleStoreSchemaTests.model(AppleStoreSchemaTests.cases[0])
         let (url, queue) = try Self.metadataDatabase(in: directory)
-        let written = SQLiteStoreMetadata(newStoreFor: model, userMetadata: [
-            "MyAppSchemaRevision": 7, "MyAppNote": "hello", NSStoreUUIDKey: "ignored in the plist",
-        ])
+        let written = SQLiteStoreMetadata(
+            newStoreFor: model,
+            userMetadata: [
+                "MyAppSchemaRevision": 7, "MyAppNote": "hello", NSStoreUUIDKey: "ignored in the plist",
+            ])
         try queue.write { db in try written.write(to: db) }
         try queue.close()
 
@@ -82,12 +86,13 @@ struct StoreMetadataTests {
         #expect(dictionary[SQLiteStoreMetadataKeys.autoVacuumLevel] as? String == "2")
         #expect(NSManagedObjectModel._versionHashes(inMetadata: dictionary) == model.entityVersionHashesByName)
         #expect(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: dictionary))
-        #expect(Set(read.plist.keys) == [
-            "NSStoreType", "NSPersistenceFrameworkVersion", "NSPersistenceMaximumFrameworkVersion",
-            "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers",
-            "NSStoreModelVersionChecksumKey", "NSStoreModelVersionHashesDigest", "_NSAutoVacuumLevel",
-            "MyAppSchemaRevision", "MyAppNote",
-        ])
+        #expect(
+            Set(read.plist.keys) == [
+                "NSStoreType", "NSPersistenceFrameworkVersion", "NSPersistenceMaximumFrameworkVersion",
+                "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers",
+                "NSStoreModelVersionChecksumKey", "NSStoreModelVersionHashesDigest", "_NSAutoVacuumLevel",
+                "MyAppSchemaRevision", "MyAppNote",
+            ])
         // The UUID is kept in Z_UUID, upper-case, not in the property list.
         let column = try DatabaseQueue(path: url.path).read { db in
             try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA WHERE Z_VERSION = 1")
@@ -151,9 +156,11 @@ struct StoreMetadataTests {
         let text = directory.appendingPathComponent("text.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: text)
         let missing = directory.appendingPathComponent("missing.sqlite")
-        for (url, code) in [(plain, NSFileReadCorruptFileError), (empty, NSFileReadCorruptFileError),
-                            (text, NSFileReadCorruptFileError), (missing, NSFileReadNoSuchFileError),
-                            (directory, NSFileReadCorruptFileError)] {
+        for (url, code) in [
+            (plain, NSFileReadCorruptFileError), (empty, NSFileReadCorruptFileError),
+            (text, NSFileReadCorruptFileError), (missing, NSFileReadNoSuchFileError),
+            (directory, NSFileReadCorruptFileError),
+        ] {
             let error = try #require(throws: NSError.self) { try SQLiteStoreMetadata.read(fromStoreAt: url) }
             #expect(error.domain == NSCocoaErrorDomain)
             #expect(error.code == code, "\(url.lastPathComponent)")
@@ -203,7 +210,8 @@ struct StoreMetadataTests {
         #expect(error.localizedDescription.contains(url.path))
         #expect(try Data(contentsOf: url) == Data("plain text, long enough to not be a database header at all".utf8))
     }
-    @Test("setMetadata(_:for:) keeps a UUID the caller sets (the store's when none is set) and always the store's type, through a save and a reopening")
+    @Test(
+        "setMetadata(_:for:) keeps a UUID the caller sets (the store's when none is set) and always the store's type, through a save and a reopening")
     func setMetadataKeepsCallersUUID() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

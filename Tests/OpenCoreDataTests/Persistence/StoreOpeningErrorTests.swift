@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// Opening files that are not stores for the model: each fails with an error naming the file and leaves
 /// the file (and its -wal and -shm companions) byte for byte as it was.
@@ -23,8 +24,10 @@ final class StoreOpeningErrorTests {
         return model
     }
 
-    func expectFailure(at url: URL, model: NSManagedObjectModel = StoreKit.blogModel(),
-                       options: [AnyHashable: Any]? = nil) throws -> NSError {
+    func expectFailure(
+        at url: URL, model: NSManagedObjectModel = StoreKit.blogModel(),
+        options: [AnyHashable: Any]? = nil
+    ) throws -> NSError {
         let before = StoreKit.files(url)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let error = try #require(throws: NSError.self) {
@@ -63,7 +66,10 @@ final class StoreOpeningErrorTests {
         _ = try StoreKit.sqliteCoordinator(StoreKit.blogModel(), at: url)
         let model = StoreKit.blogModel()
         model.entitiesByName["Tag"]?.versionHashModifier = "v2"
-        #expect(!model.isConfiguration(withName: nil, compatibleWithStoreMetadata: try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)))
+        #expect(
+            !model.isConfiguration(
+                withName: nil,
+                compatibleWithStoreMetadata: try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)))
         let (_, store) = try StoreKit.sqliteCoordinator(model, at: url)
         #expect(store.type == NSSQLiteStoreType)
     }

@@ -35,8 +35,9 @@ enum StoreProcesses {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, exited: process.terminationReason == .exit,
-                      output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, exited: process.terminationReason == .exit,
+            output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
     }
 
     /// Runs `ocd` with `arguments` to its end.

@@ -99,9 +99,13 @@ struct StoreSharingTests {
         // A worker killed in the middle of a save in rollback journal mode leaves a hot journal.
         let store = directory.appendingPathComponent("Worker.sqlite")
         let acks = directory.appendingPathComponent("acks")
-        let worker = try StoreProcesses.startWorker(store: store, ["--operation", "save", "--journal-mode", "delete",
-                                                                   "--objects", "200", "--set-up", "1", "--ack-file", acks.path],
-                                                    log: directory.appendingPathComponent("worker.log"))
+        let worker = try StoreProcesses.startWorker(
+            store: store,
+            [
+                "--operation", "save", "--journal-mode", "delete",
+                "--objects", "200", "--set-up", "1", "--ack-file", acks.path,
+            ],
+            log: directory.appendingPathComponent("worker.log"))
         var waited = 0
         while StoreProcesses.acknowledged(acks).isEmpty && waited < 20_000 {
             usleep(1000)
@@ -125,8 +129,9 @@ struct StoreSharingTests {
         #expect(try StoreProcesses.sqlite(store, "PRAGMA integrity_check") == "ok")
     }
 
-    @Test("a save after another program deleted the -wal, -shm or store file throws and keeps the changes",
-          arguments: ["-wal", "-shm", ""])
+    @Test(
+        "a save after another program deleted the -wal, -shm or store file throws and keeps the changes",
+        arguments: ["-wal", "-shm", ""])
     func deletedCompanion(suffix: String) throws {
         let directory = try TestScratch.directory("sharing")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -154,9 +159,13 @@ struct StoreSharingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("Shared.sqlite")
         let workers = try (1...4).map { worker in
-            try StoreProcesses.startWorker(store: store, ["--operation", "save", "--worker", "\(worker)", "--saves", "5",
-                                                          "--ack-file", directory.appendingPathComponent("acks-\(worker)").path],
-                                           log: directory.appendingPathComponent("worker-\(worker).log"))
+            try StoreProcesses.startWorker(
+                store: store,
+                [
+                    "--operation", "save", "--worker", "\(worker)", "--saves", "5",
+                    "--ack-file", directory.appendingPathComponent("acks-\(worker)").path,
+                ],
+                log: directory.appendingPathComponent("worker-\(worker).log"))
         }
         Self.expectSuccess(workers, logsIn: directory)
         for worker in 1...4 {
@@ -165,16 +174,18 @@ struct StoreSharingTests {
         #expect(try StoreProcesses.sqlite(store, "SELECT count(*) FROM Z_METADATA") == "1")
     }
 
-    @Test("several processes open a store with a newer model at once: one migrates it, all open it",
-          arguments: ["migrate-alter", "migrate-copy"])
+    @Test(
+        "several processes open a store with a newer model at once: one migrates it, all open it",
+        arguments: ["migrate-alter", "migrate-copy"])
     func concurrentMigration(operation: String) throws {
         let directory = try TestScratch.directory("sharing")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("Shared.sqlite")
         try Self.makeWorkerStore(store, rows: 50)
         let workers = try (1...3).map { worker in
-            try StoreProcesses.startWorker(store: store, ["--operation", operation, "--worker", "\(worker)"],
-                                           log: directory.appendingPathComponent("worker-\(worker).log"))
+            try StoreProcesses.startWorker(
+                store: store, ["--operation", operation, "--worker", "\(worker)"],
+                log: directory.appendingPathComponent("worker-\(worker).log"))
         }
         Self.expectSuccess(workers, logsIn: directory)
         let table = operation == "migrate-copy" ? "ZENTRY" : "ZRECORD"
@@ -193,20 +204,29 @@ struct StoreSharingTests {
         var processes: [(name: String, process: Process, acks: URL)] = []
         for worker in 1...3 {
             let acks = directory.appendingPathComponent("save-\(worker)")
-            processes.append(("save \(worker)", try StoreProcesses.startWorker(
-                store: store, ["--operation", "save", "--worker", "\(worker)", "--saves", "40", "--ack-file", acks.path],
-                log: directory.appendingPathComponent("save-\(worker).log")), acks))
+            processes.append(
+                (
+                    "save \(worker)",
+                    try StoreProcesses.startWorker(
+                        store: store, ["--operation", "save", "--worker", "\(worker)", "--saves", "40", "--ack-file", acks.path],
+                        log: directory.appendingPathComponent("save-\(worker).log")), acks
+                ))
         }
         for worker in 4...5 {
             let acks = directory.appendingPathComponent("counter-\(worker)")
-            processes.append(("counter \(worker)", try StoreProcesses.startWorker(
-                store: store, ["--operation", "counter", "--worker", "\(worker)", "--saves", "25", "--ack-file", acks.path],
-                log: directory.appendingPathComponent("counter-\(worker).log")), acks))
+            processes.append(
+                (
+                    "counter \(worker)",
+                    try StoreProcesses.startWorker(
+                        store: store, ["--operation", "counter", "--worker", "\(worker)", "--saves", "25", "--ack-file", acks.path],
+                        log: directory.appendingPathComponent("counter-\(worker).log")), acks
+                ))
         }
         var reads = 0
         while processes.contains(where: { $0.process.isRunning }) {
-            let result = try StoreProcesses.run(try StoreProcesses.sqlite3(),
-                                                ["-cmd", ".timeout 10000", store.path, "SELECT count(*) FROM ZRECORD"])
+            let result = try StoreProcesses.run(
+                try StoreProcesses.sqlite3(),
+                ["-cmd", ".timeout 10000", store.path, "SELECT count(*) FROM ZRECORD"])
             #expect(result.status == 0, "sqlite3 while the workers run: \(result.error)")
             reads += 1
         }
@@ -223,16 +243,21 @@ struct StoreSharingTests {
         #expect(try StoreProcesses.sqlite(store, "SELECT ZVALUE FROM ZCOUNTER WHERE ZNAME = 'shared'") == "50")
         // Primary keys were handed out once each, and Z_PRIMARYKEY is ahead of every key in use.
         #expect(try StoreProcesses.sqlite(store, "SELECT count(*) - count(DISTINCT Z_PK) FROM ZRECORD") == "0")
-        #expect(try StoreProcesses.sqlite(store, """
-            SELECT (SELECT max(Z_PK) FROM ZRECORD) <= Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Record'
-            """) == "1")
+        #expect(
+            try StoreProcesses.sqlite(
+                store,
+                """
+                SELECT (SELECT max(Z_PK) FROM ZRECORD) <= Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Record'
+                """) == "1")
         #expect(try StoreProcesses.sqlite(store, "PRAGMA integrity_check") == "ok")
     }
 
     /// Creates a worker store at model v1 with `rows` set-up sequences and one save of `worker`.
     static func makeWorkerStore(_ store: URL, rows: Int = 0, worker: Int = 0) throws {
-        let made = try StoreProcesses.ocd(["selftest", "store-worker", "--store", store.path, "--set-up", "\(rows)",
-                                           "--saves", "1", "--worker", "\(worker)"])
+        let made = try StoreProcesses.ocd([
+            "selftest", "store-worker", "--store", store.path, "--set-up", "\(rows)",
+            "--saves", "1", "--worker", "\(worker)",
+        ])
         #expect(made.status == 0, "\(made.error)")
     }
 
@@ -258,8 +283,9 @@ struct StoreSharingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("Shared.sqlite")
         let acks = directory.appendingPathComponent("acks")
-        let worker = try StoreProcesses.startWorker(store: store, ["--operation", "save", "--set-up", "0", "--ack-file", acks.path],
-                                                    log: directory.appendingPathComponent("worker.log"))
+        let worker = try StoreProcesses.startWorker(
+            store: store, ["--operation", "save", "--set-up", "0", "--ack-file", acks.path],
+            log: directory.appendingPathComponent("worker.log"))
         Self.waitForAcknowledgements(acks, count: 3)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: StoreSharingWorkerModel.make())
         try coordinator.destroyPersistentStore(at: store, type: .sqlite)
@@ -292,8 +318,9 @@ struct StoreSharingTests {
         try Self.makeWorkerStore(source, rows: 10, worker: 9)
         let store = directory.appendingPathComponent("Shared.sqlite")
         let acks = directory.appendingPathComponent("acks")
-        let worker = try StoreProcesses.startWorker(store: store, ["--operation", "save", "--set-up", "0", "--ack-file", acks.path],
-                                                    log: directory.appendingPathComponent("worker.log"))
+        let worker = try StoreProcesses.startWorker(
+            store: store, ["--operation", "save", "--set-up", "0", "--ack-file", acks.path],
+            log: directory.appendingPathComponent("worker.log"))
         Self.waitForAcknowledgements(acks, count: 3)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: StoreSharingWorkerModel.make())
         try coordinator.replacePersistentStore(at: store, withPersistentStoreFrom: source, type: .sqlite)
@@ -354,8 +381,12 @@ enum StoreSharingWorkerModel {
             attribute.defaultValue = 0
             return attribute
         }
-        let record = ModelKit.entity("Record", [integer("worker"), integer("sequence"), integer("part"), integer("generation"),
-                                                ModelKit.attribute("payload", .stringAttributeType)])
+        let record = ModelKit.entity(
+            "Record",
+            [
+                integer("worker"), integer("sequence"), integer("part"), integer("generation"),
+                ModelKit.attribute("payload", .stringAttributeType),
+            ])
         let counter = ModelKit.entity("Counter", [ModelKit.attribute("name", .stringAttributeType, optional: false), integer("value")])
         record.managedObjectClassName = "NSManagedObject"
         counter.managedObjectClassName = "NSManagedObject"

@@ -1,6 +1,7 @@
-import Testing
-@testable import OpenCoreData
 import GRDB
+import Testing
+
+@testable import OpenCoreData
 
 /// A blog model and helpers shared by the store tests: coordinators on temporary files, SQLite-level
 /// reads of the files and file checksums.
@@ -8,18 +9,20 @@ enum StoreKit {
     /// Author (every attribute type) ⟷ posts: Post.author (to-one, inverse to-many);
     /// Post ⟷ Tag many-to-many; Folder.children ordered ⟷ Folder.parent; SpecialPost a subentity of Post.
     static func blogModel() -> NSManagedObjectModel {
-        let author = ModelKit.entity("Author", [
-            ModelKit.attribute("name", .stringAttributeType),
-            ModelKit.attribute("age", .integer64AttributeType),
-            ModelKit.attribute("rank", .integer16AttributeType),
-            ModelKit.attribute("born", .dateAttributeType),
-            ModelKit.attribute("active", .booleanAttributeType),
-            ModelKit.attribute("uid", .UUIDAttributeType),
-            ModelKit.attribute("site", .URIAttributeType),
-            ModelKit.attribute("rating", .doubleAttributeType),
-            ModelKit.attribute("balance", .decimalAttributeType),
-            ModelKit.attribute("photo", .binaryDataAttributeType),
-        ])
+        let author = ModelKit.entity(
+            "Author",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("age", .integer64AttributeType),
+                ModelKit.attribute("rank", .integer16AttributeType),
+                ModelKit.attribute("born", .dateAttributeType),
+                ModelKit.attribute("active", .booleanAttributeType),
+                ModelKit.attribute("uid", .UUIDAttributeType),
+                ModelKit.attribute("site", .URIAttributeType),
+                ModelKit.attribute("rating", .doubleAttributeType),
+                ModelKit.attribute("balance", .decimalAttributeType),
+                ModelKit.attribute("photo", .binaryDataAttributeType),
+            ])
         let post = ModelKit.entity("Post", [ModelKit.attribute("title", .stringAttributeType)])
         let special = ModelKit.entity("SpecialPost", [ModelKit.attribute("badge", .stringAttributeType)])
         let tag = ModelKit.entity("Tag", [ModelKit.attribute("label", .stringAttributeType)])
@@ -45,8 +48,10 @@ enum StoreKit {
     }
 
     /// A coordinator with a SQLite store at `url`.
-    static func sqliteCoordinator(_ model: NSManagedObjectModel, at url: URL,
-                                  options: [AnyHashable: Any]? = nil) throws -> (NSPersistentStoreCoordinator, NSPersistentStore) {
+    static func sqliteCoordinator(
+        _ model: NSManagedObjectModel, at url: URL,
+        options: [AnyHashable: Any]? = nil
+    ) throws -> (NSPersistentStoreCoordinator, NSPersistentStore) {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: options)
         return (coordinator, store)
@@ -58,8 +63,10 @@ enum StoreKit {
 
     /// Inserts one object per value dictionary, returning the permanent IDs in order.
     @discardableResult
-    static func insert(_ coordinator: NSPersistentStoreCoordinator, _ entityName: String,
-                       _ rows: [[String: Any]]) throws -> [NSManagedObjectID] {
+    static func insert(
+        _ coordinator: NSPersistentStoreCoordinator, _ entityName: String,
+        _ rows: [[String: Any]]
+    ) throws -> [NSManagedObjectID] {
         let entity = try entity(coordinator, entityName)
         var changes = StoreSaveChanges()
         let ids = rows.map { _ in NSManagedObjectID(temporaryFor: entity) }
@@ -106,8 +113,10 @@ enum StoreKit {
     }
 
     /// A fetch request for an entity of a coordinator's model.
-    static func request(_ entityName: String, _ format: String? = nil, _ arguments: [Any] = [],
-                        sort: [NSSortDescriptor]? = nil) -> NSFetchRequest<NSManagedObject> {
+    static func request(
+        _ entityName: String, _ format: String? = nil, _ arguments: [Any] = [],
+        sort: [NSSortDescriptor]? = nil
+    ) -> NSFetchRequest<NSManagedObject> {
         let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
         if let format { request.predicate = NSPredicate(format: format, argumentArray: arguments) }
         request.sortDescriptors = sort

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// `NSPersistentStoreCoordinator.registeredStoreTypes` and `registerStoreClass(_:forStoreType:)`.

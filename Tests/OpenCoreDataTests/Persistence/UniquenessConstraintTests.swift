@@ -1,22 +1,26 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A model with uniqueness constraints: Tag(name, color, count, note) unique by name; Person(first,
 /// last, age) unique by (first, last); Item(code) unique by code with a subentity SpecialItem(level).
 enum ConstraintModel {
     static func make() -> NSManagedObjectModel {
-        let tag = ModelKit.entity("Tag", [
-            ModelKit.attribute("name", .stringAttributeType),
-            ModelKit.attribute("color", .stringAttributeType),
-            ModelKit.attribute("count", .integer64AttributeType),
-            ModelKit.attribute("note", .stringAttributeType),
-        ])
+        let tag = ModelKit.entity(
+            "Tag",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("color", .stringAttributeType),
+                ModelKit.attribute("count", .integer64AttributeType),
+                ModelKit.attribute("note", .stringAttributeType),
+            ])
         tag.uniquenessConstraints = [["name"]]
-        let person = ModelKit.entity("Person", [
-            ModelKit.attribute("first", .stringAttributeType),
-            ModelKit.attribute("last", .stringAttributeType),
-            ModelKit.attribute("age", .integer16AttributeType),
-        ])
+        let person = ModelKit.entity(
+            "Person",
+            [
+                ModelKit.attribute("first", .stringAttributeType),
+                ModelKit.attribute("last", .stringAttributeType),
+                ModelKit.attribute("age", .integer16AttributeType),
+            ])
         person.uniquenessConstraints = [["first", "last"]]
         let item = ModelKit.entity("Item", [ModelKit.attribute("code", .stringAttributeType)])
         item.uniquenessConstraints = [["code"]]
@@ -60,7 +64,8 @@ struct UniquenessConstraintTests {
         try stack.storedValues("Tag", sortedBy: "name")
     }
 
-    @Test("inserting a duplicate of a stored row fails with 133021 and an NSConstraintConflict; nothing is written", arguments: TestStoreKind.allCases)
+    @Test(
+        "inserting a duplicate of a stored row fails with 133021 and an NSConstraintConflict; nothing is written", arguments: TestStoreKind.allCases)
     func duplicateOfStoredRow(kind: TestStoreKind) throws {
         let (stack, storedID) = try stackWithStoredTag(kind)
         let context = stack.context()

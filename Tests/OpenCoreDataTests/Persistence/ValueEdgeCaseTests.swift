@@ -1,19 +1,21 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Measure(name, double, float, decimal, blob, photo: external binary data).
 enum EdgeModel {
     static func make() -> NSManagedObjectModel {
         let photo = ModelKit.attribute("photo", .binaryDataAttributeType)
         photo.allowsExternalBinaryDataStorage = true
-        let measure = ModelKit.entity("Measure", [
-            ModelKit.attribute("name", .stringAttributeType),
-            ModelKit.attribute("double", .doubleAttributeType),
-            ModelKit.attribute("float", .floatAttributeType),
-            ModelKit.attribute("decimal", .decimalAttributeType),
-            ModelKit.attribute("blob", .binaryDataAttributeType),
-            photo,
-        ])
+        let measure = ModelKit.entity(
+            "Measure",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("double", .doubleAttributeType),
+                ModelKit.attribute("float", .floatAttributeType),
+                ModelKit.attribute("decimal", .decimalAttributeType),
+                ModelKit.attribute("blob", .binaryDataAttributeType),
+                photo,
+            ])
         measure.managedObjectClassName = "NSManagedObject"
         let model = NSManagedObjectModel()
         model.entities = [measure]
@@ -84,8 +86,9 @@ struct ValueEdgeCaseTests {
         #expect((stored.value(forKey: "double") as? NSNumber)?.doubleValue.isNaN == true)
     }
 
-    @Test("a string with a NUL character fails a SQLite save precisely and round-trips in memory",
-          arguments: TestStoreKind.allCases)
+    @Test(
+        "a string with a NUL character fails a SQLite save precisely and round-trips in memory",
+        arguments: TestStoreKind.allCases)
     func nulCharacters(_ kind: TestStoreKind) throws {
         let stack = try GraphStack(kind, model: EdgeModel.make())
         let context = stack.context()

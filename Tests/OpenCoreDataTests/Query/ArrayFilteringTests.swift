@@ -1,10 +1,12 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Array filtering and sorting")
 struct ArrayFilteringTests {
-    let people = [QueryPerson(name: "Ann", age: 31), QueryPerson(name: "Bob", age: 17),
-                  QueryPerson(name: "Cid", age: 45)]
+    let people = [
+        QueryPerson(name: "Ann", age: 31), QueryPerson(name: "Bob", age: 17),
+        QueryPerson(name: "Cid", age: 45),
+    ]
 
     @Test("Array.filtered(using:) keeps the matching elements in order")
     func arrayFiltered() {
@@ -37,8 +39,9 @@ struct ArrayFilteringTests {
         #expect(mutable.compactMap { $0 as? Int } == [3, 2])
         let set = NSSet(array: ["apple", "banana", "avocado"])
         #expect(set.filtered(using: Q.compare("SELF", .beginsWith, "a")).count == 2)
-        #expect(set.sortedArray(using: [NSSortDescriptor(key: nil, ascending: true)]).compactMap { $0 as? String }
-            == ["apple", "avocado", "banana"])
+        #expect(
+            set.sortedArray(using: [NSSortDescriptor(key: nil, ascending: true)]).compactMap { $0 as? String }
+                == ["apple", "avocado", "banana"])
         let ordered = NSOrderedSet(array: ["x", "yy", "zzz"])
         #expect(ordered.filtered(using: Q.compare("length", .greaterThan, 1)).count == 2)
         let swiftSet: Set<String> = ["a", "bb"]

@@ -1,6 +1,6 @@
-import Testing
-import OpenCoreData
 import GRDB
+import OpenCoreData
+import Testing
 
 @Suite("Composite attributes in predicates: location.latitude > 31.3")
 struct CompositePredicateTests {
@@ -8,10 +8,16 @@ struct CompositePredicateTests {
     static func model() -> NSManagedObjectModel {
         let location = NSCompositeAttributeDescription()
         location.name = "location"
-        location.elements = [ModelKit.attribute("latitude", .doubleAttributeType),
-                             ModelKit.attribute("longitude", .doubleAttributeType)]
-        let restaurant = ModelKit.entity("Restaurant", [ModelKit.attribute("name", .stringAttributeType),
-                                                        ModelKit.attribute("rating", .doubleAttributeType), location])
+        location.elements = [
+            ModelKit.attribute("latitude", .doubleAttributeType),
+            ModelKit.attribute("longitude", .doubleAttributeType),
+        ]
+        let restaurant = ModelKit.entity(
+            "Restaurant",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("rating", .doubleAttributeType), location,
+            ])
         restaurant.managedObjectClassName = "NSManagedObject"
         let model = NSManagedObjectModel()
         model.entities = [restaurant]

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Compound predicates")
 struct CompoundPredicateTests {
@@ -107,8 +107,9 @@ struct CompoundPredicateTests {
     @Test("withSubstitutionVariables keeps the predicate's class")
     func substitutionKeepsClass() {
         let compound = NSCompoundPredicate(andPredicateWithSubpredicates: [
-            NSComparisonPredicate(leftExpression: Q.key("age"), rightExpression: NSExpression(forVariable: "a"),
-                                  modifier: .direct, type: .equalTo),
+            NSComparisonPredicate(
+                leftExpression: Q.key("age"), rightExpression: NSExpression(forVariable: "a"),
+                modifier: .direct, type: .equalTo)
         ])
         let bound = compound.withSubstitutionVariables(["a": 5])
         #expect(bound.compoundPredicateType == .and)

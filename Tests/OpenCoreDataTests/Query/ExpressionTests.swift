@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Expressions")
 struct ExpressionTests {
@@ -33,8 +33,9 @@ struct ExpressionTests {
         #expect(keyPath.operand.expressionType == .evaluatedObject)
         let sum = NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "values")])
         #expect(sum.expressionType == .function && sum.function == "sum:" && sum.arguments?.count == 1)
-        let method = NSExpression(forFunction: NSExpression(forKeyPath: "name"), selectorName: "uppercaseString",
-                                  arguments: nil)
+        let method = NSExpression(
+            forFunction: NSExpression(forKeyPath: "name"), selectorName: "uppercaseString",
+            arguments: nil)
         #expect(method.expressionType == .function && method.function == "uppercaseString")
         #expect(method.operand.keyPath == "name")
         let aggregate = NSExpression(forAggregate: [constant, keyPath])
@@ -176,16 +177,19 @@ struct ExpressionTests {
 
     @Test("conditional and block expressions")
     func conditionalAndBlock() {
-        let adult = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "age"),
-                                          rightExpression: NSExpression(forConstantValue: 18),
-                                          modifier: .direct, type: .greaterThanOrEqualTo)
-        let label = NSExpression(forConditional: adult, trueExpression: NSExpression(forConstantValue: "adult"),
-                                 falseExpression: NSExpression(forConstantValue: "minor"))
+        let adult = NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: "age"),
+            rightExpression: NSExpression(forConstantValue: 18),
+            modifier: .direct, type: .greaterThanOrEqualTo)
+        let label = NSExpression(
+            forConditional: adult, trueExpression: NSExpression(forConstantValue: "adult"),
+            falseExpression: NSExpression(forConstantValue: "minor"))
         #expect(value(label, ["age": 30]) as? String == "adult")
         #expect(value(label, ["age": 3]) as? String == "minor")
-        let block = NSExpression(block: { object, arguments, _ in
-            ((object as? [String: Int])?["age"] ?? 0) + ((arguments.first as? Int) ?? 0)
-        }, arguments: [NSExpression(forConstantValue: 10)])
+        let block = NSExpression(
+            block: { object, arguments, _ in
+                ((object as? [String: Int])?["age"] ?? 0) + ((arguments.first as? Int) ?? 0)
+            }, arguments: [NSExpression(forConstantValue: 10)])
         #expect(value(block, ["age": 5]) as? Int == 15)
     }
 
@@ -196,8 +200,9 @@ struct ExpressionTests {
         context["limit"] = 7
         #expect(variable.expressionValue(with: nil, context: context) as? Int == 7)
         #expect(variable.expressionValue(with: nil, context: nil) == nil)
-        let predicate = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "age"),
-                                              rightExpression: variable, modifier: .direct, type: .lessThan)
+        let predicate = NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: "age"),
+            rightExpression: variable, modifier: .direct, type: .lessThan)
         #expect(predicate.evaluate(with: ["age": 3], substitutionVariables: ["limit": 5]))
         #expect(!predicate.evaluate(with: ["age": 6], substitutionVariables: ["limit": 5]))
         let bound = predicate.withSubstitutionVariables(["limit": 10])
@@ -210,14 +215,17 @@ struct ExpressionTests {
     @Test("substitution leaves SUBQUERY iteration variables alone")
     func substitutionRespectsSubqueryVariables() {
         let inner = NSComparisonPredicate(
-            leftExpression: NSExpression(forFunction: NSExpression(forVariable: "x"), selectorName: "valueForKey:",
-                                         arguments: [NSExpression(forConstantValue: "age")]),
+            leftExpression: NSExpression(
+                forFunction: NSExpression(forVariable: "x"), selectorName: "valueForKey:",
+                arguments: [NSExpression(forConstantValue: "age")]),
             rightExpression: NSExpression(forVariable: "min"), modifier: .direct, type: .greaterThan)
-        let subquery = NSExpression(forSubquery: NSExpression(forKeyPath: "friends"), usingIteratorVariable: "x",
-                                    predicate: inner)
-        let count = NSComparisonPredicate(leftExpression: NSExpression(forFunction: "count:", arguments: [subquery]),
-                                          rightExpression: NSExpression(forConstantValue: 1),
-                                          modifier: .direct, type: .equalTo)
+        let subquery = NSExpression(
+            forSubquery: NSExpression(forKeyPath: "friends"), usingIteratorVariable: "x",
+            predicate: inner)
+        let count = NSComparisonPredicate(
+            leftExpression: NSExpression(forFunction: "count:", arguments: [subquery]),
+            rightExpression: NSExpression(forConstantValue: 1),
+            modifier: .direct, type: .equalTo)
         let substituted = count.withSubstitutionVariables(["x": 999, "min": 10])
         let newInner = (substituted.leftExpression.arguments?.first?.predicate as? NSComparisonPredicate)
         #expect(newInner?.leftExpression.operand.expressionType == .variable)
@@ -229,20 +237,25 @@ struct ExpressionTests {
     @Test("FUNCTION calls valueForKey:, string methods and built-in functions")
     func methodCalls() {
         let person = QueryPerson(name: "ann", age: 3)
-        let upper = NSExpression(forFunction: NSExpression(forKeyPath: "name"), selectorName: "uppercaseString",
-                                 arguments: nil)
+        let upper = NSExpression(
+            forFunction: NSExpression(forKeyPath: "name"), selectorName: "uppercaseString",
+            arguments: nil)
         #expect(value(upper, person) as? String == "ANN")
-        let append = NSExpression(forFunction: NSExpression(forKeyPath: "name"), selectorName: "stringByAppendingString:",
-                                  arguments: [NSExpression(forConstantValue: "!")])
+        let append = NSExpression(
+            forFunction: NSExpression(forKeyPath: "name"), selectorName: "stringByAppendingString:",
+            arguments: [NSExpression(forConstantValue: "!")])
         #expect(value(append, person) as? String == "ann!")
-        let add = NSExpression(forFunction: NSExpression(forKeyPath: "age"), selectorName: "add:to:",
-                               arguments: [NSExpression(forConstantValue: 4)])
+        let add = NSExpression(
+            forFunction: NSExpression(forKeyPath: "age"), selectorName: "add:to:",
+            arguments: [NSExpression(forConstantValue: 4)])
         #expect(value(add, person) as? Int == 7)
-        let key = NSExpression(forFunction: NSExpression.expressionForEvaluatedObject(), selectorName: "name",
-                               arguments: nil)
+        let key = NSExpression(
+            forFunction: NSExpression.expressionForEvaluatedObject(), selectorName: "name",
+            arguments: nil)
         #expect(value(key, person) as? String == "ann")
-        let unknown = NSExpression(forFunction: NSExpression.expressionForEvaluatedObject(),
-                                   selectorName: "launchRockets:", arguments: [NSExpression(forConstantValue: 1)])
+        let unknown = NSExpression(
+            forFunction: NSExpression.expressionForEvaluatedObject(),
+            selectorName: "launchRockets:", arguments: [NSExpression(forConstantValue: 1)])
         #expect(value(unknown, person) == nil)
     }
 
@@ -256,15 +269,19 @@ struct ExpressionTests {
         #expect(at(-1) as? String == "c")
         #expect(at(3) == nil)
         let dictionary = NSExpression(forConstantValue: ["k": 1])
-        #expect(value(NSExpression(forFunction: "objectFrom:withIndex:",
-                                   arguments: [dictionary, NSExpression(forConstantValue: "k")])) as? Int == 1)
+        #expect(
+            value(
+                NSExpression(
+                    forFunction: "objectFrom:withIndex:",
+                    arguments: [dictionary, NSExpression(forConstantValue: "k")])) as? Int == 1)
     }
 
     @Test("ANYKEY matches any value of the object")
     func anyKey() {
-        let predicate = NSComparisonPredicate(leftExpression: NSExpression.expressionForAnyKey(),
-                                              rightExpression: NSExpression(forConstantValue: "x"),
-                                              modifier: .direct, type: .equalTo)
+        let predicate = NSComparisonPredicate(
+            leftExpression: NSExpression.expressionForAnyKey(),
+            rightExpression: NSExpression(forConstantValue: "x"),
+            modifier: .direct, type: .equalTo)
         #expect(predicate.evaluate(with: ["a": "y", "b": "x"]))
         #expect(!predicate.evaluate(with: ["a": "y"]))
     }

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `NSFetchRequestExpression`: an expression that executes a fetch request in a context when evaluated,
 /// made with `expression(forFetch:context:countOnly:)` or parsed from `FETCH(request, context, countOnly)`.
@@ -14,8 +14,9 @@ struct FetchRequestExpressionTests {
             try context.save()
             let request = NSFetchRequest<NSManagedObject>(entityName: "Author")
             request.predicate = NSPredicate(format: "name != 'Bob'")
-            let objects = NSFetchRequestExpression.expression(forFetch: NSExpression(forConstantValue: request),
-                                                              context: NSExpression(forConstantValue: context), countOnly: false)
+            let objects = NSFetchRequestExpression.expression(
+                forFetch: NSExpression(forConstantValue: request),
+                context: NSExpression(forConstantValue: context), countOnly: false)
             let fetch = try #require(objects as? NSFetchRequestExpression)
             #expect(fetch.expressionType == NSFetchRequestExpressionType)
             #expect(!fetch.isCountOnlyRequest)
@@ -24,8 +25,9 @@ struct FetchRequestExpressionTests {
             let found = try #require(fetch.expressionValue(with: nil, context: nil) as? [NSManagedObject])
             #expect(Set(found.compactMap { $0.value(forKey: "name") as? String }) == ["Ann", "Cy"])
 
-            let count = NSFetchRequestExpression.expression(forFetch: NSExpression(forConstantValue: request),
-                                                            context: NSExpression(forConstantValue: context), countOnly: true)
+            let count = NSFetchRequestExpression.expression(
+                forFetch: NSExpression(forConstantValue: request),
+                context: NSExpression(forConstantValue: context), countOnly: true)
             #expect((count as? NSFetchRequestExpression)?.isCountOnlyRequest == true)
             #expect((count.expressionValue(with: nil, context: nil) as? Int) == 2)
         }
@@ -42,8 +44,9 @@ struct FetchRequestExpressionTests {
             let comparison = try #require(predicate as? NSComparisonPredicate)
             #expect(comparison.leftExpression is NSFetchRequestExpression)
             #expect(comparison.leftExpression.expressionType == NSFetchRequestExpressionType)
-            #expect(comparison.leftExpression.description == "FETCH($request, $context, 1)"
-                || comparison.leftExpression.description == "FETCH($request, $context, YES)")
+            #expect(
+                comparison.leftExpression.description == "FETCH($request, $context, 1)"
+                    || comparison.leftExpression.description == "FETCH($request, $context, YES)")
             let request = NSFetchRequest<NSManagedObject>(entityName: "Author")
             #expect(predicate.evaluate(with: nil, substitutionVariables: ["request": request, "context": context]))
         }

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A plain Swift value with no Key-Value Coding at all: evaluation reads its stored properties.
 private struct Plain {
@@ -36,9 +36,11 @@ struct KeyValueAccessTests {
 
     @Test("collection operators on KeyValueCoding objects")
     func collectionOperators() {
-        let person = QueryPerson(name: "P", age: 1, friends: [
-            QueryPerson(name: "a", age: 2, tags: ["x", "y"]), QueryPerson(name: "b", age: 4, tags: ["y"]),
-        ])
+        let person = QueryPerson(
+            name: "P", age: 1,
+            friends: [
+                QueryPerson(name: "a", age: 2, tags: ["x", "y"]), QueryPerson(name: "b", age: 4, tags: ["y"]),
+            ])
         #expect(person.value(forKeyPath: "friends.@count") as? Int == 2)
         #expect(person.value(forKeyPath: "friends.@sum.age") as? Int == 6)
         #expect(person.value(forKeyPath: "friends.@avg.age") as? Double == 3)

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A malformed format string, the arguments passed with it, what the message must say and where.
 struct BadFormat: Sendable, CustomTestStringConvertible {
@@ -97,8 +97,9 @@ struct PredicateBadInputTests {
         BadFormat("'👍🏽' == 1 )", mentions: "found ')'", at: 9),
         BadFormat("👍 == 1", mentions: "unexpected character '👍'", at: 0),
         BadFormat(String(repeating: "(", count: 10_000), mentions: "nests more than 100 levels deep", at: 100),
-        BadFormat(String(repeating: "(", count: 101) + "a == 1" + String(repeating: ")", count: 101),
-                  mentions: "nests more than 100 levels deep", at: 100),
+        BadFormat(
+            String(repeating: "(", count: 101) + "a == 1" + String(repeating: ")", count: 101),
+            mentions: "nests more than 100 levels deep", at: 100),
         BadFormat(String(repeating: "NOT ", count: 10_000) + "a == 1", mentions: "nests more than 100 levels", at: nil),
         BadFormat(String(repeating: "!", count: 10_000), mentions: "nests more than 100 levels", at: nil),
         BadFormat("a == " + String(repeating: "-", count: 10_000) + "1", mentions: "nests more than 100", at: nil),
@@ -134,8 +135,9 @@ struct PredicateBadInputTests {
     @Test("the message reads like Apple's, quoting the text")
     func messageShape() throws {
         let error = try #require(throws: NSError.self) { try NSPredicate(validatingFormat: "age >") }
-        #expect(error.localizedDescription
-                    == "Unable to parse the format string \"age >\": expected an expression after '>' at offset 5")
+        #expect(
+            error.localizedDescription
+                == "Unable to parse the format string \"age >\": expected an expression after '>' at offset 5")
     }
 
     @Test("malformed expression text throws too")
@@ -175,8 +177,9 @@ struct PredicateBadInputTests {
         #expect(result.problems.isEmpty, "\(result.problems.prefix(5))")
     }
 
-    @Test("fuzz: one million inputs (set OPENCOREDATA_FUZZ=1)", .tags(.fuzz),
-          .enabled(if: ProcessInfo.processInfo.environment["OPENCOREDATA_FUZZ"] == "1"))
+    @Test(
+        "fuzz: one million inputs (set OPENCOREDATA_FUZZ=1)", .tags(.fuzz),
+        .enabled(if: ProcessInfo.processInfo.environment["OPENCOREDATA_FUZZ"] == "1"))
     func fuzzMillion() {
         var fuzzer = PredicateFuzzer(seed: 0x5EED_F0CC)
         let result = fuzzer.run(cases: 1_000_000)

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A small deterministic generator (SplitMix64), so failures reproduce.
 private struct SplitMix {
@@ -61,13 +61,15 @@ struct PredicateEvaluationPropertyTests {
             let op = g.pick(operators), options = g.pick(optionSets)
             let modifier = g.pick([NSComparisonPredicate.Modifier.direct, .any, .all])
             let object: [String: Any?] = ["a": a, "b": b]
-            let predicate = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "a"),
-                                                  rightExpression: NSExpression(forKeyPath: "b"),
-                                                  modifier: modifier, type: op, options: options)
+            let predicate = NSComparisonPredicate(
+                leftExpression: NSExpression(forKeyPath: "a"),
+                rightExpression: NSExpression(forKeyPath: "b"),
+                modifier: modifier, type: op, options: options)
             let result = predicate.evaluate(with: object)
             #expect(NSCompoundPredicate(notPredicateWithSubpredicate: predicate).evaluate(with: object) == !result)
-            #expect(NSCompoundPredicate(andPredicateWithSubpredicates: [predicate, NSPredicate(value: true)])
-                .evaluate(with: object) == result)
+            #expect(
+                NSCompoundPredicate(andPredicateWithSubpredicates: [predicate, NSPredicate(value: true)])
+                    .evaluate(with: object) == result)
             let ca = NSExpression(forConstantValue: a), cb = NSExpression(forConstantValue: b)
             if ca.isEqual(cb) { #expect(ca.hash == cb.hash && cb.isEqual(ca)) }
             guard modifier == .direct else { continue }
@@ -81,24 +83,31 @@ struct PredicateEvaluationPropertyTests {
             #expect(Q.values(a, .lessThanOrEqualTo, b, options) == Q.values(b, .greaterThanOrEqualTo, a, options))
             if lt || gt { #expect(!eq) }
             let between = Q.values(a, .between, [b, b], options)
-            #expect(between == (Q.values(a, .greaterThanOrEqualTo, b, options)
-                && Q.values(a, .lessThanOrEqualTo, b, options)))
+            #expect(
+                between
+                    == (Q.values(a, .greaterThanOrEqualTo, b, options)
+                        && Q.values(a, .lessThanOrEqualTo, b, options)))
         }
     }
 
     @Test("random expressions over random values never crash")
     func expressionsNeverCrash() {
         var g = SplitMix(state: 0xFEED)
-        let functions = ["sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:", "sqrt:",
-                         "log:", "ln:", "exp:", "ceiling:", "abs:", "trunc:", "floor:", "uppercase:",
-                         "lowercase:", "onesComplement:", "noindex:", "distinct:", "randomn:", "canonical:"]
-        let binary = ["add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "raise:toPower:",
-                      "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:",
-                      "castObject:toType:", "objectFrom:withIndex:"]
+        let functions = [
+            "sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:", "sqrt:",
+            "log:", "ln:", "exp:", "ceiling:", "abs:", "trunc:", "floor:", "uppercase:",
+            "lowercase:", "onesComplement:", "noindex:", "distinct:", "randomn:", "canonical:",
+        ]
+        let binary = [
+            "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "raise:toPower:",
+            "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:",
+            "castObject:toType:", "objectFrom:withIndex:",
+        ]
         var evaluated = 0
         for _ in 0..<3_000 {
             let a = NSExpression(forConstantValue: randomValue(&g)), b = NSExpression(forConstantValue: randomValue(&g))
-            let expression = g.below(2) == 0
+            let expression =
+                g.below(2) == 0
                 ? NSExpression(forFunction: g.pick(functions), arguments: [a])
                 : NSExpression(forFunction: g.pick(binary), arguments: [a, b])
             _ = expression.expressionValue(with: nil, context: nil)
@@ -119,16 +128,20 @@ struct PredicateEvaluationPropertyTests {
             let person = QueryPerson(name: "root", age: 50, friends: friends)
             let op = g.pick(operators), options = g.pick(optionSets)
             let key = g.pick(["age", "name", "nickname"])
-            let rhs: Any? = key == "age" ? (op == .between ? [g.below(5), g.below(10)] : g.below(10)) as Any
+            let rhs: Any? =
+                key == "age"
+                ? (op == .between ? [g.below(5), g.below(10)] : g.below(10)) as Any
                 : (op == .in ? [g.pick(Self.strings), "n"] : g.pick(Self.strings)) as Any
             let any = Q.compare("friends." + key, op, rhs, options, modifier: .any)
             let all = Q.compare("friends." + key, op, rhs, options, modifier: .all)
             let inner = NSComparisonPredicate(
-                leftExpression: NSExpression(forFunction: NSExpression(forVariable: "f"), selectorName: "valueForKey:",
-                                             arguments: [NSExpression(forConstantValue: key)]),
+                leftExpression: NSExpression(
+                    forFunction: NSExpression(forVariable: "f"), selectorName: "valueForKey:",
+                    arguments: [NSExpression(forConstantValue: key)]),
                 rightExpression: NSExpression(forConstantValue: rhs), modifier: .direct, type: op, options: options)
-            let subquery = NSExpression(forSubquery: NSExpression(forKeyPath: "friends"), usingIteratorVariable: "f",
-                                        predicate: inner)
+            let subquery = NSExpression(
+                forSubquery: NSExpression(forKeyPath: "friends"), usingIteratorVariable: "f",
+                predicate: inner)
             let matching = (subquery.expressionValue(with: person, context: nil) as? [Any])?.count ?? -1
             #expect(any.evaluate(with: person) == (matching > 0), "ANY \(op) \(options) \(key)")
             #expect(all.evaluate(with: person) == (matching == friends.count), "ALL \(op) \(options) \(key)")

@@ -1,10 +1,12 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Predicate evaluation")
 struct PredicateEvaluationTests {
-    let ann: [String: Any] = ["name": "Ann", "age": 31, "score": 4.5, "city": "Zürich",
-                              "tags": ["swift", "rust"], "nickname": NSNull()]
+    let ann: [String: Any] = [
+        "name": "Ann", "age": 31, "score": 4.5, "city": "Zürich",
+        "tags": ["swift", "rust"], "nickname": NSNull(),
+    ]
 
     @Test("ordering operators compare numbers by value on dictionaries")
     func orderingOnDictionaries() {
@@ -267,8 +269,9 @@ struct PredicateEvaluationTests {
         #expect(!Q.compare("friends.age", .greaterThan, 1, modifier: .any).evaluate(with: lonely))
         #expect(Q.compare("friends.age", .greaterThan, 1, modifier: .all).evaluate(with: lonely))
         #expect(Q.compare("friends.name", .beginsWith, "kid", .caseInsensitive, modifier: .any).evaluate(with: parent))
-        let none = NSCompoundPredicate(notPredicateWithSubpredicate:
-            Q.compare("friends.age", .greaterThan, 20, modifier: .any))
+        let none = NSCompoundPredicate(
+            notPredicateWithSubpredicate:
+                Q.compare("friends.age", .greaterThan, 20, modifier: .any))
         #expect(none.evaluate(with: parent))
         let dict: [String: Any] = ["scores": [1, 5, 9]]
         #expect(Q.compare("scores", .equalTo, 5, modifier: .any).evaluate(with: dict))
@@ -278,13 +281,18 @@ struct PredicateEvaluationTests {
 
     @Test("SUBQUERY returns the elements satisfying its predicate, with the iteration variable bound")
     func subquery() {
-        let parent = QueryPerson(name: "P", age: 40, friends: [QueryPerson(name: "a", age: 5),
-                                                               QueryPerson(name: "b", age: 15),
-                                                               QueryPerson(name: "c", age: 25)])
-        let inner = NSComparisonPredicate(leftExpression: NSExpression(
-            forFunction: NSExpression(forVariable: "f"), selectorName: "valueForKeyPath:",
-            arguments: [Q.const("age")]),
-                                          rightExpression: Q.const(10), modifier: .direct, type: .greaterThan)
+        let parent = QueryPerson(
+            name: "P", age: 40,
+            friends: [
+                QueryPerson(name: "a", age: 5),
+                QueryPerson(name: "b", age: 15),
+                QueryPerson(name: "c", age: 25),
+            ])
+        let inner = NSComparisonPredicate(
+            leftExpression: NSExpression(
+                forFunction: NSExpression(forVariable: "f"), selectorName: "valueForKeyPath:",
+                arguments: [Q.const("age")]),
+            rightExpression: Q.const(10), modifier: .direct, type: .greaterThan)
         let sub = NSExpression(forSubquery: Q.key("friends"), usingIteratorVariable: "f", predicate: inner)
         let result = sub.expressionValue(with: parent, context: nil) as? [Any]
         #expect(result?.count == 2)
@@ -339,11 +347,14 @@ struct PredicateEvaluationTests {
     @Test("custom selector comparisons call Foundation's comparison methods by name")
     func customSelectors() {
         func custom(_ lhs: Any?, _ selector: String, _ rhs: Any?) -> Bool {
-            NSComparisonPredicate(leftExpression: Q.const(lhs), rightExpression: Q.const(rhs),
-                                  customSelector: selector).evaluate(with: nil)
+            NSComparisonPredicate(
+                leftExpression: Q.const(lhs), rightExpression: Q.const(rhs),
+                customSelector: selector
+            ).evaluate(with: nil)
         }
-        let predicate = NSComparisonPredicate(leftExpression: Q.key("name"), rightExpression: Q.const("Ann"),
-                                              customSelector: "isEqualToString:")
+        let predicate = NSComparisonPredicate(
+            leftExpression: Q.key("name"), rightExpression: Q.const("Ann"),
+            customSelector: "isEqualToString:")
         #expect(predicate.predicateOperatorType == .customSelector)
         #expect(predicate.customSelector == "isEqualToString:")
         #expect(predicate.evaluate(with: ["name": "Ann"]))
@@ -381,12 +392,15 @@ struct PredicateEvaluationTests {
         (2, "CRÈME BRÛLÉE", [true, false, true, false]),
     ]
 
-    @Test("string operators × [c]/[d]/[cd] agree on dictionaries, KeyValueCoding objects and ANY/ALL collections",
-          arguments: stringMatrix)
+    @Test(
+        "string operators × [c]/[d]/[cd] agree on dictionaries, KeyValueCoding objects and ANY/ALL collections",
+        arguments: stringMatrix)
     func stringOperatorMatrix(_ operatorRaw: UInt, _ rhs: String, _ expected: [Bool]) throws {
         let op = try #require(NSComparisonPredicate.Operator(rawValue: operatorRaw))
-        let optionSets: [NSComparisonPredicate.Options] = [[], .caseInsensitive, .diacriticInsensitive,
-                                                           [.caseInsensitive, .diacriticInsensitive]]
+        let optionSets: [NSComparisonPredicate.Options] = [
+            [], .caseInsensitive, .diacriticInsensitive,
+            [.caseInsensitive, .diacriticInsensitive],
+        ]
         let lhs = "Crème Brûlée"
         for (options, want) in zip(optionSets, expected) {
             let dictionary: [String: Any] = ["name": lhs]

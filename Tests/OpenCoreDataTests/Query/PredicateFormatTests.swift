@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Printing predicates in Apple's canonical format")
 struct PredicateFormatTests {
@@ -89,29 +89,34 @@ struct PredicateFormatTests {
         #expect(try FormatTest.predicate("a == %@", nil).predicateFormat == "a == nil")
         #expect(try FormatTest.predicate("a == %@", true).predicateFormat == "a == 1")
         #expect(try FormatTest.predicate("a == %f", 10.0).predicateFormat == "a == 10")
-        #expect(try FormatTest.predicate("a == %@", Date(timeIntervalSinceReferenceDate: 0.5)).predicateFormat
-                    == "a == CAST(0.500000, \"NSDate\")")
+        #expect(
+            try FormatTest.predicate("a == %@", Date(timeIntervalSinceReferenceDate: 0.5)).predicateFormat
+                == "a == CAST(0.500000, \"NSDate\")")
         #expect(try FormatTest.predicate("a == %@", "100%").predicateFormat == "a == \"100%\"")
     }
 
     @Test("programmatic predicates print like parsed ones")
     func programmaticPredicates() {
-        let name = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "name"),
-                                         rightExpression: NSExpression(forConstantValue: "Ann"),
-                                         modifier: .direct, type: .beginsWith, options: [.caseInsensitive, .diacriticInsensitive])
+        let name = NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: "name"),
+            rightExpression: NSExpression(forConstantValue: "Ann"),
+            modifier: .direct, type: .beginsWith, options: [.caseInsensitive, .diacriticInsensitive])
         #expect(name.predicateFormat == "name BEGINSWITH[cd] \"Ann\"")
-        let any = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "children.age"),
-                                        rightExpression: NSExpression(forConstantValue: 10),
-                                        modifier: .any, type: .greaterThan, options: [])
+        let any = NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: "children.age"),
+            rightExpression: NSExpression(forConstantValue: 10),
+            modifier: .any, type: .greaterThan, options: [])
         let either = NSCompoundPredicate(orPredicateWithSubpredicates: [name, any])
         let both = NSCompoundPredicate(andPredicateWithSubpredicates: [either, NSPredicate(value: true)])
         #expect(both.predicateFormat == "(name BEGINSWITH[cd] \"Ann\" OR ANY children.age > 10) AND TRUEPREDICATE")
-        #expect(NSCompoundPredicate(notPredicateWithSubpredicate: both).predicateFormat
-                    == "NOT ((name BEGINSWITH[cd] \"Ann\" OR ANY children.age > 10) AND TRUEPREDICATE)")
+        #expect(
+            NSCompoundPredicate(notPredicateWithSubpredicate: both).predicateFormat
+                == "NOT ((name BEGINSWITH[cd] \"Ann\" OR ANY children.age > 10) AND TRUEPREDICATE)")
         #expect(NSCompoundPredicate(andPredicateWithSubpredicates: []).predicateFormat == "TRUEPREDICATE")
         #expect(NSCompoundPredicate(orPredicateWithSubpredicates: []).predicateFormat == "FALSEPREDICATE")
-        let subquery = NSExpression(forSubquery: NSExpression(forKeyPath: "children"), usingIteratorVariable: "c",
-                                    predicate: NSPredicate(format: "$c.age > 10"))
+        let subquery = NSExpression(
+            forSubquery: NSExpression(forKeyPath: "children"), usingIteratorVariable: "c",
+            predicate: NSPredicate(format: "$c.age > 10"))
         #expect(subquery.description == "SUBQUERY(children, $c, $c.age > 10)")
     }
 
@@ -120,36 +125,50 @@ struct PredicateFormatTests {
         let values = NSExpression(forKeyPath: "values")
         #expect(NSExpression(forFunction: "sum:", arguments: [values]).description == "sum:(values)")
         #expect(NSExpression(forFunction: "now", arguments: []).description == "now()")
-        #expect(NSExpression(forFunction: "multiply:by:", arguments: [
-            NSExpression(forFunction: "add:to:", arguments: [values, NSExpression(forConstantValue: 1)]),
-            NSExpression(forConstantValue: 2),
-        ]).description == "(values + 1) * 2")
+        #expect(
+            NSExpression(
+                forFunction: "multiply:by:",
+                arguments: [
+                    NSExpression(forFunction: "add:to:", arguments: [values, NSExpression(forConstantValue: 1)]),
+                    NSExpression(forConstantValue: 2),
+                ]
+            ).description == "(values + 1) * 2")
         #expect(NSExpression.expressionForEvaluatedObject().description == "SELF")
         #expect(NSExpression(forVariable: "x").description == "$x")
         #expect(NSExpression(forConstantValue: nil).description == "nil")
         #expect(NSExpression(forConstantValue: "a\"b").description == "\"a\\\"b\"")
         #expect(NSExpression(forAggregate: [values, NSExpression(forConstantValue: 1)]).description == "{values, 1}")
         #expect(NSExpression(forUnionSet: values, with: NSExpression(forKeyPath: "other")).description == "values UNION other")
-        #expect(NSExpression(forConditional: NSPredicate(value: true), trueExpression: values,
-                             falseExpression: NSExpression(forConstantValue: 0)).description == "TERNARY(TRUEPREDICATE, values, 0)")
+        #expect(
+            NSExpression(
+                forConditional: NSPredicate(value: true), trueExpression: values,
+                falseExpression: NSExpression(forConstantValue: 0)
+            ).description == "TERNARY(TRUEPREDICATE, values, 0)")
         #expect(NSExpression(forKeyPath: "in.size").description == "#in.#size")
-        #expect(NSExpression(format: "%@", Date(timeIntervalSinceReferenceDate: 722908800)).description
-                    == "CAST(722908800.000000, \"NSDate\")")
+        #expect(
+            NSExpression(format: "%@", Date(timeIntervalSinceReferenceDate: 722908800)).description
+                == "CAST(722908800.000000, \"NSDate\")")
     }
 
     // MARK: Round trip
 
     static let sampleDate = Date(timeIntervalSinceReferenceDate: 700_000_000)
 
-    static var samples: [[String: Any]] { [
-        ["name": "Ann", "age": 30, "flag": true, "score": 2.5, "values": [1, 2, 3], "d": sampleDate,
-         "tags": Set(["a", "b"]), "children": [["name": "Al", "age": 12], ["name": "Bo", "age": 4]],
-         "author": ["name": "J.K. Rowling"], "in": 1, "size": 3, "s": "a\"b\\c\n%%"],
-        ["name": "bob", "age": 5, "flag": false, "score": -1.0, "values": [10], "d": Date(timeIntervalSinceReferenceDate: 0),
-         "tags": Set<String>(), "children": [[String: Any]](), "author": ["name": "x"], "in": 2, "size": 0],
-        ["name": "Émile", "age": 18],
-        [:],
-    ] }
+    static var samples: [[String: Any]] {
+        [
+            [
+                "name": "Ann", "age": 30, "flag": true, "score": 2.5, "values": [1, 2, 3], "d": sampleDate,
+                "tags": Set(["a", "b"]), "children": [["name": "Al", "age": 12], ["name": "Bo", "age": 4]],
+                "author": ["name": "J.K. Rowling"], "in": 1, "size": 3, "s": "a\"b\\c\n%%",
+            ],
+            [
+                "name": "bob", "age": 5, "flag": false, "score": -1.0, "values": [10], "d": Date(timeIntervalSinceReferenceDate: 0),
+                "tags": Set<String>(), "children": [[String: Any]](), "author": ["name": "x"], "in": 2, "size": 0,
+            ],
+            ["name": "Émile", "age": 18],
+            [:],
+        ]
+    }
 
     static let roundTrips: [String] = [
         "name == 'Ann'", "name ==[cd] 'ann'", "name BEGINSWITH[c] 'a' OR name ENDSWITH 'b'",

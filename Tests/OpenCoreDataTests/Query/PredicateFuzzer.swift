@@ -35,13 +35,14 @@ struct PredicateFuzzer {
     init(seed: UInt64) { random = FuzzRandom(seed: seed) }
 
     /// Valid texts to mutate: the round-trip corpus, the seed strings and a few more forms.
-    static let validTexts: [String] = PredicateFormatTests.roundTrips + SeedPredicateTests.seeds.map(\.format) + [
-        "a == %@", "%K == %@", "%K BEGINSWITH[cd] %@", "a IN %@", "a BETWEEN %@", "a == %d AND b == %f",
-        "%1$K == %2$@", "FUNCTION(SELF, 'uppercase:', name) == 'A'", "a UNION b == nil",
-        "name == 'a\\'b\\u0041\\n'", "a == 0x1F OR b == 0o17 OR c == 0b101", "x == $VAR.y", "ANYKEY == 1",
-        "#IN == #SELF", "a[SIZE] > 1", "TERNARY(a > 1, b, c) == 1", "CAST(1000, 'NSDate') < now()",
-        "sum:(1, 2, 3) == random()", "SUBQUERY(a, $x, ANY $x.b == 1 AND NOT $x.c == 2).@count > 0",
-    ]
+    static let validTexts: [String] =
+        PredicateFormatTests.roundTrips + SeedPredicateTests.seeds.map(\.format) + [
+            "a == %@", "%K == %@", "%K BEGINSWITH[cd] %@", "a IN %@", "a BETWEEN %@", "a == %d AND b == %f",
+            "%1$K == %2$@", "FUNCTION(SELF, 'uppercase:', name) == 'A'", "a UNION b == nil",
+            "name == 'a\\'b\\u0041\\n'", "a == 0x1F OR b == 0o17 OR c == 0b101", "x == $VAR.y", "ANYKEY == 1",
+            "#IN == #SELF", "a[SIZE] > 1", "TERNARY(a > 1, b, c) == 1", "CAST(1000, 'NSDate') < now()",
+            "sum:(1, 2, 3) == random()", "SUBQUERY(a, $x, ANY $x.b == 1 AND NOT $x.c == 2).@count > 0",
+        ]
 
     static let vocabulary: [String] = [
         "(", ")", "{", "}", "[", "]", ",", ".", ":", "+", "-", "*", "/", "**", "=", "==", "!=", "<>", "<", "<=",
@@ -54,17 +55,23 @@ struct PredicateFuzzer {
         " ", "  ", "\n", "\t", "é", "名", "👍",
     ]
 
-    static var argumentSets: [[Any?]] { [
-        [], ["name"], ["a.b", 1], ["x", 2.5, nil, [1, 2], true, "k"], [1, 2, 3, 4, 5, 6],
-        ["name", "Ann", "age", 30], [Set(["a"]), Date(timeIntervalSinceReferenceDate: 5), "é", -1],
-    ] }
+    static var argumentSets: [[Any?]] {
+        [
+            [], ["name"], ["a.b", 1], ["x", 2.5, nil, [1, 2], true, "k"], [1, 2, 3, 4, 5, 6],
+            ["name", "Ann", "age", 30], [Set(["a"]), Date(timeIntervalSinceReferenceDate: 5), "é", -1],
+        ]
+    }
 
     /// Objects the parsed predicates are evaluated on: values of every shape evaluation meets.
     static var samples: [Any?] {
-        [nil, 5, "str", Double.nan, [1, 2, 3], Set([1, 2]),
-         ["a": 1, "name": "Ann", "age": 30, "values": [1, 2.5], "children": [["age": 3, "name": "Al"]],
-          "map": ["k": 2], "d": Date(timeIntervalSinceReferenceDate: 0)],
-         FormatTestObject(["a": 0, "b": [1], "x": ["y": 2], "age": Double.infinity])]
+        [
+            nil, 5, "str", Double.nan, [1, 2, 3], Set([1, 2]),
+            [
+                "a": 1, "name": "Ann", "age": 30, "values": [1, 2.5], "children": [["age": 3, "name": "Al"]],
+                "map": ["k": 2], "d": Date(timeIntervalSinceReferenceDate: 0),
+            ],
+            FormatTestObject(["a": 0, "b": [1], "x": ["y": 2], "age": Double.infinity]),
+        ]
     }
 
     mutating func run(cases: Int) -> Result {
@@ -98,24 +105,24 @@ struct PredicateFuzzer {
         for _ in 0..<times {
             let position = characters.isEmpty ? 0 : random.below(characters.count + 1)
             switch random.below(6) {
-            case 0: // insert a character
+            case 0:  // insert a character
                 characters.insert(randomCharacter(), at: position)
-            case 1: // delete a character
+            case 1:  // delete a character
                 if !characters.isEmpty { characters.remove(at: min(position, characters.count - 1)) }
-            case 2: // swap two neighbours
+            case 2:  // swap two neighbours
                 if characters.count > 1 {
                     let first = min(position, characters.count - 2)
                     characters.swapAt(first, first + 1)
                 }
-            case 3: // insert a token
+            case 3:  // insert a token
                 characters.insert(contentsOf: Array(random.pick(Self.vocabulary)), at: position)
-            case 4: // duplicate a slice
+            case 4:  // duplicate a slice
                 if !characters.isEmpty {
                     let start = random.below(characters.count)
                     let length = 1 + random.below(min(12, characters.count - start))
                     characters.insert(contentsOf: characters[start..<(start + length)], at: position)
                 }
-            default: // truncate
+            default:  // truncate
                 characters = Array(characters.prefix(position))
             }
         }
@@ -132,8 +139,10 @@ struct PredicateFuzzer {
 
     private mutating func randomScalar() -> Unicode.Scalar {
         while true {
-            let ranges: [ClosedRange<UInt32>] = [0...0x7F, 0x80...0x7FF, 0x300...0x36F, 0x4E00...0x9FFF, 0x1F300...0x1FAFF,
-                                                 0xE000...0xF8FF, 0x10000...0x10FFFF]
+            let ranges: [ClosedRange<UInt32>] = [
+                0...0x7F, 0x80...0x7FF, 0x300...0x36F, 0x4E00...0x9FFF, 0x1F300...0x1FAFF,
+                0xE000...0xF8FF, 0x10000...0x10FFFF,
+            ]
             let range = random.pick(ranges)
             let value = range.lowerBound + UInt32(random.below(Int(range.upperBound - range.lowerBound) + 1))
             if let scalar = Unicode.Scalar(value) { return scalar }
@@ -153,8 +162,10 @@ struct PredicateFuzzer {
 
     private mutating func deepNesting() -> String {
         let depth = random.below(2) == 0 ? 40 + random.below(70) : 50 + random.below(3_000)
-        let openers = ["(", "NOT ", "!", "-", "{", "abs:(", "2 ** ", "SUBQUERY(a, $x, ", "TERNARY(", "a[", "FUNCTION(",
-                       "NOT (a == 1 AND ", "(a == 1 OR ", "a == -(", "x.y == 1 AND NOT "]
+        let openers = [
+            "(", "NOT ", "!", "-", "{", "abs:(", "2 ** ", "SUBQUERY(a, $x, ", "TERNARY(", "a[", "FUNCTION(",
+            "NOT (a == 1 AND ", "(a == 1 OR ", "a == -(", "x.y == 1 AND NOT ",
+        ]
         let opener = random.pick(openers)
         let body = random.pick(["a == 1", "1", "a", "", "$x.a > 1", "NONE a.b == 1", "ALL a < 2"])
         let closer = random.pick([")", "}", "]", ""])
@@ -171,12 +182,14 @@ struct PredicateFuzzer {
             do {
                 let again = try NSPredicate(validatingFormat: printed)
                 if again.predicateFormat != printed {
-                    result.problems.append("case \(index): \(text.debugDescription) printed \(printed.debugDescription), "
-                                           + "which prints back as \(again.predicateFormat.debugDescription)")
+                    result.problems.append(
+                        "case \(index): \(text.debugDescription) printed \(printed.debugDescription), "
+                            + "which prints back as \(again.predicateFormat.debugDescription)")
                 }
             } catch {
-                result.problems.append("case \(index): \(text.debugDescription) printed \(printed.debugDescription), "
-                                       + "which does not parse: \((error as NSError).localizedDescription)")
+                result.problems.append(
+                    "case \(index): \(text.debugDescription) printed \(printed.debugDescription), "
+                        + "which does not parse: \((error as NSError).localizedDescription)")
             }
         } catch let error as NSError {
             result.rejected += 1

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Parsing predicate format strings")
 struct PredicateParsingTests {
@@ -120,8 +120,10 @@ struct PredicateParsingTests {
 
     @Test("integer literals in decimal, hexadecimal, octal and binary")
     func integerLiterals() throws {
-        let cases: [(String, Int)] = [("42", 42), ("0x2A", 42), ("0X2a", 42), ("0o52", 42), ("0b101010", 42),
-                                      ("-7", -7), ("0", 0), ("9223372036854775807", Int.max)]
+        let cases: [(String, Int)] = [
+            ("42", 42), ("0x2A", 42), ("0X2a", 42), ("0o52", 42), ("0b101010", 42),
+            ("-7", -7), ("0", 0), ("9223372036854775807", Int.max),
+        ]
         for (literal, value) in cases {
             let predicate = try FormatTest.comparison("n == \(literal)")
             #expect(predicate.rightExpression.constantValue as? Int == value, "\(literal)")
@@ -130,8 +132,10 @@ struct PredicateParsingTests {
 
     @Test("floating-point literals with fractions and exponents")
     func floatLiterals() throws {
-        let cases: [(String, Double)] = [("1.5", 1.5), ("1e3", 1000), ("1.5E-2", 0.015), ("2.5e+1", 25),
-                                         (".5", 0.5), ("-0.25", -0.25), ("18446744073709551616", 18446744073709551616)]
+        let cases: [(String, Double)] = [
+            ("1.5", 1.5), ("1e3", 1000), ("1.5E-2", 0.015), ("2.5e+1", 25),
+            (".5", 0.5), ("-0.25", -0.25), ("18446744073709551616", 18446744073709551616),
+        ]
         for (literal, value) in cases {
             let predicate = try FormatTest.comparison("n == \(literal)")
             #expect(predicate.rightExpression.constantValue as? Double == value, "\(literal)")
@@ -183,8 +187,10 @@ struct PredicateParsingTests {
         let uuid = UUID()
         let url = URL(string: "https://example.com/a")!
         let data = Data([1, 2, 3])
-        let values: [Any?] = ["Ann", 42, 2.5, true, date, data, uuid, url, [1, 2], Set(["x"]), ["k": 1],
-                              NSNumber(value: 7), Int64(9), nil]
+        let values: [Any?] = [
+            "Ann", 42, 2.5, true, date, data, uuid, url, [1, 2], Set(["x"]), ["k": 1],
+            NSNumber(value: 7), Int64(9), nil,
+        ]
         for value in values {
             let right = try FormatTest.comparison("a == %@", value).rightExpression
             #expect(right.expressionType == .constantValue)
@@ -255,8 +261,10 @@ struct PredicateParsingTests {
         #expect(try FormatTest.comparison("posts.@count > 5").leftExpression.keyPath == "posts.@count")
         #expect(try FormatTest.comparison("items.@sum.price > 5").leftExpression.keyPath == "items.@sum.price")
         #expect(try FormatTest.comparison("@avg.age > 5").leftExpression.keyPath == "@avg.age")
-        for op in ["@min", "@max", "@distinctUnionOfObjects", "@unionOfObjects", "@distinctUnionOfArrays",
-                   "@unionOfArrays", "@distinctUnionOfSets", "@unionOfSets"] {
+        for op in [
+            "@min", "@max", "@distinctUnionOfObjects", "@unionOfObjects", "@distinctUnionOfArrays",
+            "@unionOfArrays", "@distinctUnionOfSets", "@unionOfSets",
+        ] {
             #expect(try FormatTest.comparison("kids.\(op).age == 1").leftExpression.keyPath == "kids.\(op).age")
         }
         let variablePath = try FormatTest.comparison("$source.height < 100").leftExpression
@@ -352,8 +360,9 @@ struct PredicateParsingTests {
         let date = try FormatTest.expression("CAST(722908800.000000, \"NSDate\")")
         #expect(date.expressionType == .constantValue)
         #expect(date.constantValue as? Date == Date(timeIntervalSinceReferenceDate: 722908800))
-        #expect(try FormatTest.expression("CAST(-10, 'NSDate')").constantValue as? Date
-                    == Date(timeIntervalSinceReferenceDate: -10))
+        #expect(
+            try FormatTest.expression("CAST(-10, 'NSDate')").constantValue as? Date
+                == Date(timeIntervalSinceReferenceDate: -10))
         let uuid = UUID()
         #expect(try FormatTest.expression("CAST('\(uuid.uuidString)', 'NSUUID')").constantValue as? UUID == uuid)
         let runtime = try FormatTest.expression("CAST(seconds, 'NSDate')")
@@ -362,8 +371,9 @@ struct PredicateParsingTests {
         let number = try FormatTest.expression("CAST('42', 'NSNumber')")
         #expect(number.function == "castObject:toType:")
         #expect(number.expressionValue(with: nil, context: nil) as? Int == 42)
-        #expect(try FormatTest.predicate("CAST(seconds, 'NSDate') > %@", Date(timeIntervalSinceReferenceDate: 5))
-                    .evaluate(with: ["seconds": 10]))
+        #expect(
+            try FormatTest.predicate("CAST(seconds, 'NSDate') > %@", Date(timeIntervalSinceReferenceDate: 5))
+                .evaluate(with: ["seconds": 10]))
     }
 
     @Test("TERNARY(predicate, a, b) is a conditional expression")
@@ -451,16 +461,18 @@ struct PredicateParsingTests {
             #expect(try FormatTest.reparsed(predicate) == predicate, "\(text)")
         }
         #expect(try FormatTest.predicate("true == true").evaluate(with: nil))
-        #expect(try FormatTest.predicate("oneToOne.name == $NAME OR string == $NEEDLE")
-                    .evaluate(with: ["string": "x"], substitutionVariables: ["NAME": "n", "NEEDLE": "x"]))
+        #expect(
+            try FormatTest.predicate("oneToOne.name == $NAME OR string == $NEEDLE")
+                .evaluate(with: ["string": "x"], substitutionVariables: ["NAME": "n", "NEEDLE": "x"]))
         for text in ["canonical:(optionalString)", "now()", "oneToMany.@count", "photos.@count"] {
             let expression = try FormatTest.expression(text)
             #expect(expression.description == text)
         }
         let canonical = try FormatTest.expression("canonical:(optionalString)")
         #expect(canonical.function == "canonical:")
-        #expect(canonical.expressionValue(with: ["optionalString": "Crème BRÛLÉE"], context: nil) as? String
-                    == "creme brulee")
+        #expect(
+            canonical.expressionValue(with: ["optionalString": "Crème BRÛLÉE"], context: nil) as? String
+                == "creme brulee")
     }
 
     @Test("NSPredicate(format:) returns the subclass the text describes")

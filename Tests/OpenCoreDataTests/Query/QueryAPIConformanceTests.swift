@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Code written the way Core Data users write it from Apple's documentation, compiled and run against
 /// our API: if a name, label or optionality drifts from Apple's, this file stops compiling.
@@ -96,9 +96,10 @@ struct QueryAPIConformanceTests {
 
     @Test("NSComparisonPredicate built with Apple's initializer matches the format equivalent")
     func programmaticComparison() {
-        let predicate = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "name"),
-                                              rightExpression: NSExpression(forConstantValue: "BOB"),
-                                              modifier: .direct, type: .equalTo, options: [.caseInsensitive])
+        let predicate = NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: "name"),
+            rightExpression: NSExpression(forConstantValue: "BOB"),
+            modifier: .direct, type: .equalTo, options: [.caseInsensitive])
         #expect(predicate.predicateFormat == "name ==[c] \"BOB\"")
         #expect(people.filter { predicate.evaluate(with: $0) }.count == 1)
         #expect(predicate == NSPredicate(format: "name ==[c] 'BOB'"))
@@ -197,8 +198,12 @@ struct QueryAPIConformanceTests {
 
     @Test("Arithmetic functions take expressions and return numbers")
     func arithmeticFunctions() {
-        let sum = NSExpression(forFunction: "add:to:", arguments: [NSExpression(forConstantValue: 2),
-                                                                 NSExpression(forConstantValue: 3)])
+        let sum = NSExpression(
+            forFunction: "add:to:",
+            arguments: [
+                NSExpression(forConstantValue: 2),
+                NSExpression(forConstantValue: 3),
+            ])
         #expect(sum.expressionValue(with: nil, context: nil) as? Int == 5)
         let power = NSExpression(format: "2 ** 10")
         #expect((power.expressionValue(with: nil, context: nil) as? NSNumber)?.intValue == 1024)
@@ -220,8 +225,9 @@ struct QueryAPIConformanceTests {
         #expect(expression.expressionType == .keyPath)
         #expect(expression.keyPath == "address.city")
         let root: [String: Any] = ["items": [["price": 2], ["price": 5]]]
-        #expect((NSExpression(forKeyPath: "items.@sum.price").expressionValue(with: root, context: nil) as? NSNumber)?
-                    .intValue == 7)
+        #expect(
+            (NSExpression(forKeyPath: "items.@sum.price").expressionValue(with: root, context: nil) as? NSNumber)?
+                .intValue == 7)
         #expect(NSPredicate(format: "items.@count == 2").evaluate(with: root))
     }
 
@@ -230,8 +236,9 @@ struct QueryAPIConformanceTests {
     @Test("NSSortDescriptor sorts arrays of dictionaries by key, with selector-style string comparison")
     func sortDescriptorsOnDictionaries() {
         let byCity = NSSortDescriptor(key: "city", ascending: true)
-        let byName = NSSortDescriptor(key: "name", ascending: true,
-                                      selector: "caseInsensitiveCompare:")
+        let byName = NSSortDescriptor(
+            key: "name", ascending: true,
+            selector: "caseInsensitiveCompare:")
         let sorted = NSArray(array: people).sortedArray(using: [byCity, byName])
         #expect(sorted.compactMap { ($0 as? NSDictionary)?["name"] as? String } == ["bob", "Ann", "Cid"])
         let optionalKey: String? = byCity.key

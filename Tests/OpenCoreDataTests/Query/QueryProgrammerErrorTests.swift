@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Query programmer errors trap, as Apple raises")
 struct QueryProgrammerErrorTests {

@@ -10,8 +10,10 @@ final class QueryPerson: KeyValueCoding {
     let tags: Set<String>
     var boss: QueryPerson?
 
-    init(name: String, age: Int, nickname: String? = nil, score: Double = 0, friends: [QueryPerson] = [],
-         tags: Set<String> = [], boss: QueryPerson? = nil) {
+    init(
+        name: String, age: Int, nickname: String? = nil, score: Double = 0, friends: [QueryPerson] = [],
+        tags: Set<String> = [], boss: QueryPerson? = nil
+    ) {
         self.name = name
         self.age = age
         self.nickname = nickname
@@ -40,16 +42,23 @@ enum Q {
     static func key(_ path: String) -> NSExpression { NSExpression(forKeyPath: path) }
     static func const(_ value: Any?) -> NSExpression { NSExpression(forConstantValue: value) }
 
-    static func compare(_ path: String, _ op: NSComparisonPredicate.Operator, _ value: Any?,
-                        _ options: NSComparisonPredicate.Options = [],
-                        modifier: NSComparisonPredicate.Modifier = .direct) -> NSComparisonPredicate {
-        NSComparisonPredicate(leftExpression: key(path), rightExpression: const(value), modifier: modifier,
-                              type: op, options: options)
+    static func compare(
+        _ path: String, _ op: NSComparisonPredicate.Operator, _ value: Any?,
+        _ options: NSComparisonPredicate.Options = [],
+        modifier: NSComparisonPredicate.Modifier = .direct
+    ) -> NSComparisonPredicate {
+        NSComparisonPredicate(
+            leftExpression: key(path), rightExpression: const(value), modifier: modifier,
+            type: op, options: options)
     }
 
-    static func values(_ lhs: Any?, _ op: NSComparisonPredicate.Operator, _ rhs: Any?,
-                       _ options: NSComparisonPredicate.Options = []) -> Bool {
-        NSComparisonPredicate(leftExpression: const(lhs), rightExpression: const(rhs), modifier: .direct,
-                              type: op, options: options).evaluate(with: nil)
+    static func values(
+        _ lhs: Any?, _ op: NSComparisonPredicate.Operator, _ rhs: Any?,
+        _ options: NSComparisonPredicate.Options = []
+    ) -> Bool {
+        NSComparisonPredicate(
+            leftExpression: const(lhs), rightExpression: const(rhs), modifier: .direct,
+            type: op, options: options
+        ).evaluate(with: nil)
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A type whose properties are computed, so it names its Swift key paths itself.
 private final class Computed: KeyValueCoding {
@@ -30,8 +30,9 @@ struct SortDescriptorTests {
         #expect(descriptor.key == "age" && !descriptor.ascending && descriptor.selector == "compare:")
         let reversed = descriptor.reversedSortDescriptor as? NSSortDescriptor
         #expect(reversed?.ascending == true && reversed?.key == "age")
-        #expect(NSSortDescriptor(key: "name", ascending: true, selector: "localizedStandardCompare:").selector
-            == "localizedStandardCompare:")
+        #expect(
+            NSSortDescriptor(key: "name", ascending: true, selector: "localizedStandardCompare:").selector
+                == "localizedStandardCompare:")
     }
 
     @Test("compare(_:to:) orders by the key and reverses when descending")
@@ -45,8 +46,10 @@ struct SortDescriptorTests {
 
     @Test("several descriptors sort by the first one that tells elements apart")
     func multipleKeys() {
-        let sorted = people.sortedArray(using: [NSSortDescriptor(key: "age", ascending: false),
-                                                NSSortDescriptor(key: "name", ascending: true)])
+        let sorted = people.sortedArray(using: [
+            NSSortDescriptor(key: "age", ascending: false),
+            NSSortDescriptor(key: "name", ascending: true),
+        ])
         #expect(names(sorted) == ["bob", "carl", "Ann"])
     }
 
@@ -57,15 +60,24 @@ struct SortDescriptorTests {
         let strings = ["b", "B", "a", "C"].map { ["s": $0] }
         let sensitive = strings.sortedArray(using: [NSSortDescriptor(key: "s", ascending: true)]).map { $0["s"]! }
         #expect(sensitive == ["B", "C", "a", "b"])
-        let insensitive = strings.sortedArray(using: [NSSortDescriptor(key: "s", ascending: true,
-                                                                      selector: "caseInsensitiveCompare:")])
+        let insensitive = strings.sortedArray(using: [
+            NSSortDescriptor(
+                key: "s", ascending: true,
+                selector: "caseInsensitiveCompare:")
+        ])
         #expect(insensitive.map { $0["s"]!.lowercased() } == ["a", "b", "b", "c"])
         let files = ["file10", "file2", "File1"].map { ["s": $0] }
-        let standard = files.sortedArray(using: [NSSortDescriptor(key: "s", ascending: true,
-                                                                 selector: "localizedStandardCompare:")])
+        let standard = files.sortedArray(using: [
+            NSSortDescriptor(
+                key: "s", ascending: true,
+                selector: "localizedStandardCompare:")
+        ])
         #expect(standard.map { $0["s"]! } == ["File1", "file2", "file10"])
-        let localized = strings.sortedArray(using: [NSSortDescriptor(key: "s", ascending: true,
-                                                                    selector: "localizedCaseInsensitiveCompare:")])
+        let localized = strings.sortedArray(using: [
+            NSSortDescriptor(
+                key: "s", ascending: true,
+                selector: "localizedCaseInsensitiveCompare:")
+        ])
         #expect(localized.map { $0["s"]!.lowercased() } == ["a", "b", "b", "c"])
     }
 
@@ -80,8 +92,10 @@ struct SortDescriptorTests {
     @Test("key paths through to-one relationships")
     func keyPaths() {
         let big = QueryPerson(name: "Big", age: 60), small = QueryPerson(name: "Small", age: 20)
-        let staff = [QueryPerson(name: "x", age: 1, boss: big), QueryPerson(name: "y", age: 1, boss: small),
-                     QueryPerson(name: "z", age: 1)]
+        let staff = [
+            QueryPerson(name: "x", age: 1, boss: big), QueryPerson(name: "y", age: 1, boss: small),
+            QueryPerson(name: "z", age: 1),
+        ]
         let sorted = staff.sortedArray(using: [NSSortDescriptor(key: "boss.age", ascending: true)])
         #expect(names(sorted) == ["z", "y", "x"])
     }
@@ -112,8 +126,9 @@ struct SortDescriptorTests {
         #expect(NSSortDescriptor(key: "a", ascending: true).isEqual(NSSortDescriptor(key: "a", ascending: true)))
         #expect(NSSortDescriptor(key: "a", ascending: true).hash == NSSortDescriptor(key: "a", ascending: true).hash)
         #expect(!NSSortDescriptor(key: "a", ascending: true).isEqual(NSSortDescriptor(key: "a", ascending: false)))
-        #expect(!NSSortDescriptor(key: "a", ascending: true)
-            .isEqual(NSSortDescriptor(key: "a", ascending: true, selector: "caseInsensitiveCompare:")))
+        #expect(
+            !NSSortDescriptor(key: "a", ascending: true)
+                .isEqual(NSSortDescriptor(key: "a", ascending: true, selector: "caseInsensitiveCompare:")))
     }
 
     @Test("Swift key paths sort through the key path and are named as KVC key paths")
@@ -121,8 +136,9 @@ struct SortDescriptorTests {
         let byAge = NSSortDescriptor(keyPath: \QueryPerson.age, ascending: true)
         #expect(byAge.key == "age")
         #expect(byAge.keyPath == \QueryPerson.age)
-        #expect(names(people.sortedArray(using: [byAge, NSSortDescriptor(keyPath: \QueryPerson.name, ascending: false)]))
-            == ["Ann", "carl", "bob"])
+        #expect(
+            names(people.sortedArray(using: [byAge, NSSortDescriptor(keyPath: \QueryPerson.name, ascending: false)]))
+                == ["Ann", "carl", "bob"])
         let byBoss = NSSortDescriptor(keyPath: \QueryPerson.boss?.name, ascending: false)
         #expect(byBoss.key == "boss.name")
         let staff = [QueryPerson(name: "x", age: 1), QueryPerson(name: "y", age: 1, boss: QueryPerson(name: "B", age: 2))]

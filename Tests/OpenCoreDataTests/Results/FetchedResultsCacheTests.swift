@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("NSFetchedResultsController: the section cache kept across launches", .serialized)
 struct FetchedResultsCacheTests {
@@ -23,11 +23,14 @@ struct FetchedResultsCacheTests {
     }
 
     /// A controller in a fresh context on a second coordinator: the next launch of the program.
-    private func relaunch(_ stack: GraphStack, cacheName: String, request: NSFetchRequest<NSManagedObject> = ShelfModel.request(sectioned: true),
-                          sectionKey: String? = "group") throws -> NSFetchedResultsController<NSManagedObject> {
+    private func relaunch(
+        _ stack: GraphStack, cacheName: String, request: NSFetchRequest<NSManagedObject> = ShelfModel.request(sectioned: true),
+        sectionKey: String? = "group"
+    ) throws -> NSFetchedResultsController<NSManagedObject> {
         let context = stack.context(try stack.secondCoordinator())
-        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                    sectionNameKeyPath: sectionKey, cacheName: cacheName)
+        let controller = NSFetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: sectionKey, cacheName: cacheName)
         try controller.performFetch()
         return controller
     }
@@ -96,8 +99,9 @@ struct FetchedResultsCacheTests {
         _ = try relaunch(stack, cacheName: name)
         let context = stack.context(try stack.secondCoordinator())
         context.item("a0", group: "a", rank: 0, serial: 9)
-        let controller = NSFetchedResultsController(fetchRequest: ShelfModel.request(sectioned: true), managedObjectContext: context,
-                                                    sectionNameKeyPath: "group", cacheName: name)
+        let controller = NSFetchedResultsController(
+            fetchRequest: ShelfModel.request(sectioned: true), managedObjectContext: context,
+            sectionNameKeyPath: "group", cacheName: name)
         try controller.performFetch()
         #expect(names(controller) == [["a0", "a1", "a2"], ["b1"]])
         NSFetchedResultsController<NSFetchRequestResult>.deleteCache(withName: name)
@@ -124,8 +128,9 @@ struct FetchedResultsCacheTests {
         let context = stack.context()
         context.item("a1", group: "a", rank: 1, serial: 1)
         try context.save()
-        let controller = NSFetchedResultsController(fetchRequest: ShelfModel.request(sectioned: true), managedObjectContext: context,
-                                                    sectionNameKeyPath: "group", cacheName: name)
+        let controller = NSFetchedResultsController(
+            fetchRequest: ShelfModel.request(sectioned: true), managedObjectContext: context,
+            sectionNameKeyPath: "group", cacheName: name)
         try controller.performFetch()
         #expect(controller.sections?.count == 1)
         #expect(!FileManager.default.fileExists(atPath: cacheFile(name).path))

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("NSFetchedResultsController: tracking changes and reporting them to the delegate")
 struct FetchedResultsChangeTrackingTests {
@@ -21,8 +21,9 @@ struct FetchedResultsChangeTrackingTests {
             try context.save()
             sectionKey = sectioned ? "group" : nil
             request = ShelfModel.request(sectioned: sectioned, predicate: predicate)
-            controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                    sectionNameKeyPath: sectionKey, cacheName: nil)
+            controller = NSFetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: sectionKey, cacheName: nil)
             controller.delegate = mirror
             try controller.performFetch()
             mirror.reload(from: controller)
@@ -41,9 +42,11 @@ struct FetchedResultsChangeTrackingTests {
             let sections = controller.sections ?? []
             #expect(sections.map(\.name) == expected.map(\.name), "\(comment)", sourceLocation: sourceLocation)
             let controllerObjects = sections.map { ($0.objects ?? []).map { $0 as AnyObject } }
-            let same = controllerObjects.count == expected.count && zip(controllerObjects, expected).allSatisfy { pair in
-                pair.0.count == pair.1.objects.count && zip(pair.0, pair.1.objects).allSatisfy { $0 === $1 }
-            }
+            let same =
+                controllerObjects.count == expected.count
+                && zip(controllerObjects, expected).allSatisfy { pair in
+                    pair.0.count == pair.1.objects.count && zip(pair.0, pair.1.objects).allSatisfy { $0 === $1 }
+                }
             #expect(same, "controller results differ from a fresh fetch: \(comment)", sourceLocation: sourceLocation)
         }
     }
@@ -94,13 +97,15 @@ struct FetchedResultsChangeTrackingTests {
 
     @Test("an edit that makes an object match or stop matching the predicate inserts or deletes it")
     func predicateMembership() throws {
-        let fixture = try Fixture(sectioned: false, predicate: NSPredicate(format: "rank < 10"),
-                                  items: [("x", "a", 1), ("y", "a", 2), ("z", "a", 20)])
+        let fixture = try Fixture(
+            sectioned: false, predicate: NSPredicate(format: "rank < 10"),
+            items: [("x", "a", 1), ("y", "a", 2), ("z", "a", 20)])
         fixture.named("x")?.setValue(Int64(50), forKey: "rank")
         try fixture.check()
         #expect(fixture.mirror.log == ["will", "object delete [0, 0] -", "did"])
-        let z = try #require(try fixture.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item"))
-            .first { $0.value(forKey: "name") as? String == "z" })
+        let z = try #require(
+            try fixture.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item"))
+                .first { $0.value(forKey: "name") as? String == "z" })
         z.setValue(Int64(0), forKey: "rank")
         try fixture.check()
         #expect(fixture.mirror.log.suffix(3) == ["will", "object insert - [0, 0]", "did"])
@@ -175,8 +180,10 @@ private final class DifferenceDelegate: NSObject, NSFetchedResultsControllerDele
     var differences: [CollectionDifference<NSManagedObjectID>] = []
     var others: [String] = []
 
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>,
-                    didChangeContentWith diff: CollectionDifference<NSManagedObjectID>) {
+    func controller(
+        _ controller: NSFetchedResultsController<NSFetchRequestResult>,
+        didChangeContentWith diff: CollectionDifference<NSManagedObjectID>
+    ) {
         if controller.sectionNameKeyPath != nil { others.append("difference with sections") }
         differences.append(diff)
     }
@@ -185,8 +192,10 @@ private final class DifferenceDelegate: NSObject, NSFetchedResultsControllerDele
         others.append("will")
     }
 
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
-                    at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
+        at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
         others.append("\(type)")
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// Random local edits, child-context saves, background saves merged by notification and automatically,
 /// saves through another coordinator and batch requests merged from their object IDs, and
@@ -24,8 +24,9 @@ struct FetchedResultsControllerMergeTests {
 
     static let steps = 500
 
-    @Test("500 random steps of local edits, child saves, merged background and remote saves, batch requests and refreshes",
-          arguments: configurations)
+    @Test(
+        "500 random steps of local edits, child saves, merged background and remote saves, batch requests and refreshes",
+        arguments: configurations)
     func randomMergedChanges(_ configuration: Configuration) throws {
         // OPENCOREDATA_FRC_SEED_BASE=N reruns the configurations with seeds N01…N04 (to hunt further).
         var configuration = configuration
@@ -68,8 +69,9 @@ struct FetchedResultsControllerMergeCaseTests {
         }
 
         func startController() throws {
-            controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                    sectionNameKeyPath: nil, cacheName: nil)
+            controller = NSFetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: nil, cacheName: nil)
             controller.delegate = mirror
             try controller.performFetch()
             mirror.reload(from: controller)
@@ -122,8 +124,9 @@ struct FetchedResultsControllerMergeCaseTests {
         let y = context.item("y", group: "f", rank: 1, serial: 3)
         try context.save()
         let request = ShelfModel.request(sectioned: true)
-        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                    sectionNameKeyPath: "group", cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: "group", cacheName: nil)
         let mirror = TableMirror()
         controller.delegate = mirror
         try controller.performFetch()
@@ -176,9 +179,12 @@ private final class World {
         let predicate = configuration.predicate.map { NSPredicate(format: $0) }
         request = ShelfModel.request(sectioned: configuration.sectioned, predicate: predicate)
         sectionKey = configuration.sectioned ? "group" : nil
-        controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: main,
-                                                sectionNameKeyPath: sectionKey, cacheName: nil)
-        differenceController = configuration.sectioned ? nil
+        controller = NSFetchedResultsController(
+            fetchRequest: request, managedObjectContext: main,
+            sectionNameKeyPath: sectionKey, cacheName: nil)
+        differenceController =
+            configuration.sectioned
+            ? nil
             : NSFetchedResultsController(fetchRequest: request, managedObjectContext: main, sectionNameKeyPath: nil, cacheName: nil)
         try main.performAndWait {
             for _ in 0..<40 { insertItem(in: main) }
@@ -199,8 +205,9 @@ private final class World {
     @discardableResult
     func insertItem(in context: NSManagedObjectContext) -> NSManagedObject {
         serial += 1
-        let item = context.item("n\(serial)", group: groups.randomElement(using: &random),
-                                rank: Int.random(in: 0..<30, using: &random), serial: serial)
+        let item = context.item(
+            "n\(serial)", group: groups.randomElement(using: &random),
+            rank: Int.random(in: 0..<30, using: &random), serial: serial)
         try? context.obtainPermanentIDs(for: [item])
         return item
     }
@@ -278,7 +285,9 @@ private final class World {
             detail = try main.performAndWait {
                 // Mostly the controller's own objects, so that objects outside the results stay
                 // unregistered or faults, as in an app that only shows its list.
-                var objects = Int.random(in: 0..<5, using: &random) == 0 ? try allItems(in: main)
+                var objects =
+                    Int.random(in: 0..<5, using: &random) == 0
+                    ? try allItems(in: main)
                     : (controller.fetchedObjects ?? [])
                 let count = Int.random(in: 0..<8, using: &random) == 0 ? Int.random(in: 2...4, using: &random) : 1
                 let described = (0..<count).map { _ in edit(in: main, objects: &objects, tag: "l") }
@@ -314,9 +323,10 @@ private final class World {
             let updated = remote.updatedObjects.map { $0.objectID.uriRepresentation() }
             let deleted = remote.deletedObjects.map { $0.objectID.uriRepresentation() }
             try remote.save()
-            NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [
-                NSInsertedObjectsKey: inserted, NSUpdatedObjectsKey: updated, NSDeletedObjectsKey: deleted,
-            ], into: [main])
+            NSManagedObjectContext.mergeChanges(
+                fromRemoteContextSave: [
+                    NSInsertedObjectsKey: inserted, NSUpdatedObjectsKey: updated, NSDeletedObjectsKey: deleted,
+                ], into: [main])
         case .batchUpdate:
             let low = Int.random(in: 0..<30, using: &random)
             let update = NSBatchUpdateRequest(entityName: "Item")
@@ -374,10 +384,12 @@ private final class World {
             let expected = try freshSections(request, in: main, sectionKey: sectionKey)
             if let mismatch = mirror.mismatch(with: expected) { return "table mirror: \(mismatch)" }
             let sections = controller.sections ?? []
-            let matches = sections.count == expected.count && zip(sections, expected).allSatisfy { section, wanted in
-                section.name == wanted.name && (section.objects ?? []).count == wanted.objects.count
-                    && zip(section.objects ?? [], wanted.objects).allSatisfy { ($0 as AnyObject) === $1 }
-            }
+            let matches =
+                sections.count == expected.count
+                && zip(sections, expected).allSatisfy { section, wanted in
+                    section.name == wanted.name && (section.objects ?? []).count == wanted.objects.count
+                        && zip(section.objects ?? [], wanted.objects).allSatisfy { ($0 as AnyObject) === $1 }
+                }
             if !matches { return "the controller's sections differ from a fresh fetch" }
             if differenceController != nil {
                 if let problem = differences.problems.first { return "difference mirror: \(problem)" }
@@ -397,8 +409,10 @@ private final class IDListMirror: NSObject, NSFetchedResultsControllerDelegate {
     private(set) var calls = 0
     private(set) var problems: [String] = []
 
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>,
-                    didChangeContentWith diff: CollectionDifference<NSManagedObjectID>) {
+    func controller(
+        _ controller: NSFetchedResultsController<NSFetchRequestResult>,
+        didChangeContentWith diff: CollectionDifference<NSManagedObjectID>
+    ) {
         calls += 1
         guard let applied = ids.applying(diff) else { return problems.append("the difference does not apply to the list") }
         ids = applied

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("NSFetchedResultsController: fetching, sections and the section index")
 struct FetchedResultsControllerTests {
@@ -28,8 +28,9 @@ struct FetchedResultsControllerTests {
     func sections() throws {
         let shelf = try shelf()
         let context = shelf.context
-        let controller = NSFetchedResultsController(fetchRequest: ShelfModel.request(sectioned: true),
-                                                    managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: ShelfModel.request(sectioned: true),
+            managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
         #expect(controller.sections == nil)
         #expect(controller.fetchedObjects == nil)
         try controller.performFetch()
@@ -50,8 +51,9 @@ struct FetchedResultsControllerTests {
     func indexPaths() throws {
         let shelf = try shelf()
         let context = shelf.context
-        let controller = NSFetchedResultsController(fetchRequest: ShelfModel.request(sectioned: true),
-                                                    managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: ShelfModel.request(sectioned: true),
+            managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
         try controller.performFetch()
         for (sectionIndex, section) in (controller.sections ?? []).enumerated() {
             for row in 0..<section.numberOfObjects {
@@ -73,8 +75,9 @@ struct FetchedResultsControllerTests {
     func singleSection() throws {
         let stack = try ShelfModel.stack()
         let context = stack.context()
-        let controller = NSFetchedResultsController(fetchRequest: ShelfModel.request(sectioned: false),
-                                                    managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: ShelfModel.request(sectioned: false),
+            managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
         try controller.performFetch()
         #expect(controller.sections?.count == 1)
         #expect(controller.sections?.first?.numberOfObjects == 0)
@@ -83,8 +86,9 @@ struct FetchedResultsControllerTests {
         #expect(controller.fetchedObjects?.isEmpty == true)
         #expect(controller.sectionIndexTitles.isEmpty)
 
-        let sectioned = NSFetchedResultsController(fetchRequest: ShelfModel.request(sectioned: true),
-                                                   managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
+        let sectioned = NSFetchedResultsController(
+            fetchRequest: ShelfModel.request(sectioned: true),
+            managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
         try sectioned.performFetch()
         #expect(sectioned.sections?.isEmpty == true)
     }
@@ -96,8 +100,9 @@ struct FetchedResultsControllerTests {
         context.item("loose", group: nil, rank: 1, serial: 1)
         context.item("kept", group: "box", rank: 1, serial: 2)
         try context.save()
-        let controller = NSFetchedResultsController(fetchRequest: ShelfModel.request(sectioned: true),
-                                                    managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: ShelfModel.request(sectioned: true),
+            managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
         try controller.performFetch()
         #expect(controller.sections?.map(\.name) == ["", "box"])
         #expect(controller.sections?.map(\.indexTitle) == [nil, "B"])
@@ -112,8 +117,9 @@ struct FetchedResultsControllerTests {
         let cherry = try context.fetch(request).first { $0.value(forKey: "group") as? String == "cherry" }
         context.delete(try #require(cherry))
         context.item("date-0", group: "date", rank: 1, serial: 50)
-        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                    sectionNameKeyPath: "group", cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: "group", cacheName: nil)
         try controller.performFetch()
         #expect(controller.sections?.map(\.name) == ["apple", "banana", "date"])
     }
@@ -123,8 +129,9 @@ struct FetchedResultsControllerTests {
         let shelf = try shelf()
         let context = shelf.context
         let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
-        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                    sectionNameKeyPath: nil, cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: nil, cacheName: nil)
         let error = try #require(throws: NSError.self) { try controller.performFetch() }
         #expect(error.domain == NSCocoaErrorDomain)
         #expect(error.localizedDescription.contains("sort descriptors"))
@@ -140,8 +147,9 @@ struct FetchedResultsControllerTests {
             context.item(group, group: group, rank: 1, serial: serial)
         }
         try context.save()
-        let controller = NSFetchedResultsController(fetchRequest: ShelfModel.request(sectioned: true),
-                                                    managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: ShelfModel.request(sectioned: true),
+            managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
         try controller.performFetch()
         #expect(controller.sectionIndexTitles == ["A", "B", "É"])
         #expect(controller.sectionIndexTitle(forSectionName: "cherry") == "C")
@@ -155,15 +163,17 @@ struct FetchedResultsControllerTests {
     func customIndexTitles() throws {
         let shelf = try shelf()
         let context = shelf.context
-        let controller = NSFetchedResultsController(fetchRequest: ShelfModel.request(sectioned: true),
-                                                    managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: ShelfModel.request(sectioned: true),
+            managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
         let delegate = TitlingDelegate()
         controller.delegate = delegate
         try controller.performFetch()
         #expect(controller.sections?.map(\.indexTitle) == ["sectionName apple", "sectionName banana", "sectionName cherry"])
 
-        let subclassed = ReversedTitles(fetchRequest: ShelfModel.request(sectioned: true), managedObjectContext: context,
-                                        sectionNameKeyPath: "group", cacheName: nil)
+        let subclassed = ReversedTitles(
+            fetchRequest: ShelfModel.request(sectioned: true), managedObjectContext: context,
+            sectionNameKeyPath: "group", cacheName: nil)
         try subclassed.performFetch()
         #expect(subclassed.sectionIndexTitles == ["e", "a", "y"])
         // A delegate that does not title sections leaves the subclass's titles in place.
@@ -196,8 +206,9 @@ struct FetchedResultsControllerTests {
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = ["name", "group"]
         request.sortDescriptors = [NSSortDescriptor(key: "group", ascending: true), NSSortDescriptor(key: "name", ascending: true)]
-        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                    sectionNameKeyPath: "group", cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: "group", cacheName: nil)
         try controller.performFetch()
         #expect(controller.sections?.map(\.name) == ["apple", "banana", "cherry"])
         let first = controller.object(at: IndexPath(item: 0, section: 0))
@@ -216,8 +227,10 @@ struct FetchedResultsControllerTests {
 
 /// A delegate that titles sections, as the seed's `sectionIndexTitleForSectionName:` does.
 private final class TitlingDelegate: NSObject, NSFetchedResultsControllerDelegate {
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>,
-                    sectionIndexTitleForSectionName sectionName: String) -> String? {
+    func controller(
+        _ controller: NSFetchedResultsController<NSFetchRequestResult>,
+        sectionIndexTitleForSectionName sectionName: String
+    ) -> String? {
         "sectionName \(sectionName)"
     }
 }
@@ -263,8 +276,10 @@ private final class BookListViewController: NSObject, NSFetchedResultsController
 
     func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
 
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
-                    at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
+        at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
         updates += 1
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("NSFetchedResultsController: a mirror driven by the callbacks equals a fresh fetch after every random change", .tags(.fuzz))
 struct FetchedResultsRandomChangeTests {
@@ -26,8 +26,10 @@ struct FetchedResultsRandomChangeTests {
         var live: [NSManagedObject] = []
         func insert() {
             serial += 1
-            live.append(context.item("n\(serial)", group: groups.randomElement(using: &random),
-                                     rank: Int.random(in: 0..<30, using: &random), serial: serial))
+            live.append(
+                context.item(
+                    "n\(serial)", group: groups.randomElement(using: &random),
+                    rank: Int.random(in: 0..<30, using: &random), serial: serial))
         }
         for _ in 0..<40 { insert() }
         try context.save()
@@ -35,8 +37,9 @@ struct FetchedResultsRandomChangeTests {
         let predicate = configuration.predicate.map { NSPredicate(format: $0) }
         let request = ShelfModel.request(sectioned: configuration.sectioned, predicate: predicate)
         let sectionKey = configuration.sectioned ? "group" : nil
-        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                    sectionNameKeyPath: sectionKey, cacheName: nil)
+        let controller = NSFetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: sectionKey, cacheName: nil)
         let mirror = TableMirror()
         controller.delegate = mirror
         try controller.performFetch()
@@ -83,10 +86,12 @@ struct FetchedResultsRandomChangeTests {
                 return
             }
             let sections = controller.sections ?? []
-            let matches = sections.count == expected.count && zip(sections, expected).allSatisfy { section, wanted in
-                section.name == wanted.name && (section.objects ?? []).count == wanted.objects.count
-                    && zip(section.objects ?? [], wanted.objects).allSatisfy { ($0 as AnyObject) === $1 }
-            }
+            let matches =
+                sections.count == expected.count
+                && zip(sections, expected).allSatisfy { section, wanted in
+                    section.name == wanted.name && (section.objects ?? []).count == wanted.objects.count
+                        && zip(section.objects ?? [], wanted.objects).allSatisfy { ($0 as AnyObject) === $1 }
+                }
             if !matches {
                 Issue.record("step \(step) (\(described.joined(separator: ", "))): the controller's sections differ from a fresh fetch")
                 return

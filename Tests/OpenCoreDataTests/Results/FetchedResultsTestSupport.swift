@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// A model for fetched results controller tests: Item(name, group, rank, serial, note).
 enum ShelfModel {
@@ -98,8 +98,10 @@ final class TableMirror: NSObject, NSFetchedResultsControllerDelegate {
         log.append("will")
     }
 
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange sectionInfo: NSFetchedResultsSectionInfo,
-                    atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType) {
+    func controller(
+        _ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange sectionInfo: NSFetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType
+    ) {
         if !inBatch { problems.append("section change outside a batch") }
         log.append("section \(type) \(sectionIndex) \(sectionInfo.name)")
         switch type {
@@ -109,8 +111,10 @@ final class TableMirror: NSObject, NSFetchedResultsControllerDelegate {
         }
     }
 
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
-                    at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
+        at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
         if !inBatch { problems.append("object change outside a batch") }
         guard let object = anObject as? NSManagedObject else {
             problems.append("changed object is \(Swift.type(of: anObject))")
@@ -146,12 +150,17 @@ final class TableMirror: NSObject, NSFetchedResultsControllerDelegate {
     /// deleted then inserted, then insertions at new index paths in ascending order.
     private func apply() {
         defer {
-            sectionDeletes = []; sectionInserts = []; rowDeletes = []; rowInserts = []; reloads = []
+            sectionDeletes = []
+            sectionInserts = []
+            rowDeletes = []
+            rowInserts = []
+            reloads = []
         }
         var reloaded: [NSManagedObject] = []
         for (path, object) in reloads {
             guard rows.indices.contains(path.section), rows[path.section].indices.contains(path.row),
-                  rows[path.section][path.row].object === object else {
+                rows[path.section][path.row].object === object
+            else {
                 return problems.append("reload at \(path) does not name the object shown there")
             }
             reloaded.append(object)
@@ -160,7 +169,8 @@ final class TableMirror: NSObject, NSFetchedResultsControllerDelegate {
         if Set(deletePaths).count != deletePaths.count { return problems.append("a row is deleted twice") }
         for (path, object) in rowDeletes.sorted(by: { $0.0 > $1.0 }) {
             guard rows.indices.contains(path.section), rows[path.section].indices.contains(path.row),
-                  rows[path.section][path.row].object === object else {
+                rows[path.section][path.row].object === object
+            else {
                 return problems.append("delete at \(path) does not name the object shown there")
             }
             rows[path.section].remove(at: path.row)
@@ -207,7 +217,8 @@ final class TableMirror: NSObject, NSFetchedResultsControllerDelegate {
             for (row, object) in section.objects.enumerated() {
                 if mirrored[row].object !== object { return "row \(row) of section \(index) shows another object" }
                 if mirrored[row].shown != Self.shown(object) {
-                    return "row \(row) of section \(index) shows \(mirrored[row].shown ?? "nil"), expected \(Self.shown(object) ?? "nil") (missing update)"
+                    return
+                        "row \(row) of section \(index) shows \(mirrored[row].shown ?? "nil"), expected \(Self.shown(object) ?? "nil") (missing update)"
                 }
             }
         }
@@ -216,8 +227,10 @@ final class TableMirror: NSObject, NSFetchedResultsControllerDelegate {
 }
 
 /// The results a fresh fetch gives, grouped into sections by the key path (one unnamed section without).
-func freshSections(_ request: NSFetchRequest<NSManagedObject>, in context: NSManagedObjectContext,
-                   sectionKey: String?) throws -> [(name: String, objects: [NSManagedObject])] {
+func freshSections(
+    _ request: NSFetchRequest<NSManagedObject>, in context: NSManagedObjectContext,
+    sectionKey: String?
+) throws -> [(name: String, objects: [NSManagedObject])] {
     let objects = try context.fetch(request)
     guard let sectionKey else { return [("", objects)] }
     var sections: [(name: String, objects: [NSManagedObject])] = []

@@ -1,13 +1,15 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// The internal-checks build (`OCD_INTERNAL_CHECKS=1 swift test`, as CI runs the suite) stops the program
 /// when an invariant a runtime technique relies on does not hold; other builds compile the checks out.
 @Suite("Internal checks")
 struct InternalChecksTests {
-    @Test("a failing check stops the program, naming the invariant", .tags(.exitTest),
-          .enabled(if: InternalChecks.isEnabled, "the build does not compile the internal checks"))
+    @Test(
+        "a failing check stops the program, naming the invariant", .tags(.exitTest),
+        .enabled(if: InternalChecks.isEnabled, "the build does not compile the internal checks"))
     func failingCheckStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             InternalChecks.check(1 + 1 == 3, "arithmetic holds")
@@ -16,25 +18,37 @@ struct InternalChecksTests {
         #expect(message.contains("OpenCoreData internal check failed: arithmetic holds"))
     }
 
-    @Test("a check that holds lets the program go on",
-          .enabled(if: InternalChecks.isEnabled, "the build does not compile the internal checks"))
+    @Test(
+        "a check that holds lets the program go on",
+        .enabled(if: InternalChecks.isEnabled, "the build does not compile the internal checks"))
     func passingCheckGoesOn() {
         var evaluated = false
-        InternalChecks.check({ evaluated = true; return true }(), "never shown")
+        InternalChecks.check(
+            {
+                evaluated = true
+                return true
+            }(), "never shown")
         #expect(evaluated)
     }
 
-    @Test("without the checks, a failing check is not even evaluated",
-          .enabled(if: !InternalChecks.isEnabled, "the build compiles the internal checks"))
+    @Test(
+        "without the checks, a failing check is not even evaluated",
+        .enabled(if: !InternalChecks.isEnabled, "the build compiles the internal checks"))
     func checksCompiledOut() {
         var evaluated = false
-        InternalChecks.check({ evaluated = true; return false }(), "never shown")
+        InternalChecks.check(
+            {
+                evaluated = true
+                return false
+            }(), "never shown")
         #expect(!evaluated)
     }
 
-    @Test("an object whose unretained context outlived it is caught on its next read", .tags(.exitTest),
-          .enabled(if: InternalChecks.isEnabled && RuntimeTechniques.unretainedContext,
-                   "the build neither checks nor holds contexts unretained"))
+    @Test(
+        "an object whose unretained context outlived it is caught on its next read", .tags(.exitTest),
+        .enabled(
+            if: InternalChecks.isEnabled && RuntimeTechniques.unretainedContext,
+            "the build neither checks nor holds contexts unretained"))
     func staleContextReferenceIsCaught() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let entity = NSEntityDescription()

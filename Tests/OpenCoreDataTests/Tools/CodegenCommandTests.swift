@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// `ocd codegen`: the Swift classes Xcode's "Manual/None" generation writes, in OpenCoreData's dialect,
@@ -16,11 +17,14 @@ struct CodegenCommandTests {
     static func typecheck(_ files: [URL]) throws -> (status: Int32, output: String) {
         let build = try buildFolder()
         let grdbMap = Fixtures.packageRoot.appendingPathComponent(".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
-        let arguments = ["swiftc", "-typecheck", "-module-name", "Generated",
-                         "-I", build.appendingPathComponent("Modules").path,
-                         "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("COpenCoreDataRuntime.build/module.modulemap").path,
-                         "-Xcc", "-fmodule-map-file=" + grdbMap.path,
-                         "-load-plugin-executable", build.appendingPathComponent("OpenCoreDataMacros-tool").path + "#OpenCoreDataMacros"]
+        let arguments =
+            [
+                "swiftc", "-typecheck", "-module-name", "Generated",
+                "-I", build.appendingPathComponent("Modules").path,
+                "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("COpenCoreDataRuntime.build/module.modulemap").path,
+                "-Xcc", "-fmodule-map-file=" + grdbMap.path,
+                "-load-plugin-executable", build.appendingPathComponent("OpenCoreDataMacros-tool").path + "#OpenCoreDataMacros",
+            ]
             + files.map(\.path)
         let result = try StoreProcesses.run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
         return (result.status, result.output + result.error)
@@ -29,9 +33,11 @@ struct CodegenCommandTests {
     /// Stand-ins for the app classes transformable attributes name (`UIColor`, an app's `Color`), which
     /// generated code refers to.
     static func stubs(for model: NSManagedObjectModel, in directory: URL) throws -> URL {
-        let known: Set<String> = ["NSObject", "NSArray", "NSDictionary", "NSSet", "NSOrderedSet", "NSString", "NSNumber", "NSData",
-                                  "NSDate", "NSURL", "NSUUID", "NSValue", "NSNull", "NSDecimalNumber", "NSAttributedString",
-                                  "NSMutableArray", "NSMutableDictionary", "NSMutableSet", "NSMutableString", "NSMutableData"]
+        let known: Set<String> = [
+            "NSObject", "NSArray", "NSDictionary", "NSSet", "NSOrderedSet", "NSString", "NSNumber", "NSData",
+            "NSDate", "NSURL", "NSUUID", "NSValue", "NSNull", "NSDecimalNumber", "NSAttributedString",
+            "NSMutableArray", "NSMutableDictionary", "NSMutableSet", "NSMutableString", "NSMutableData",
+        ]
         var names = Set<String>()
         for entity in model.entities {
             for case let attribute as NSAttributeDescription in entity.properties where attribute.attributeType == .transformableAttributeType {
@@ -98,7 +104,8 @@ struct CodegenCommandTests {
     @Test("code using the generated properties, fetch request and ordered accessors as with Xcode's compiles")
     func generatedClassesRun() throws {
         // The code the generator writes for the demo's kind of model, compiled into this test target.
-        let model = try ModelFileKit.load("""
+        let model = try ModelFileKit.load(
+            """
             <entity name="Shelf" representedClassName="GeneratedShelf" syncable="YES">
                 <attribute name="name" optional="YES" attributeType="String"/>
                 <attribute name="rank" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
@@ -115,7 +122,8 @@ struct CodegenCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let written = try model.writeManagedObjectClasses(into: directory)
         let main = directory.appendingPathComponent("Use.swift")
-        try Data("""
+        try Data(
+            """
             import OpenCoreData
             func use(_ context: NSManagedObjectContext) {
                 let shelf = GeneratedShelf(context: context)
@@ -129,7 +137,8 @@ struct CodegenCommandTests {
                 let request: NSFetchRequest<GeneratedShelf> = GeneratedShelf.fetchRequest()
                 _ = request
             }
-            """.utf8).write(to: main)
+            """.utf8
+        ).write(to: main)
         let result = try Self.typecheck(written + [main])
         #expect(result.status == 0, "\(result.output)")
     }

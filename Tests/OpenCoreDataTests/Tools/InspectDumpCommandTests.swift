@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// `ocd inspect` and `ocd dump`, run as processes on copies of the Apple-written fixture stores.
@@ -20,11 +21,13 @@ struct InspectDumpCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try StoreProcesses.ocd(["inspect", url.path])
         #expect(result.status == 0, "\(result.error)")
-        for text in ["type SQLite, UUID C9CB0B35-ED6A-4042-BE5C-1B911AC00B2A, framework version 1344", "journal mode wal",
-                     "model: the store's cache (Z_MODELCACHE)", "Entities (6)", "Book #1, 51 rows in ZBOOK",
-                     "GraphicNovel #2 : Book, 1 row in ZBOOK", "Author #6 : Writer, 2 rows in ZWRITER",
-                     "pagesCount: Integer 64 (derived), optional", "books: → Book, to-many, inverse author, cascade",
-                     "History: ATRANSACTION 1 rows, ACHANGE 5468 rows, ATRANSACTIONSTRING 2 rows"] {
+        for text in [
+            "type SQLite, UUID C9CB0B35-ED6A-4042-BE5C-1B911AC00B2A, framework version 1344", "journal mode wal",
+            "model: the store's cache (Z_MODELCACHE)", "Entities (6)", "Book #1, 51 rows in ZBOOK",
+            "GraphicNovel #2 : Book, 1 row in ZBOOK", "Author #6 : Writer, 2 rows in ZWRITER",
+            "pagesCount: Integer 64 (derived), optional", "books: → Book, to-many, inverse author, cascade",
+            "History: ATRANSACTION 1 rows, ACHANGE 5468 rows, ATRANSACTIONSTRING 2 rows",
+        ] {
             #expect(result.output.contains(text), "\(text)\n\(result.output)")
         }
     }
@@ -55,8 +58,10 @@ struct InspectDumpCommandTests {
         let other = CompiledFixtures.sampleSource.appendingPathComponent("SampleModel3.xcdatamodel")
         let differ = try StoreProcesses.ocd(["inspect", url.path, "--model", other.path])
         #expect(differ.status == 0, "\(differ.error)")
-        for text in ["Car: differs: property 'color' removed", "property 'createdBy' added", "ExpensiveSportCar: only in the store",
-                     "LuxuryCar: only in the model", "Maker: only in the model"] {
+        for text in [
+            "Car: differs: property 'color' removed", "property 'createdBy' added", "ExpensiveSportCar: only in the store",
+            "LuxuryCar: only in the model", "Maker: only in the model",
+        ] {
             #expect(differ.output.contains(text), "\(text)\n\(differ.output)")
         }
     }
@@ -69,8 +74,10 @@ struct InspectDumpCommandTests {
         try FileManager.default.copyItem(at: Fixtures.stores.appendingPathComponent("magicalpanda__MagicalRecord__Recipes/Recipes.sqlite"), to: url)
         let result = try StoreProcesses.ocd(["inspect", url.path])
         #expect(result.status == 0, "\(result.error)")
-        for text in ["framework version 241", "journal mode delete", "the store keeps no model", "Recipe #3, 7 rows in ZRECIPE",
-                     "table ZINGREDIENT: Z_PK INTEGER, Z_ENT INTEGER, Z_OPT INTEGER, ZDISPLAYORDER INTEGER"] {
+        for text in [
+            "framework version 241", "journal mode delete", "the store keeps no model", "Recipe #3, 7 rows in ZRECIPE",
+            "table ZINGREDIENT: Z_PK INTEGER, Z_ENT INTEGER, Z_OPT INTEGER, ZDISPLAYORDER INTEGER",
+        ] {
             #expect(result.output.contains(text), "\(text)\n\(result.output)")
         }
         let missing = try StoreProcesses.ocd(["inspect", directory.appendingPathComponent("none.sqlite").path])
@@ -111,7 +118,10 @@ struct InspectDumpCommandTests {
         let result = try StoreProcesses.ocd(["dump", url.path, "--entity", "BookmarkEntity", "--format", "csv"])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        #expect(lines.first == "objectID,children,favoriteFolders,favorites,isFolder,isPendingDeletion,lastChildrenPayloadReceivedFromSync,modifiedAt,parent,title,url,uuid")
+        #expect(
+            lines.first
+                == "objectID,children,favoriteFolders,favorites,isFolder,isPendingDeletion,lastChildrenPayloadReceivedFromSync,modifiedAt,parent,title,url,uuid"
+        )
         #expect(lines.count == 11)
         let missing = try StoreProcesses.ocd(["dump", url.path, "--entity", "Nothing"])
         #expect(missing.status != 0)
@@ -122,8 +132,9 @@ struct InspectDumpCommandTests {
     func dumpShowsProgress() throws {
         let (directory, url) = try Self.copy(try Self.fixture("SampleModel2_V1.sqlite"))
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try StoreProcesses.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                            ["OCD_PROGRESS=always", try QueryCommandTests.executable().path, "dump", url.path, "--entity", "Feedback"])
+        let result = try StoreProcesses.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["OCD_PROGRESS=always", try QueryCommandTests.executable().path, "dump", url.path, "--entity", "Feedback"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.contains("dumping Feedback ["))
         #expect(result.error.contains("100% (444/444)"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OpenCoreData
 
 /// `ocd migrate STORE --model BUNDLE [--to VERSION] [--dry-run]`, run as a child process.

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// `ocd query` run as a process against a copy of an Apple-written store (CoreDataPlus's SampleModel:
 /// Person, Car with subentities SportCar and ExpensiveSportCar).
@@ -39,30 +39,35 @@ struct QueryCommandTests {
     func table() throws {
         let (directory, store, model) = try Self.sample()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try Self.run([store.path, "--model", model.path, "--entity", "Person",
-                                   "--predicate", "lastName == 'Gleaves' OR lastName == 'Moreton'",
-                                   "--sort", "lastName,-firstName", "--limit", "3",
-                                   "--properties", "firstName,lastName,cars.@count"])
+        let result = try Self.run([
+            store.path, "--model", model.path, "--entity", "Person",
+            "--predicate", "lastName == 'Gleaves' OR lastName == 'Moreton'",
+            "--sort", "lastName,-firstName", "--limit", "3",
+            "--properties", "firstName,lastName,cars.@count",
+        ])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output == """
-        firstName | lastName | cars.@count
-        ----------+----------+------------
-        Vaughn    | Gleaves  | 0
-        Lorayne   | Gleaves  | 0
-        Faron     | Moreton  | 2
-        (3 rows)
+        #expect(
+            result.output == """
+                firstName | lastName | cars.@count
+                ----------+----------+------------
+                Vaughn    | Gleaves  | 0
+                Lorayne   | Gleaves  | 0
+                Faron     | Moreton  | 2
+                (3 rows)
 
-        """)
+                """)
     }
 
     @Test("without --model the store's own cached model is used")
     func cachedModel() throws {
         let (directory, store, _) = try Self.sample()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try Self.run([store.path, "--entity", "Person",
-                                   "--predicate", "lastName == 'Gleaves' OR lastName == 'Moreton'",
-                                   "--sort", "lastName,-firstName", "--limit", "3",
-                                   "--properties", "firstName,lastName,cars.@count"])
+        let result = try Self.run([
+            store.path, "--entity", "Person",
+            "--predicate", "lastName == 'Gleaves' OR lastName == 'Moreton'",
+            "--sort", "lastName,-firstName", "--limit", "3",
+            "--properties", "firstName,lastName,cars.@count",
+        ])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.hasPrefix("firstName | lastName | cars.@count"))
         #expect(result.output.contains("Faron     | Moreton  | 2"))
@@ -77,36 +82,42 @@ struct QueryCommandTests {
     func groupedJSON() throws {
         let (directory, store, model) = try Self.sample()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try Self.run([store.path, "--model", model.path, "--entity", "Car",
-                                   "--group-by", "maker", "--sort=-count,maker", "--limit", "4", "--json"])
+        let result = try Self.run([
+            store.path, "--model", model.path, "--entity", "Car",
+            "--group-by", "maker", "--sort=-count,maker", "--limit", "4", "--json",
+        ])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output == """
-        [
-          {"maker": "FIAT", "count": 103},
-          {"maker": "Kia", "count": 4},
-          {"maker": "Alfa Romeo", "count": 3},
-          {"maker": "Renault", "count": 3}
-        ]
+        #expect(
+            result.output == """
+                [
+                  {"maker": "FIAT", "count": 103},
+                  {"maker": "Kia", "count": 4},
+                  {"maker": "Alfa Romeo", "count": 3},
+                  {"maker": "Renault", "count": 3}
+                ]
 
-        """)
+                """)
     }
 
     @Test("expressions in --properties: the @count of a to-many relationship per row, also as a sort key")
     func expressions() throws {
         let (directory, store, model) = try Self.sample()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try Self.run([store.path, "--model", model.path, "--entity", "Person",
-                                   "--properties", "firstName,lastName,cars.@count", "--sort=-cars.@count,lastName",
-                                   "--limit", "3", "--json"])
+        let result = try Self.run([
+            store.path, "--model", model.path, "--entity", "Person",
+            "--properties", "firstName,lastName,cars.@count", "--sort=-cars.@count,lastName",
+            "--limit", "3", "--json",
+        ])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output == """
-        [
-          {"firstName": "Theodora", "lastName": "Stone", "cars.@count": 100},
-          {"firstName": "Juliana", "lastName": "Pyke", "cars.@count": 3},
-          {"firstName": "Ross", "lastName": "Hurowitz", "cars.@count": 2}
-        ]
+        #expect(
+            result.output == """
+                [
+                  {"firstName": "Theodora", "lastName": "Stone", "cars.@count": 100},
+                  {"firstName": "Juliana", "lastName": "Pyke", "cars.@count": 3},
+                  {"firstName": "Ross", "lastName": "Hurowitz", "cars.@count": 2}
+                ]
 
-        """)
+                """)
     }
 
     @Test("a bad predicate prints the parser's message and position and exits non-zero")

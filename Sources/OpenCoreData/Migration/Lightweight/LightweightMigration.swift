@@ -11,12 +11,18 @@ public enum LightweightMigration {
     ///   (134130) naming the file when no candidate matches.
     public static func sourceModel(forStoreAt url: URL, among candidates: [NSManagedObjectModel]) throws -> NSManagedObjectModel {
         let metadata = try SQLiteStoreMetadata.read(fromStoreAt: url).dictionary
-        guard let model = MigrationSourceModels.sourceModel(forStoreAt: url, metadata: metadata, configuration: nil,
-                                                            candidates: candidates) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingSourceModelError, userInfo: [
-                NSLocalizedDescriptionKey: "None of the \(candidates.count) model(s) searched is the model the store at \(url.path) was written with.",
-                NSURLErrorKey: url,
-            ])
+        guard
+            let model = MigrationSourceModels.sourceModel(
+                forStoreAt: url, metadata: metadata, configuration: nil,
+                candidates: candidates)
+        else {
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSMigrationMissingSourceModelError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "None of the \(candidates.count) model(s) searched is the model the store at \(url.path) was written with.",
+                    NSURLErrorKey: url,
+                ])
         }
         return model
     }
@@ -31,11 +37,14 @@ public enum LightweightMigration {
     ///   laid out for the source model; ``NSMigrationError`` (134110) or
     ///   ``NSMigrationConstraintViolationError`` (134111) when rows cannot be migrated. The file is
     ///   unchanged whenever an error is thrown.
-    public static func migrateStore(at url: URL, sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel,
-                                    mapping: NSMappingModel? = nil, progress: ((Double, String) -> Void)? = nil) throws {
+    public static func migrateStore(
+        at url: URL, sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel,
+        mapping: NSMappingModel? = nil, progress: ((Double, String) -> Void)? = nil
+    ) throws {
         let mapping = try mapping ?? NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: destinationModel)
-        let plan = try SQLiteMigrationPlan(source: sourceModel, sourceConfiguration: nil, destination: destinationModel,
-                                           destinationConfiguration: nil, mapping: mapping)
+        let plan = try SQLiteMigrationPlan(
+            source: sourceModel, sourceConfiguration: nil, destination: destinationModel,
+            destinationConfiguration: nil, mapping: mapping)
         var migration = SQLiteLightweightMigration(url: url, plan: plan, destinationConfiguration: nil)
         migration.progress = progress
         try migration.run()
@@ -44,8 +53,10 @@ public enum LightweightMigration {
     /// Lines describing a mapping: entities and properties added, removed and renamed
     /// (`+ entity Shelf`, `- Person.age`, `~ Person.nickname → alias`), in entity-name order. An empty
     /// array means the models store the same entities and properties.
-    public static func summary(of mapping: NSMappingModel, sourceModel: NSManagedObjectModel,
-                               destinationModel: NSManagedObjectModel) -> [String] {
+    public static func summary(
+        of mapping: NSMappingModel, sourceModel: NSManagedObjectModel,
+        destinationModel: NSManagedObjectModel
+    ) -> [String] {
         var lines: [String] = []
         let mappings = (mapping.entityMappings ?? []).sorted {
             ($0.destinationEntityName ?? $0.sourceEntityName ?? "") < ($1.destinationEntityName ?? $1.sourceEntityName ?? "")
@@ -62,7 +73,8 @@ public enum LightweightMigration {
                 break
             }
             guard let name = entityMapping.destinationEntityName, let sourceName = entityMapping.sourceEntityName,
-                  destinationModel.entitiesByName[name] != nil, let source = sourceModel.entitiesByName[sourceName] else { continue }
+                destinationModel.entitiesByName[name] != nil, let source = sourceModel.entitiesByName[sourceName]
+            else { continue }
             if name != sourceName { lines.append("~ entity \(sourceName) → \(name)") }
             var used: Set<String> = []
             let properties = (entityMapping.attributeMappings ?? []) + (entityMapping.relationshipMappings ?? [])

@@ -18,7 +18,8 @@ final class MigrationCandidates: Sequence {
     init(for model: NSManagedObjectModel, registered: [NSManagedObjectModel]) {
         self.registered = registered
         if let bundle = MigrationSourceModels.bundleURL(of: model),
-           let versions = try? NSManagedObjectModel.versions(inBundleAt: bundle) {
+            let versions = try? NSManagedObjectModel.versions(inBundleAt: bundle)
+        {
             bundleVersions = versions
         } else {
             bundleVersions = []

@@ -13,8 +13,10 @@ enum MigrationSourceModels {
     /// The versions a progressive migration may pass through, oldest first: the versions of the
     /// bundle the model was loaded from, in the bundle's order (folder names, numbers by value), or
     /// else the registered models in the order given.
-    static func orderedVersions(for model: NSManagedObjectModel,
-                                registered: [NSManagedObjectModel]) -> [(name: String?, model: NSManagedObjectModel)] {
+    static func orderedVersions(
+        for model: NSManagedObjectModel,
+        registered: [NSManagedObjectModel]
+    ) -> [(name: String?, model: NSManagedObjectModel)] {
         candidates(for: model, registered: registered).orderedVersions()
     }
 
@@ -35,7 +37,8 @@ enum MigrationSourceModels {
         if bundles.contains(url.pathExtension) { return url }
         let parent = url.deletingLastPathComponent()
         if [ModelBundleLayout.versionExtension, CompiledModelFiles.modelExtension].contains(url.pathExtension),
-           bundles.contains(parent.pathExtension) {
+            bundles.contains(parent.pathExtension)
+        {
             return parent
         }
         return nil
@@ -52,8 +55,10 @@ enum MigrationSourceModels {
     /// The first candidate whose configuration matches the store's metadata, or else whose layout is
     /// exactly the file's (an Apple-written store whose version hashes OpenCoreData computes
     /// differently).
-    static func sourceModel(forStoreAt url: URL, metadata: [String: Any], configuration: String?,
-                            candidates: some Sequence<NSManagedObjectModel>) -> NSManagedObjectModel? {
+    static func sourceModel(
+        forStoreAt url: URL, metadata: [String: Any], configuration: String?,
+        candidates: some Sequence<NSManagedObjectModel>
+    ) -> NSManagedObjectModel? {
         func configurationName(_ model: NSManagedObjectModel) -> String? {
             guard let configuration, model.configurations.contains(configuration) else { return nil }
             return configuration
@@ -63,7 +68,8 @@ enum MigrationSourceModels {
         }
         return candidates.first { candidate in
             guard let schema = try? SQLiteSchema(model: candidate, configurationName: configurationName(candidate)),
-                  let differences = try? schema.differences(inStoreAt: url) else { return false }
+                let differences = try? schema.differences(inStoreAt: url)
+            else { return false }
             return differences.isEmpty
         }
     }

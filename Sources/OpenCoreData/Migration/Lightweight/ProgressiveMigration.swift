@@ -82,14 +82,18 @@ public struct ProgressiveMigration {
     /// - Throws: ``NSMigrationMissingSourceModelError`` (134130) when the store's model is not among
     ///   the versions; the error of the direct mapping (``NSInferredMappingModelError``, 134190) when
     ///   no path of inferable mappings reaches the destination; the errors of reading the store.
-    public init(storeAt url: URL, versions: [NSManagedObjectModel], names: [String]? = nil,
-                destinationModel: NSManagedObjectModel) throws {
+    public init(
+        storeAt url: URL, versions: [NSManagedObjectModel], names: [String]? = nil,
+        destinationModel: NSManagedObjectModel
+    ) throws {
         try self.init(storeAt: url, versions: versions, names: names, destinationModel: destinationModel, sources: MappingSources())
     }
 
     /// Plans the migration with mapping models from `sources`.
-    init(storeAt url: URL, versions: [NSManagedObjectModel], names: [String]?, destinationModel: NSManagedObjectModel,
-         sources: MappingSources) throws {
+    init(
+        storeAt url: URL, versions: [NSManagedObjectModel], names: [String]?, destinationModel: NSManagedObjectModel,
+        sources: MappingSources
+    ) throws {
         storeURL = url
         let source = try LightweightMigration.sourceModel(forStoreAt: url, among: versions + [destinationModel])
         if source === destinationModel || source.versionChecksum == destinationModel.versionChecksum {
@@ -116,36 +120,45 @@ public struct ProgressiveMigration {
         let target: NSManagedObjectModel.BundleVersion
         if let versionName {
             guard let match = versions.first(where: { $0.name == versionName || $0.url.lastPathComponent == versionName }) else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
-                    NSLocalizedDescriptionKey: "\(bundle.path): no version named \"\(versionName)\"; the bundle holds \(versions.map { "\"\($0.name)\"" }.joined(separator: ", "))",
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "\(bundle.path): no version named \"\(versionName)\"; the bundle holds \(versions.map { "\"\($0.name)\"" }.joined(separator: ", "))"
+                    ])
             }
             target = match
         } else {
             guard let current = versions.first(where: \.isCurrent) ?? versions.last else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
-                    NSLocalizedDescriptionKey: "\(bundle.path) holds no model version",
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "\(bundle.path) holds no model version"
+                    ])
             }
             target = current
         }
         guard let targetIndex = versions.firstIndex(of: target) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
-                NSLocalizedDescriptionKey: "\(bundle.path): the version \"\(target.name)\" was not found",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "\(bundle.path): the version \"\(target.name)\" was not found"
+                ])
         }
         var models: [NSManagedObjectModel] = []
         for version in versions[...targetIndex] { models.append(try MigrationSourceModels.loadVersion(version)) }
         let destination = models.removeLast()
         let found = ProgressiveMappingFiles()
-        try self.init(storeAt: url, versions: models, names: versions[..<targetIndex].map(\.name), destinationModel: destination,
-                      sources: MappingSources(lookup: { found.mapping(from: $0, to: $1) }))
+        try self.init(
+            storeAt: url, versions: models, names: versions[..<targetIndex].map(\.name), destinationModel: destination,
+            sources: MappingSources(lookup: { found.mapping(from: $0, to: $1) }))
         if let last = steps.last, last.destinationName == nil {
             var named = steps
-            named[named.count - 1] = Step(sourceModel: last.sourceModel, destinationModel: last.destinationModel,
-                                          sourceName: last.sourceName, destinationName: target.name,
-                                          mappingModel: last.mappingModel, runsInPlace: last.runsInPlace,
-                                          copyReason: last.copyReason, isInferred: last.isInferred, plan: last.plan)
+            named[named.count - 1] = Step(
+                sourceModel: last.sourceModel, destinationModel: last.destinationModel,
+                sourceName: last.sourceName, destinationName: target.name,
+                mappingModel: last.mappingModel, runsInPlace: last.runsInPlace,
+                copyReason: last.copyReason, isInferred: last.isInferred, plan: last.plan)
             self = ProgressiveMigration(storeURL: url, steps: named)
         }
     }
@@ -173,40 +186,50 @@ public struct ProgressiveMigration {
     /// steps, the whole chain runs on a working copy whose content replaces the store's in one transaction at
     /// the end (``SQLiteStoreRewrite``), so a failure or a crash never leaves the store at an intermediate
     /// version.
-    func run(progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
-             sqlDebugLog: SQLDebugLog?, configuration: String?) throws {
+    func run(
+        progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
+        sqlDebugLog: SQLDebugLog?, configuration: String?
+    ) throws {
         guard !steps.isEmpty else { return }
         guard steps.count > 1, steps.contains(where: { $0.plan == nil }) else {
-            try run(on: storeURL, progress: progress, handler: handler, defersCleanup: defersCleanup,
-                    sqlDebugLog: sqlDebugLog, configuration: configuration)
+            try run(
+                on: storeURL, progress: progress, handler: handler, defersCleanup: defersCleanup,
+                sqlDebugLog: sqlDebugLog, configuration: configuration)
             return
         }
         var working: URL?
         defer { if let working { SQLiteStore.removeFiles(of: working) } }
         try SQLiteStoreRewrite(url: storeURL).run {
             // Another process may have migrated the store while this one waited for the write lock.
-            if let last = steps.last, try SQLiteStoreRewrite.isAtModel(last.destinationModel,
-                                                                       configuration: Self.configuration(configuration, in: last.destinationModel),
-                                                                       storeAt: storeURL) {
+            if let last = steps.last,
+                try SQLiteStoreRewrite.isAtModel(
+                    last.destinationModel,
+                    configuration: Self.configuration(configuration, in: last.destinationModel),
+                    storeAt: storeURL)
+            {
                 return nil
             }
             let copy = try SQLiteStore.makeWorkingCopy(of: storeURL)
             working = copy
-            try run(on: copy, progress: progress, handler: handler, defersCleanup: defersCleanup,
-                    sqlDebugLog: sqlDebugLog, configuration: configuration)
+            try run(
+                on: copy, progress: progress, handler: handler, defersCleanup: defersCleanup,
+                sqlDebugLog: sqlDebugLog, configuration: configuration)
             try SQLiteStore.shareExternalData(of: copy, with: storeURL)
             return copy
         }
         if let last = steps.last {
-            SQLiteExternalDataCleanup.removeUnreferencedFiles(ofStoreAt: storeURL, model: last.destinationModel,
-                                                              configuration: Self.configuration(configuration, in: last.destinationModel))
+            SQLiteExternalDataCleanup.removeUnreferencedFiles(
+                ofStoreAt: storeURL, model: last.destinationModel,
+                configuration: Self.configuration(configuration, in: last.destinationModel))
         }
     }
 
     /// Runs the steps on the SQLite file at `storeURL`: consecutive steps the store runs itself share one
     /// transaction; a migration manager's step commits on its own (``SQLiteStoreRewrite``).
-    private func run(on storeURL: URL, progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
-                     sqlDebugLog: SQLDebugLog?, configuration: String?) throws {
+    private func run(
+        on storeURL: URL, progress: Progress?, handler: ((Double, String) -> Void)?, defersCleanup: Bool,
+        sqlDebugLog: SQLDebugLog?, configuration: String?
+    ) throws {
         progress?.totalUnitCount = Int64(steps.count * 100)
         let count = steps.count
         func reporter(_ position: Int) -> (Double, String) -> Void {
@@ -224,12 +247,14 @@ public struct ProgressiveMigration {
                 if !batch.isEmpty { try SQLiteLightweightMigration.run(batch) }
                 batch = []
                 let report = reporter(position)
-                try SQLiteStore.migrateWithManager(at: storeURL, from: step.sourceModel, to: step.destinationModel,
-                                                   mapping: step.mappingModel, configuration: configuration, report: report)
+                try SQLiteStore.migrateWithManager(
+                    at: storeURL, from: step.sourceModel, to: step.destinationModel,
+                    mapping: step.mappingModel, configuration: configuration, report: report)
                 continue
             }
-            var migration = SQLiteLightweightMigration(url: storeURL, plan: plan,
-                                                       destinationConfiguration: Self.configuration(configuration, in: step.destinationModel))
+            var migration = SQLiteLightweightMigration(
+                url: storeURL, plan: plan,
+                destinationConfiguration: Self.configuration(configuration, in: step.destinationModel))
             migration.sqlDebugLog = sqlDebugLog
             migration.defersCleanup = defersCleanup && position == count - 1
             migration.progress = reporter(position)
@@ -240,9 +265,11 @@ public struct ProgressiveMigration {
 
     /// The steps from `source` to `destination`: the direct one when its mapping can be inferred,
     /// else the path through `versions` with the longest steps.
-    static func steps(from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
-                      through versions: [NSManagedObjectModel], name: @escaping (NSManagedObjectModel) -> String?,
-                      sources: MappingSources) throws -> [Step] {
+    static func steps(
+        from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
+        through versions: [NSManagedObjectModel], name: @escaping (NSManagedObjectModel) -> String?,
+        sources: MappingSources
+    ) throws -> [Step] {
         let direct: Result<Step, Error>
         do {
             direct = .success(try step(from: source, to: destination, name: name, sources: sources))
@@ -264,34 +291,43 @@ public struct ProgressiveMigration {
     }
 
     /// One step: with the mapping model `lookup` finds, else with the inferred one.
-    static func step(from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
-                     name: (NSManagedObjectModel) -> String?, sources: MappingSources) throws -> Step {
+    static func step(
+        from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
+        name: (NSManagedObjectModel) -> String?, sources: MappingSources
+    ) throws -> Step {
         let found = sources.lookup?(source, destination)
         guard found != nil || sources.infers else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError, userInfo: [
-                NSLocalizedDescriptionKey: "No mapping model leads from \(name(source) ?? "the store's model") to \(name(destination) ?? "the destination model") and inference is off.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "No mapping model leads from \(name(source) ?? "the store's model") to \(name(destination) ?? "the destination model") and inference is off."
+                ])
         }
         let mapping = try found ?? NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
         let plan: SQLiteMigrationPlan
         do {
-            plan = try SQLiteMigrationPlan(source: source, sourceConfiguration: configuration(sources.configuration, in: source),
-                                           destination: destination,
-                                           destinationConfiguration: configuration(sources.configuration, in: destination),
-                                           mapping: mapping)
+            plan = try SQLiteMigrationPlan(
+                source: source, sourceConfiguration: configuration(sources.configuration, in: source),
+                destination: destination,
+                destinationConfiguration: configuration(sources.configuration, in: destination),
+                mapping: mapping)
         } catch let error as NSError where found != nil && error.code == NSMigrationMissingMappingModelError {
-            return Step(sourceModel: source, destinationModel: destination, sourceName: name(source),
-                        destinationName: name(destination), mappingModel: mapping, runsInPlace: false,
-                        copyReason: "the mapping model runs through NSMigrationManager (\(error.localizedDescription))",
-                        isInferred: false, plan: nil)
+            return Step(
+                sourceModel: source, destinationModel: destination, sourceName: name(source),
+                destinationName: name(destination), mappingModel: mapping, runsInPlace: false,
+                copyReason: "the mapping model runs through NSMigrationManager (\(error.localizedDescription))",
+                isInferred: false, plan: nil)
         }
-        let migration = SQLiteLightweightMigration(url: URL(fileURLWithPath: "/"), plan: plan,
-                                                   destinationConfiguration: configuration(sources.configuration, in: destination))
+        let migration = SQLiteLightweightMigration(
+            url: URL(fileURLWithPath: "/"), plan: plan,
+            destinationConfiguration: configuration(sources.configuration, in: destination))
         var reason: String?
         if case let .failure(refusal) = migration.inPlacePlan(sqliteVersion: linkedSQLiteVersion) { reason = refusal.description }
-        return Step(sourceModel: source, destinationModel: destination, sourceName: name(source),
-                    destinationName: name(destination), mappingModel: mapping, runsInPlace: reason == nil,
-                    copyReason: reason, isInferred: found == nil, plan: plan)
+        return Step(
+            sourceModel: source, destinationModel: destination, sourceName: name(source),
+            destinationName: name(destination), mappingModel: mapping, runsInPlace: reason == nil,
+            copyReason: reason, isInferred: found == nil, plan: plan)
     }
 
     /// A function giving the name of the first of `versions` with a model's version checksum (each
@@ -330,7 +366,8 @@ public struct ProgressiveMigration {
             var next = last
             while next > index {
                 if let step = try? ProgressiveMigration.step(from: nodes[index], to: nodes[next], name: name, sources: sources),
-                   let rest = path(from: next) {
+                    let rest = path(from: next)
+                {
                     return [step] + rest
                 }
                 next -= 1

@@ -20,7 +20,8 @@ enum MigrationExpressionCheck {
         switch expression.storage {
         case .keyPath(let path, let operand):
             if case .variable(let name) = operand.storage, name == NSMigrationSourceObjectKey,
-               let first = path.split(separator: ".").first {
+                let first = path.split(separator: ".").first
+            {
                 keys.append(String(first))
             }
             collect(operand, into: &keys)

@@ -41,8 +41,10 @@ open class NSEntityMigrationPolicy: NSObject {
     /// destination context, sets each attribute from its property mapping's value expression (a copy
     /// mapping without attribute mappings copies the attributes of the same names), and associates the
     /// two instances with ``NSMigrationManager/associate(sourceInstance:withDestinationInstance:for:)``.
-    open func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                         manager: NSMigrationManager) throws {
+    open func createDestinationInstances(
+        forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         try manager._createDefaultDestinationInstance(for: sInstance, mapping: mapping, policy: self)
     }
 
@@ -55,8 +57,10 @@ open class NSEntityMigrationPolicy: NSObject {
     /// instance's source instance — typically
     /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.books)`
     /// — and sets the relationship to the destination instances found.
-    open func createRelationships(forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
-                                  manager: NSMigrationManager) throws {
+    open func createRelationships(
+        forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         try manager._createDefaultRelationships(for: dInstance, mapping: mapping, policy: self)
     }
 
@@ -89,10 +93,13 @@ open class NSEntityMigrationPolicy: NSObject {
     /// - Throws: ``NSEntityMigrationPolicyError`` (134170) naming the selector: the default implements
     ///   no function.
     open func performFunction(_ selector: String, with arguments: [Any?]) throws -> Any? {
-        throw NSError(domain: NSCocoaErrorDomain, code: NSEntityMigrationPolicyError, userInfo: [
-            NSLocalizedDescriptionKey: "The entity migration policy \(String(reflecting: type(of: self))) does not implement the function \"\(selector)\" (override performFunction(_:with:)).",
-            "selector": selector,
-        ])
+        throw NSError(
+            domain: NSCocoaErrorDomain, code: NSEntityMigrationPolicyError,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "The entity migration policy \(String(reflecting: type(of: self))) does not implement the function \"\(selector)\" (override performFunction(_:with:)).",
+                "selector": selector,
+            ])
     }
 }
 

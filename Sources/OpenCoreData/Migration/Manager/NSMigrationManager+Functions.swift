@@ -26,7 +26,10 @@ extension NSMigrationManager: ExpressionMethodReceiver {
             guard arguments.count == 2, let name = Self._string(arguments[0]) else { return .handled(nil) }
             let model = selector.hasPrefix("fetchRequestForSource") ? sourceModel : destinationModel
             guard model.entitiesByName[name] != nil else {
-                _noteExpressionError(Self._error(NSMigrationError, "The fetch request of a source expression names the entity \(name), which the model does not have.", url: nil))
+                _noteExpressionError(
+                    Self._error(
+                        NSMigrationError, "The fetch request of a source expression names the entity \(name), which the model does not have.",
+                        url: nil))
                 return .handled(nil)
             }
             let request = NSFetchRequest<NSManagedObject>(entityName: name)
@@ -36,7 +39,10 @@ extension NSMigrationManager: ExpressionMethodReceiver {
                 let predicate = try NSPredicate(validatingFormat: Self._replacingSourceVariable(in: text))
                 if predicate.predicateFormat != "TRUEPREDICATE" { request.predicate = predicate }
             } catch {
-                _noteExpressionError(Self._error(NSMigrationError, "The filter predicate \"\(text)\" of the entity \(name) cannot be read: \(error.localizedDescription)", url: nil, underlying: error))
+                _noteExpressionError(
+                    Self._error(
+                        NSMigrationError, "The filter predicate \"\(text)\" of the entity \(name) cannot be read: \(error.localizedDescription)",
+                        url: nil, underlying: error))
                 return .handled(nil)
             }
             return .handled(request)

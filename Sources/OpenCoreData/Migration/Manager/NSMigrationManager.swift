@@ -74,24 +74,30 @@ open class NSMigrationManager: NSObject {
     ///   policy method throws (the policy's error under `NSUnderlyingErrorKey`); ``NSMigrationError``
     ///   (134110) when the mapping does not fit the models, a value does not fit its property, or the
     ///   migrated objects do not validate; the error given to ``cancelMigrationWithError(_:)``.
-    open func migrateStore(from sourceURL: URL, type sourceType: NSPersistentStore.StoreType,
-                           options sourceOptions: [AnyHashable: Any]? = nil, mapping: NSMappingModel,
-                           to destinationURL: URL, type destinationType: NSPersistentStore.StoreType,
-                           options destinationOptions: [AnyHashable: Any]? = nil) throws {
-        try migrateStore(from: sourceURL, sourceType: sourceType.rawValue, options: sourceOptions, with: mapping,
-                         toDestinationURL: destinationURL, destinationType: destinationType.rawValue,
-                         destinationOptions: destinationOptions)
+    open func migrateStore(
+        from sourceURL: URL, type sourceType: NSPersistentStore.StoreType,
+        options sourceOptions: [AnyHashable: Any]? = nil, mapping: NSMappingModel,
+        to destinationURL: URL, type destinationType: NSPersistentStore.StoreType,
+        options destinationOptions: [AnyHashable: Any]? = nil
+    ) throws {
+        try migrateStore(
+            from: sourceURL, sourceType: sourceType.rawValue, options: sourceOptions, with: mapping,
+            toDestinationURL: destinationURL, destinationType: destinationType.rawValue,
+            destinationOptions: destinationOptions)
     }
 
     /// Migrates the store at `sourceURL` to a store at `dURL`, performing the mappings of `mappings`.
     ///
     /// - Throws: ``NSMigrationMissingMappingModelError`` (134140) when `mappings` is `nil`; otherwise the
     ///   errors of ``migrateStore(from:type:options:mapping:to:type:options:)``.
-    open func migrateStore(from sourceURL: URL, sourceType sStoreType: String, options sOptions: [AnyHashable: Any]? = nil,
-                           with mappings: NSMappingModel?, toDestinationURL dURL: URL, destinationType dStoreType: String,
-                           destinationOptions dOptions: [AnyHashable: Any]? = nil) throws {
-        try _migrateStore(from: sourceURL, sourceType: sStoreType, options: sOptions, with: mappings,
-                          to: dURL, destinationType: dStoreType, destinationOptions: dOptions)
+    open func migrateStore(
+        from sourceURL: URL, sourceType sStoreType: String, options sOptions: [AnyHashable: Any]? = nil,
+        with mappings: NSMappingModel?, toDestinationURL dURL: URL, destinationType dStoreType: String,
+        destinationOptions dOptions: [AnyHashable: Any]? = nil
+    ) throws {
+        try _migrateStore(
+            from: sourceURL, sourceType: sStoreType, options: sOptions, with: mappings,
+            to: dURL, destinationType: dStoreType, destinationOptions: dOptions)
     }
 
     /// The mapping model of the current (or last) migration.
@@ -109,8 +115,10 @@ open class NSMigrationManager: NSObject {
 
     /// Records that `sourceInstance` was migrated to `destinationInstance` by `entityMapping`; the
     /// relationship pass and ``destinationInstances(forEntityMappingName:sourceInstances:)`` use it.
-    open func associate(sourceInstance: NSManagedObject, withDestinationInstance destinationInstance: NSManagedObject,
-                        for entityMapping: NSEntityMapping) {
+    open func associate(
+        sourceInstance: NSManagedObject, withDestinationInstance destinationInstance: NSManagedObject,
+        for entityMapping: NSEntityMapping
+    ) {
         _associations.associate(sourceInstance, destinationInstance, mapping: entityMapping.name ?? "")
     }
 

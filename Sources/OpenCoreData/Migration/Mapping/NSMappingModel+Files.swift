@@ -18,12 +18,15 @@ extension NSMappingModel {
     /// A mapping model fits when each of its entity mappings reads an entity of the source model and
     /// writes an entity of the destination model (with the version hashes recorded, when the models
     /// the file names were found beside it), and every entity of both models has a mapping.
-    public convenience init?(from bundles: [Bundle]?, forSourceModel sourceModel: NSManagedObjectModel?,
-                             destinationModel: NSManagedObjectModel?) {
+    public convenience init?(
+        from bundles: [Bundle]?, forSourceModel sourceModel: NSManagedObjectModel?,
+        destinationModel: NSManagedObjectModel?
+    ) {
         guard let sourceModel, let destinationModel else { return nil }
         for url in Self._mappingModelFiles(in: bundles ?? [Bundle.main]) {
             guard let candidate = try? XcodeMappingFile.load(from: url),
-                  candidate._fits(sourceModel: sourceModel, destinationModel: destinationModel) else { continue }
+                candidate._fits(sourceModel: sourceModel, destinationModel: destinationModel)
+            else { continue }
             self.init()
             entityMappings = candidate.entityMappings
             return

@@ -16,8 +16,10 @@ extension NSMappingModel {
     ///   cannot be inferred: an attribute whose type changed, a relationship whose destination entity
     ///   is not the one it had, a property that changed between attribute and relationship, or two
     ///   destination entities or properties claiming the same source.
-    static func _inferredMappingModel(forSourceModel sourceModel: NSManagedObjectModel,
-                                      destinationModel: NSManagedObjectModel) throws -> NSMappingModel {
+    static func _inferredMappingModel(
+        forSourceModel sourceModel: NSManagedObjectModel,
+        destinationModel: NSManagedObjectModel
+    ) throws -> NSMappingModel {
         let model = NSMappingModel()
         var mappings: [NSEntityMapping] = []
         var claimed: [String: String] = [:]
@@ -43,7 +45,8 @@ extension NSMappingModel {
             mapping.sourceEntityVersionHash = source.versionHash
             mapping.attributeMappings = try Self._attributeMappings(destination, source)
             mapping.relationshipMappings = try Self._relationshipMappings(destination, source, sourceModel: sourceModel)
-            mapping.mappingType = (sourceName == destinationName && source.versionHash == destination.versionHash)
+            mapping.mappingType =
+                (sourceName == destinationName && source.versionHash == destination.versionHash)
                 ? .copyEntityMappingType : .transformEntityMappingType
             // Apple's names for inferred mappings: IEM_Copy_<Entity> and IEM_Transform_<Entity>.
             mapping.name = (mapping.mappingType == .copyEntityMappingType ? "IEM_Copy_" : "IEM_Transform_") + destinationName
@@ -94,7 +97,9 @@ extension NSMappingModel {
                 continue
             }
             guard _typesAreCompatible(from.attributeType, attribute.attributeType) else {
-                throw _inferenceError("attribute \(name) of entity \(entityName) changed type from \(from.attributeType) to \(attribute.attributeType) (source attribute \(source.name ?? "").\(from.name))")
+                throw _inferenceError(
+                    "attribute \(name) of entity \(entityName) changed type from \(from.attributeType) to \(attribute.attributeType) (source attribute \(source.name ?? "").\(from.name))"
+                )
             }
             if let other = claimed[from.name] {
                 throw _inferenceError("attributes \(other) and \(name) of entity \(entityName) both come from the source attribute \(from.name)")
@@ -106,8 +111,10 @@ extension NSMappingModel {
     }
 
     /// The relationship mappings of a destination entity coming from a source entity.
-    static func _relationshipMappings(_ destination: NSEntityDescription, _ source: NSEntityDescription,
-                                      sourceModel: NSManagedObjectModel) throws -> [NSPropertyMapping] {
+    static func _relationshipMappings(
+        _ destination: NSEntityDescription, _ source: NSEntityDescription,
+        sourceModel: NSManagedObjectModel
+    ) throws -> [NSPropertyMapping] {
         let entityName = destination.name ?? ""
         let sources = source.relationshipsByName.filter { !$0.value.isTransient }
         var result: [NSPropertyMapping] = []
@@ -125,13 +132,18 @@ extension NSMappingModel {
                 let mapped = _sourceEntity(for: target, in: sourceModel)
                 let related = mapped.map { _isSameOrRelated($0, oldTarget) } ?? false
                 guard related else {
-                    throw _inferenceError("relationship \(name) of entity \(entityName) now leads to \(target.name ?? "?"), which does not come from its source destination \(oldTarget.name ?? "?")")
+                    throw _inferenceError(
+                        "relationship \(name) of entity \(entityName) now leads to \(target.name ?? "?"), which does not come from its source destination \(oldTarget.name ?? "?")"
+                    )
                 }
             }
             let mapping = NSPropertyMapping()
             mapping.name = name
             mapping._sourcePropertyName = from.name
-            mapping.valueExpression = NSExpression(format: "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\" , \"\(from.name)\", $source.\(from.name))")
+            mapping.valueExpression = NSExpression(
+                format:
+                    "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\" , \"\(from.name)\", $source.\(from.name))"
+            )
             result.append(mapping)
         }
         return result
@@ -141,9 +153,15 @@ extension NSMappingModel {
     static func _isSameOrRelated(_ a: NSEntityDescription, _ b: NSEntityDescription) -> Bool {
         if a === b { return true }
         var current = a.superentity
-        while let next = current { if next === b { return true }; current = next.superentity }
+        while let next = current {
+            if next === b { return true }
+            current = next.superentity
+        }
         current = b.superentity
-        while let next = current { if next === a { return true }; current = next.superentity }
+        while let next = current {
+            if next === a { return true }
+            current = next.superentity
+        }
         return false
     }
 
@@ -158,9 +176,11 @@ extension NSMappingModel {
 
 /// The error thrown when a mapping model cannot be inferred.
 func _inferenceError(_ reason: String) -> NSError {
-    NSError(domain: NSCocoaErrorDomain, code: NSInferredMappingModelError, userInfo: [
-        NSLocalizedDescriptionKey: "Cannot infer a mapping model: \(reason).",
-        NSLocalizedFailureReasonErrorKey: reason,
-        "reason": reason,
-    ])
+    NSError(
+        domain: NSCocoaErrorDomain, code: NSInferredMappingModelError,
+        userInfo: [
+            NSLocalizedDescriptionKey: "Cannot infer a mapping model: \(reason).",
+            NSLocalizedFailureReasonErrorKey: reason,
+            "reason": reason,
+        ])
 }

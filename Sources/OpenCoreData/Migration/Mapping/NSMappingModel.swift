@@ -25,8 +25,10 @@ open class NSMappingModel: NSObject, @unchecked Sendable {
     /// throws ``NSInferredMappingModelError`` (134190) naming why it cannot be inferred.
     ///
     /// See ``_inferredMappingModel(forSourceModel:destinationModel:)`` for the rules.
-    open class func inferredMappingModel(forSourceModel sourceModel: NSManagedObjectModel,
-                                         destinationModel: NSManagedObjectModel) throws -> NSMappingModel {
+    open class func inferredMappingModel(
+        forSourceModel sourceModel: NSManagedObjectModel,
+        destinationModel: NSManagedObjectModel
+    ) throws -> NSMappingModel {
         try _inferredMappingModel(forSourceModel: sourceModel, destinationModel: destinationModel)
     }
 
@@ -44,9 +46,15 @@ open class NSMappingModel: NSObject, @unchecked Sendable {
         let mappings = entityMappings ?? []
         let kept = mappings.filter { mapping in
             if let name = mapping.sourceEntityName, let sources, mapping.mappingType != .addEntityMappingType,
-               !sources.contains(name) { return false }
+                !sources.contains(name)
+            {
+                return false
+            }
             if let name = mapping.destinationEntityName, let destinations, mapping.mappingType != .removeEntityMappingType,
-               !destinations.contains(name) { return false }
+                !destinations.contains(name)
+            {
+                return false
+            }
             return true
         }
         guard kept.count != mappings.count else { return self }

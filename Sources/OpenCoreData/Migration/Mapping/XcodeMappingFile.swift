@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -74,17 +75,21 @@ enum XcodeMappingFile {
     }
 
     /// Builds one entity mapping.
-    private static func entityMapping(_ object: Object, objects: [String: Object],
-                                      models: (NSManagedObjectModel?, NSManagedObjectModel?), file: URL) throws -> NSEntityMapping {
+    private static func entityMapping(
+        _ object: Object, objects: [String: Object],
+        models: (NSManagedObjectModel?, NSManagedObjectModel?), file: URL
+    ) throws -> NSEntityMapping {
         let mapping = NSEntityMapping()
         let sourceName = object.string("sourcename")
         let destinationName = object.string("destinationname")
         mapping.sourceEntityName = sourceName
         mapping.destinationEntityName = destinationName
-        mapping.name = object.string("name") ?? {
-            if let sourceName, let destinationName { return sourceName + "To" + destinationName }
-            return destinationName ?? sourceName ?? "Mapping\(object.id)"
-        }()
+        mapping.name =
+            object.string("name")
+            ?? {
+                if let sourceName, let destinationName { return sourceName + "To" + destinationName }
+                return destinationName ?? sourceName ?? "Mapping\(object.id)"
+            }()
         let sourceEntity = sourceName.flatMap { models.0?.entitiesByName[$0] }
         let destinationEntity = destinationName.flatMap { models.1?.entitiesByName[$0] }
         mapping.sourceEntityVersionHash = sourceEntity?.versionHash
@@ -92,28 +97,38 @@ enum XcodeMappingFile {
         mapping.entityMigrationPolicyClassName = object.string("migrationpolicyclassname")
         mapping.mappingType = mappingType(object, sourceEntity: sourceEntity, destinationEntity: destinationEntity)
         if object.string("sourceexpressiondata") != nil, !object.flag("autogenerateexpression") {
-            throw failure("holds a source expression typed in Xcode's editor for the entity mapping \(mapping.name ?? "?") (line \(object.line)); OpenCoreData cannot read archived expressions — use a filter predicate, or build the NSEntityMapping in code", file: file)
+            throw failure(
+                "holds a source expression typed in Xcode's editor for the entity mapping \(mapping.name ?? "?") (line \(object.line)); OpenCoreData cannot read archived expressions — use a filter predicate, or build the NSEntityMapping in code",
+                file: file)
         }
         if let sourceName, mapping.mappingType != .addEntityMappingType {
             let predicate = object.string("sourcefilterpredicatestring") ?? "TRUEPREDICATE"
-            mapping.sourceExpression = NSExpression(storage: .function(FetchExpression.functionName, arguments: [
-                NSExpression(forFunction: NSExpression(forVariable: NSMigrationManagerKey),
-                             selectorName: "fetchRequestForSourceEntityNamed:predicateString:",
-                             arguments: [NSExpression(forConstantValue: sourceName), NSExpression(forConstantValue: predicate)]),
-                NSExpression(forKeyPath: "sourceContext", operand: NSExpression(forVariable: NSMigrationManagerKey)),
-                NSExpression(forConstantValue: false),
-            ]))
+            mapping.sourceExpression = NSExpression(
+                storage: .function(
+                    FetchExpression.functionName,
+                    arguments: [
+                        NSExpression(
+                            forFunction: NSExpression(forVariable: NSMigrationManagerKey),
+                            selectorName: "fetchRequestForSourceEntityNamed:predicateString:",
+                            arguments: [NSExpression(forConstantValue: sourceName), NSExpression(forConstantValue: predicate)]),
+                        NSExpression(forKeyPath: "sourceContext", operand: NSExpression(forVariable: NSMigrationManagerKey)),
+                        NSExpression(forConstantValue: false),
+                    ]))
         }
-        mapping.attributeMappings = try propertyMappings(object, "attributemappings", objects: objects, relationship: false,
-                                                         mapping: mapping, sourceEntity: sourceEntity, file: file)
-        mapping.relationshipMappings = try propertyMappings(object, "relationshipmappings", objects: objects, relationship: true,
-                                                            mapping: mapping, sourceEntity: sourceEntity, file: file)
+        mapping.attributeMappings = try propertyMappings(
+            object, "attributemappings", objects: objects, relationship: false,
+            mapping: mapping, sourceEntity: sourceEntity, file: file)
+        mapping.relationshipMappings = try propertyMappings(
+            object, "relationshipmappings", objects: objects, relationship: true,
+            mapping: mapping, sourceEntity: sourceEntity, file: file)
         return mapping
     }
 
     /// The kind of an entity mapping: the one Xcode recorded, else what its entities imply.
-    private static func mappingType(_ object: Object, sourceEntity: NSEntityDescription?,
-                                    destinationEntity: NSEntityDescription?) -> NSEntityMappingType {
+    private static func mappingType(
+        _ object: Object, sourceEntity: NSEntityDescription?,
+        destinationEntity: NSEntityDescription?
+    ) -> NSEntityMappingType {
         if object.string("sourcename") == nil { return .addEntityMappingType }
         if object.string("destinationname") == nil { return .removeEntityMappingType }
         switch object.string("mappingtypename")?.lowercased() {
@@ -132,8 +147,10 @@ enum XcodeMappingFile {
     }
 
     /// The property mappings an entity mapping lists under `key`.
-    private static func propertyMappings(_ object: Object, _ key: String, objects: [String: Object], relationship: Bool,
-                                         mapping: NSEntityMapping, sourceEntity: NSEntityDescription?, file: URL) throws -> [NSPropertyMapping] {
+    private static func propertyMappings(
+        _ object: Object, _ key: String, objects: [String: Object], relationship: Bool,
+        mapping: NSEntityMapping, sourceEntity: NSEntityDescription?, file: URL
+    ) throws -> [NSPropertyMapping] {
         var result: [NSPropertyMapping] = []
         for id in object.relationships[key] ?? [] {
             guard let property = objects[id] else {
@@ -145,16 +162,22 @@ enum XcodeMappingFile {
             let propertyMapping = NSPropertyMapping()
             propertyMapping.name = name
             if property.string("valueexpressiondata") != nil, !property.flag("autogenerateexpression") {
-                throw failure("holds a value expression typed in Xcode's editor for \(mapping.name ?? "?").\(name) (line \(property.line)); OpenCoreData cannot read archived expressions — build that NSPropertyMapping in code", file: file)
+                throw failure(
+                    "holds a value expression typed in Xcode's editor for \(mapping.name ?? "?").\(name) (line \(property.line)); OpenCoreData cannot read archived expressions — build that NSPropertyMapping in code",
+                    file: file)
             }
             // Xcode generates `$source.<name>` only when the source entity has the property; without the
             // source model at hand the expression is generated and the manager checks it when it runs.
             let sourceHasIt = sourceEntity.map { $0.propertiesByName[name] != nil } ?? true
             if mapping.sourceEntityName != nil, sourceHasIt {
                 if relationship {
-                    propertyMapping.valueExpression = NSExpression(forFunction: NSExpression(forVariable: NSMigrationManagerKey),
+                    propertyMapping.valueExpression = NSExpression(
+                        forFunction: NSExpression(forVariable: NSMigrationManagerKey),
                         selectorName: "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
-                        arguments: [NSExpression(forConstantValue: name), NSExpression(forKeyPath: name, operand: NSExpression(forVariable: NSMigrationSourceObjectKey))])
+                        arguments: [
+                            NSExpression(forConstantValue: name),
+                            NSExpression(forKeyPath: name, operand: NSExpression(forVariable: NSMigrationSourceObjectKey)),
+                        ])
                 } else {
                     propertyMapping.valueExpression = NSExpression(forKeyPath: name, operand: NSExpression(forVariable: NSMigrationSourceObjectKey))
                 }
@@ -166,8 +189,10 @@ enum XcodeMappingFile {
 
     /// The source and destination models the file records by path, when they can be found near it.
     static func recordedModels(_ root: Object, near url: URL) -> (NSManagedObjectModel?, NSManagedObjectModel?) {
-        (root.string("sourcemodelpath").flatMap { model(atRecordedPath: $0, near: url) },
-         root.string("destinationmodelpath").flatMap { model(atRecordedPath: $0, near: url) })
+        (
+            root.string("sourcemodelpath").flatMap { model(atRecordedPath: $0, near: url) },
+            root.string("destinationmodelpath").flatMap { model(atRecordedPath: $0, near: url) }
+        )
     }
 
     /// A model at a path as Xcode recorded it: tried as given, then against each folder above the
@@ -203,7 +228,9 @@ enum XcodeMappingFile {
             throw failure("declares XML entities (<!ENTITY …>), which Xcode mapping models never contain", file: file)
         }
         if let line = XMLProcessingInstructions.firstLine(in: data) {
-            throw failure("holds an XML processing instruction (<?…?>) besides the XML declaration, on line \(line), which Xcode mapping models never do", file: file)
+            throw failure(
+                "holds an XML processing instruction (<?…?>) besides the XML declaration, on line \(line), which Xcode mapping models never do",
+                file: file)
         }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -223,10 +250,12 @@ enum XcodeMappingFile {
 
     /// The error for a mapping model file that cannot be read.
     static func failure(_ reason: String, file: URL) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError, userInfo: [
-            NSLocalizedDescriptionKey: "The mapping model file \(file.path) \(reason).",
-            NSFilePathErrorKey: file.path,
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The mapping model file \(file.path) \(reason).",
+                NSFilePathErrorKey: file.path,
+            ])
     }
 
     /// Collects `<object>` elements. Used on one thread, for one parse.
@@ -238,8 +267,10 @@ enum XcodeMappingFile {
         private var attributeName: String?
         private var text = ""
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes: [String: String] = [:]
+        ) {
             if rootName == nil { rootName = elementName }
             switch elementName {
             case "object":

@@ -175,7 +175,8 @@ struct SQLiteAlterTablePlan {
                 let isPlain = parts.count == 1
                 let attribute = entity.destination.attributesByName[parts[0]]
                 if let sourceName = entity.attributes[parts[0]],
-                   let old = entity.sourceLayout.attributeColumns[isPlain ? sourceName : sourceName + "." + parts[1]] {
+                    let old = entity.sourceLayout.attributeColumns[isPlain ? sourceName : sourceName + "." + parts[1]]
+                {
                     let sourceAttribute = entity.source.attributesByName[sourceName]
                     if isPlain, attribute?.isOptional == false, sourceAttribute?.isOptional != false {
                         throw Refusal(description: "\(layout.name).\(path) becomes required")
@@ -204,8 +205,9 @@ struct SQLiteAlterTablePlan {
                 let oldStorage = oldName.flatMap { entity.sourceLayout.relationships[$0] }
                 if let old, let target = relationship.destinationEntity?.name, let oldTarget = old.destinationEntity?.name {
                     guard let targetTable = plan.destinationSchema.entity(named: target)?.table,
-                          let oldTargetTable = plan.sourceSchema.entity(named: oldTarget)?.table,
-                          destinationTable[oldTargetTable] == targetTable else {
+                        let oldTargetTable = plan.sourceSchema.entity(named: oldTarget)?.table,
+                        destinationTable[oldTargetTable] == targetTable
+                    else {
                         throw Refusal(description: "the relationship \(layout.name).\(name) leads to rows of another table")
                     }
                 }
@@ -238,14 +240,17 @@ struct SQLiteAlterTablePlan {
                     }
                 case let (.joinTable(table, sourceColumn, destinationColumn, order), nil):
                     if let inverse = relationship.inverseRelationship, let owner = inverse.entity.name,
-                       plan.entitiesByDestination[owner]?.relationships[inverse.name] != nil {
+                        plan.entitiesByDestination[owner]?.relationships[inverse.name] != nil
+                    {
                         throw Refusal(description: "\(layout.name).\(name) is stored in a new join table filled from \(owner).\(inverse.name)")
                     }
                     try claim(table, sourceColumn, from: nil)
                     try claim(table, destinationColumn, from: nil)
                     if let order { try claim(table, order, from: nil) }
-                case let (.joinTable(table, sourceColumn, destinationColumn, order),
-                          .joinTable(oldTable, oldSourceColumn, oldDestinationColumn, oldOrder)?):
+                case let (
+                    .joinTable(table, sourceColumn, destinationColumn, order),
+                    .joinTable(oldTable, oldSourceColumn, oldDestinationColumn, oldOrder)?
+                ):
                     try pair(oldTable, table)
                     try claim(table, sourceColumn, from: oldSourceColumn)
                     try claim(table, destinationColumn, from: oldDestinationColumn)

@@ -11,8 +11,9 @@ enum SQLiteDeferredMigration {
     /// Drops the old tables a deferred migration left behind.
     static func dropLeftovers(_ db: Database) throws {
         let prefix = SQLiteLightweightMigration.oldPrefix
-        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?",
-                                         arguments: [prefix.count, prefix])
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?",
+            arguments: [prefix.count, prefix])
         for table in tables { try db.execute(sql: "DROP TABLE \"\(table)\"") }
     }
 
@@ -48,8 +49,10 @@ enum SQLiteDeferredMigration {
                 try dropLeftovers(db)
                 try dropLeftoverColumns(db, schema: schema)
                 for index in schema.indexes {
-                    let exists = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = ?",
-                                                   arguments: [index.name]) ?? false
+                    let exists =
+                        try Bool.fetchOne(
+                            db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = ?",
+                            arguments: [index.name]) ?? false
                     if !exists { try db.execute(sql: index.createStatement) }
                 }
                 try updated.write(to: db)

@@ -14,7 +14,8 @@ enum SQLiteExternalDataCleanup {
     static func removeUnreferencedFiles(ofStoreAt url: URL, model: NSManagedObjectModel, configuration: String?) -> [String] {
         let directory = ExternalBinaryStorage(storeURL: url).directory
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path), !names.isEmpty,
-              let referenced = try? references(inStoreAt: url, model: model, configuration: configuration) else { return [] }
+            let referenced = try? references(inStoreAt: url, model: model, configuration: configuration)
+        else { return [] }
         var removed: [String] = []
         for name in names where !referenced.contains(name) && !name.hasPrefix(".") {
             if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))) != nil {
@@ -34,7 +35,7 @@ enum SQLiteExternalDataCleanup {
             guard let entity = model.entitiesByName[layout.name] else { continue }
             for (name, column) in layout.attributeColumns {
                 guard let attribute = entity.propertiesByName[name] as? NSAttributeDescription,
-                      attribute.attributeType == .binaryDataAttributeType || attribute.attributeType == .transformableAttributeType
+                    attribute.attributeType == .binaryDataAttributeType || attribute.attributeType == .transformableAttributeType
                 else { continue }
                 columnsByTable[layout.table, default: []].insert(column)
             }

@@ -36,14 +36,18 @@ struct SQLiteExternalStorageChange {
         for entity in plan.entities {
             for (name, column) in entity.destinationLayout.attributeColumns.sorted(by: { $0.key < $1.key }) {
                 guard let attribute = entity.destination.attributesByName[name],
-                      let sourceName = entity.attributes[name],
-                      let sourceAttribute = entity.source.attributesByName[sourceName] else { continue }
+                    let sourceName = entity.attributes[name],
+                    let sourceAttribute = entity.source.attributesByName[sourceName]
+                else { continue }
                 let tagsValues = ExternalBinaryStorage.applies(to: attribute)
                 guard tagsValues != ExternalBinaryStorage.applies(to: sourceAttribute),
-                      isBinary(attribute), isBinary(sourceAttribute) else { continue }
-                changes.append(Change(entityName: entity.destinationLayout.name, attributeName: name,
-                                      table: entity.destinationLayout.table, column: column,
-                                      entityNumber: entity.destinationLayout.number, tagsValues: tagsValues))
+                    isBinary(attribute), isBinary(sourceAttribute)
+                else { continue }
+                changes.append(
+                    Change(
+                        entityName: entity.destinationLayout.name, attributeName: name,
+                        table: entity.destinationLayout.table, column: column,
+                        entityNumber: entity.destinationLayout.number, tagsValues: tagsValues))
             }
         }
         return changes
@@ -74,10 +78,12 @@ struct SQLiteExternalStorageChange {
         do {
             return try storage.valueBytes(from: bytes)
         } catch let failure as TransformableStorage.Failure {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
-                NSLocalizedDescriptionKey: "The value of \(change.entityName).\(change.attributeName) cannot be stored in the "
-                    + "store file now that the attribute does not allow external storage: \(failure.message).",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSMigrationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The value of \(change.entityName).\(change.attributeName) cannot be stored in the "
+                        + "store file now that the attribute does not allow external storage: \(failure.message)."
+                ])
         }
     }
 

@@ -61,15 +61,18 @@ struct SQLiteHistoryCarryOver {
     /// The carry-over of a migration manager's run: entities by the mapping's entity mappings,
     /// properties by its property mappings (a property mapping that copies `$source.<name>`), keys by
     /// `key`.
-    init(source: (schema: SQLiteSchema, model: NSManagedObjectModel), destination: (schema: SQLiteSchema, model: NSManagedObjectModel),
-         mapping: NSMappingModel, key: @escaping (_ entity: Int64, _ key: Int64) -> (entity: Int64, key: Int64)?) {
+    init(
+        source: (schema: SQLiteSchema, model: NSManagedObjectModel), destination: (schema: SQLiteSchema, model: NSManagedObjectModel),
+        mapping: NSMappingModel, key: @escaping (_ entity: Int64, _ key: Int64) -> (entity: Int64, key: Int64)?
+    ) {
         self.source = SQLiteHistoryLayout(schema: source.schema, model: source.model)
         self.destination = SQLiteHistoryLayout(schema: destination.schema, model: destination.model)
         var entities: [Int64: EntityMap] = [:]
         for entityMapping in mapping.entityMappings ?? [] {
             guard let from = entityMapping.sourceEntityName, let to = entityMapping.destinationEntityName,
-                  let sourceLayout = source.schema.entity(named: from), let destinationLayout = destination.schema.entity(named: to),
-                  entities[Int64(sourceLayout.number)] == nil else { continue }
+                let sourceLayout = source.schema.entity(named: from), let destinationLayout = destination.schema.entity(named: to),
+                entities[Int64(sourceLayout.number)] == nil
+            else { continue }
             var properties: [String: String] = [:]
             for propertyMapping in (entityMapping.attributeMappings ?? []) + (entityMapping.relationshipMappings ?? []) {
                 if let name = propertyMapping.name, let copied = propertyMapping.sourcePropertyName { properties[copied] = name }
@@ -152,13 +155,16 @@ extension SQLiteHistoryCarryOver {
         var moved: [HistoryObjectKey: (entity: Int64, key: Int64)] = [:]
         for (sourceID, destinations) in manager._associations.destinationsBySource {
             guard let sourceKey = sourceID.primaryKey, let from = sourceID.entity.name.flatMap(sourceSchema.entity(named:)),
-                  let destinationID = destinations.first?.objectID, let destinationKey = destinationID.primaryKey,
-                  let to = destinationID.entity.name.flatMap(destinationSchema.entity(named:)) else { continue }
+                let destinationID = destinations.first?.objectID, let destinationKey = destinationID.primaryKey,
+                let to = destinationID.entity.name.flatMap(destinationSchema.entity(named:))
+            else { continue }
             moved[HistoryObjectKey(entity: Int64(from.number), key: sourceKey)] = (Int64(to.number), destinationKey)
         }
-        let carryOver = SQLiteHistoryCarryOver(source: (sourceSchema, manager.sourceModel),
-                                               destination: (destinationSchema, manager.destinationModel),
-                                               mapping: mapping) { moved[HistoryObjectKey(entity: $0, key: $1)] }
+        let carryOver = SQLiteHistoryCarryOver(
+            source: (sourceSchema, manager.sourceModel),
+            destination: (destinationSchema, manager.destinationModel),
+            mapping: mapping
+        ) { moved[HistoryObjectKey(entity: $0, key: $1)] }
         let queue = try SQLiteStoreFileAccess.openForWriting(migrated, label: "OpenCoreData.SQLiteStore(migrate history)")
         defer { try? queue.close() }
         try queue.writeWithoutTransaction { db in
@@ -166,19 +172,24 @@ extension SQLiteHistoryCarryOver {
                 try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [url.path])
                 let old = try SQLiteHistorySchema.state(in: db, schema: "old")
                 try SQLiteHistorySchema.create(tombstones: old.tombstoneColumns.count, in: db)
-                let changeColumns = (["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
+                let changeColumns =
+                    (["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
                     + old.tombstoneColumns).joined(separator: ", ")
-                let transactionColumns = "Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP, "
+                let transactionColumns =
+                    "Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP, "
                     + "ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, ZQUERYGEN"
-                for (table, columns) in [(SQLiteHistorySchema.stringTable, "Z_PK, Z_ENT, Z_OPT, ZNAME"),
-                                         (SQLiteHistorySchema.transactionTable, transactionColumns),
-                                         (SQLiteHistorySchema.changeTable, changeColumns)] {
+                for (table, columns) in [
+                    (SQLiteHistorySchema.stringTable, "Z_PK, Z_ENT, Z_OPT, ZNAME"),
+                    (SQLiteHistorySchema.transactionTable, transactionColumns),
+                    (SQLiteHistorySchema.changeTable, changeColumns),
+                ] {
                     try db.execute(sql: "INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM old.\(table)")
                 }
-                try db.execute(sql: """
-                    UPDATE main.Z_PRIMARYKEY SET Z_MAX = (SELECT o.Z_MAX FROM old.Z_PRIMARYKEY AS o WHERE o.Z_ENT = main.Z_PRIMARYKEY.Z_ENT)
-                    WHERE Z_ENT IN (16001, 16002, 16003) AND EXISTS (SELECT 1 FROM old.Z_PRIMARYKEY AS o WHERE o.Z_ENT = main.Z_PRIMARYKEY.Z_ENT)
-                    """)
+                try db.execute(
+                    sql: """
+                        UPDATE main.Z_PRIMARYKEY SET Z_MAX = (SELECT o.Z_MAX FROM old.Z_PRIMARYKEY AS o WHERE o.Z_ENT = main.Z_PRIMARYKEY.Z_ENT)
+                        WHERE Z_ENT IN (16001, 16002, 16003) AND EXISTS (SELECT 1 FROM old.Z_PRIMARYKEY AS o WHERE o.Z_ENT = main.Z_PRIMARYKEY.Z_ENT)
+                        """)
                 try carryOver.rewrite(db)
                 return .commit
             }

@@ -42,9 +42,11 @@ struct SQLiteLightweightMigration {
     @discardableResult
     static func run(_ steps: [SQLiteLightweightMigration]) throws -> SQLiteStoreMetadata {
         guard let first = steps.first else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
-                NSLocalizedDescriptionKey: "A migration needs at least one step.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSMigrationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "A migration needs at least one step."
+                ])
         }
         let url = first.url
         var configuration = Configuration()
@@ -78,8 +80,9 @@ struct SQLiteLightweightMigration {
             throw first.migrationError(NSMigrationError, "the store file is damaged: \(damage.message)", underlying: nil)
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_CONSTRAINT {
-                throw first.migrationError(NSMigrationConstraintViolationError,
-                                           "rows of the store break a uniqueness constraint of the new model (\(error.message ?? "constraint failed"))", underlying: error)
+                throw first.migrationError(
+                    NSMigrationConstraintViolationError,
+                    "rows of the store break a uniqueness constraint of the new model (\(error.message ?? "constraint failed"))", underlying: error)
             }
             throw first.migrationError(NSMigrationError, "SQLite failed: \(error.message ?? error.description)", underlying: error)
         }
@@ -88,8 +91,9 @@ struct SQLiteLightweightMigration {
         if let last = steps.last {
             // Values moved into the file (external storage turned off), and removed attributes and
             // entities, leave files no row references.
-            SQLiteExternalDataCleanup.removeUnreferencedFiles(ofStoreAt: url, model: last.plan.destinationModel,
-                                                              configuration: last.destinationConfiguration)
+            SQLiteExternalDataCleanup.removeUnreferencedFiles(
+                ofStoreAt: url, model: last.plan.destinationModel,
+                configuration: last.destinationConfiguration)
         }
         return metadata
     }
@@ -97,8 +101,9 @@ struct SQLiteLightweightMigration {
     /// The store's metadata when it is already at this step's destination model, else nil.
     func alreadyMigrated(_ db: Database) throws -> SQLiteStoreMetadata? {
         let current = try SQLiteStoreMetadata.read(from: db, storeURL: url)
-        let compatible = plan.destinationModel.isConfiguration(withName: destinationConfiguration,
-                                                               compatibleWithStoreMetadata: current.dictionary)
+        let compatible = plan.destinationModel.isConfiguration(
+            withName: destinationConfiguration,
+            compatibleWithStoreMetadata: current.dictionary)
         return compatible ? current : nil
     }
 
@@ -124,7 +129,8 @@ struct SQLiteLightweightMigration {
         }
         let differences = try source.differences(in: db)
         guard differences.areCompatible else {
-            throw migrationError(NSMigrationManagerSourceStoreError,
+            throw migrationError(
+                NSMigrationManagerSourceStoreError,
                 "the file is not laid out for the source model (\(differences.prefix(5).map(\.description).joined(separator: "; ")))",
                 underlying: nil)
         }
@@ -147,10 +153,13 @@ struct SQLiteLightweightMigration {
                     return .commit
                 }
             } catch let error as DatabaseError where error.resultCode != .SQLITE_CONSTRAINT {
-                sqlDebugLog?.write(.annotation, "CoreData: annotation: in-place migration failed (\(error.message ?? error.description)); copying the tables instead")
+                sqlDebugLog?.write(
+                    .annotation, "CoreData: annotation: in-place migration failed (\(error.message ?? error.description)); copying the tables instead"
+                )
                 metadata = nil
             } catch let error as NSError where error.domain == NSCocoaErrorDomain && error.code == NSMigrationError {
-                sqlDebugLog?.write(.annotation, "CoreData: annotation: in-place migration failed (\(error.localizedDescription)); copying the tables instead")
+                sqlDebugLog?.write(
+                    .annotation, "CoreData: annotation: in-place migration failed (\(error.localizedDescription)); copying the tables instead")
                 metadata = nil
             }
             if let metadata { return metadata }
@@ -164,10 +173,12 @@ struct SQLiteLightweightMigration {
         let source = plan.sourceSchema
         let destination = plan.destinationSchema
         let oldTables = source.tables.map(\.name)
-        let indexNames = try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-            AND tbl_name IN (\(oldTables.map { _ in "?" }.joined(separator: ", ")))
-            """, arguments: StatementArguments(databaseValues: oldTables))
+        let indexNames = try String.fetchAll(
+            db,
+            sql: """
+                SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+                AND tbl_name IN (\(oldTables.map { _ in "?" }.joined(separator: ", ")))
+                """, arguments: StatementArguments(databaseValues: oldTables))
         for name in indexNames { try db.execute(sql: "DROP INDEX \(quoted(name))") }
         for table in oldTables { try db.execute(sql: "ALTER TABLE \(table) RENAME TO \(Self.oldPrefix)\(table)") }
         let offsets = try primaryKeyOffsets(db, oldMax: oldMax)
@@ -175,8 +186,9 @@ struct SQLiteLightweightMigration {
 
         var direct: Set<String> = []
         for (position, entity) in plan.entities.enumerated() {
-            progress?(0.05 + 0.6 * Double(position) / Double(max(plan.entities.count, 1)),
-                      "Copying \(entity.destinationLayout.name)")
+            progress?(
+                0.05 + 0.6 * Double(position) / Double(max(plan.entities.count, 1)),
+                "Copying \(entity.destinationLayout.name)")
             try copyRows(db, entity, offsets: offsets, direct: &direct)
         }
         progress?(0.7, "Carrying relationships over")
@@ -189,8 +201,10 @@ struct SQLiteLightweightMigration {
 
     /// The end of both paths: `Z_PRIMARYKEY` and `Z_METADATA` rewritten, the old tables dropped
     /// (unless cleanup is deferred), and the file's structure compared with the destination layout.
-    private func finish(_ db: Database, oldMetadata: SQLiteStoreMetadata, oldMax: [String: Int64],
-                        offsets: [String: Int64], oldTables: [String]) throws -> SQLiteStoreMetadata {
+    private func finish(
+        _ db: Database, oldMetadata: SQLiteStoreMetadata, oldMax: [String: Int64],
+        offsets: [String: Int64], oldTables: [String]
+    ) throws -> SQLiteStoreMetadata {
         let destination = plan.destinationSchema
         try SQLiteExternalStorageChange(plan: plan, storeURL: url).convert(db)
         try rewritePrimaryKeys(db, oldMax: oldMax, offsets: offsets)
@@ -215,7 +229,8 @@ struct SQLiteLightweightMigration {
             return !difference.isTolerated
         }
         guard remaining.isEmpty else {
-            throw migrationError(NSMigrationError,
+            throw migrationError(
+                NSMigrationError,
                 "the migrated file would not match the new model (\(remaining.prefix(5).map(\.description).joined(separator: "; ")))",
                 underlying: nil)
         }
@@ -225,12 +240,15 @@ struct SQLiteLightweightMigration {
 
     /// The new metadata: the destination model's keys, the store's UUID and the user's own keys.
     private func newMetadata(replacing old: SQLiteStoreMetadata) -> SQLiteStoreMetadata {
-        let modelKeys: Set<String> = [NSStoreModelVersionHashesKey, NSStoreModelVersionIdentifiersKey,
-                                      NSStoreModelVersionChecksumKey, _NSStoreModelVersionHashesDigestKey,
-                                      _NSStoreModelVersionHashesVersionKey]
+        let modelKeys: Set<String> = [
+            NSStoreModelVersionHashesKey, NSStoreModelVersionIdentifiersKey,
+            NSStoreModelVersionChecksumKey, _NSStoreModelVersionHashesDigestKey,
+            _NSStoreModelVersionHashesVersionKey,
+        ]
         let user = old.plist.filter { !modelKeys.contains($0.key) }
-        return SQLiteStoreMetadata(newStoreFor: plan.destinationModel, configurationName: destinationConfiguration,
-                                   uuid: old.uuid, userMetadata: user)
+        return SQLiteStoreMetadata(
+            newStoreFor: plan.destinationModel, configurationName: destinationConfiguration,
+            uuid: old.uuid, userMetadata: user)
     }
 
     /// The amount added to the primary keys of each old entity table. All zero unless rows of two old
@@ -256,8 +274,10 @@ struct SQLiteLightweightMigration {
     /// Copies the rows of one source entity into the new table as rows of the destination entity:
     /// attribute values (new required attributes get their default), and to-one foreign keys whose
     /// storage did not change.
-    private func copyRows(_ db: Database, _ entity: SQLiteMigrationPlan.EntityPlan, offsets: [String: Int64],
-                          direct: inout Set<String>) throws {
+    private func copyRows(
+        _ db: Database, _ entity: SQLiteMigrationPlan.EntityPlan, offsets: [String: Int64],
+        direct: inout Set<String>
+    ) throws {
         let destination = entity.destinationLayout
         let source = entity.sourceLayout
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
@@ -274,14 +294,21 @@ struct SQLiteLightweightMigration {
                 let sourcePath = isPlain ? sourceName : sourceName + "." + parts[1]
                 sourceColumn = source.attributeColumns[sourcePath]
             }
-            let encoded = defaultValue.map { SQLiteValueEncoding.databaseValue(for: $0, attributeType: attribute?.attributeType ?? .undefinedAttributeType) }
+            let encoded = defaultValue.map {
+                SQLiteValueEncoding.databaseValue(for: $0, attributeType: attribute?.attributeType ?? .undefinedAttributeType)
+            }
             switch (sourceColumn, encoded) {
             case let (sourceColumn?, encoded?) where attribute?.isOptional == false:
-                columns.append(column); values.append("COALESCE(o.\(sourceColumn), ?)"); arguments.append(encoded)
+                columns.append(column)
+                values.append("COALESCE(o.\(sourceColumn), ?)")
+                arguments.append(encoded)
             case let (sourceColumn?, _):
-                columns.append(column); values.append("o.\(sourceColumn)")
+                columns.append(column)
+                values.append("o.\(sourceColumn)")
             case let (nil, encoded?):
-                columns.append(column); values.append("?"); arguments.append(encoded)
+                columns.append(column)
+                values.append("?")
+                arguments.append(encoded)
             case (nil, nil):
                 break
             }
@@ -292,25 +319,34 @@ struct SQLiteLightweightMigration {
         }
         for (name, storage) in destination.relationships.sorted(by: { $0.key < $1.key }) {
             guard case let .foreignKey(column, _, orderColumn) = storage,
-                  let sourceName = entity.relationships[name],
-                  case let .foreignKey(sourceColumn, _, sourceOrder)? = source.relationships[sourceName],
-                  orderColumn == nil || sourceOrder != nil,
-                  let target = entity.source.relationshipsByName[sourceName]?.destinationEntity?.name,
-                  let targetTable = plan.sourceSchema.entity(named: target)?.table else { continue }
-            columns.append(column); values.append("o.\(sourceColumn) + \(offsets[targetTable] ?? 0)")
-            if let orderColumn, let sourceOrder { columns.append(orderColumn); values.append("o.\(sourceOrder)") }
+                let sourceName = entity.relationships[name],
+                case let .foreignKey(sourceColumn, _, sourceOrder)? = source.relationships[sourceName],
+                orderColumn == nil || sourceOrder != nil,
+                let target = entity.source.relationshipsByName[sourceName]?.destinationEntity?.name,
+                let targetTable = plan.sourceSchema.entity(named: target)?.table
+            else { continue }
+            columns.append(column)
+            values.append("o.\(sourceColumn) + \(offsets[targetTable] ?? 0)")
+            if let orderColumn, let sourceOrder {
+                columns.append(orderColumn)
+                values.append("o.\(sourceOrder)")
+            }
             let declaring = entity.destination.relationshipsByName[name]?.entity.name ?? destination.name
             direct.insert("\(declaring).\(name)#\(destination.number)")
         }
-        try db.execute(sql: """
-            INSERT INTO \(destination.table) (\(columns.joined(separator: ", ")))
-            SELECT \(values.joined(separator: ", ")) FROM \(Self.oldPrefix)\(source.table) AS o WHERE o.Z_ENT = \(source.number)
-            """, arguments: StatementArguments(databaseValues: arguments))
+        try db.execute(
+            sql: """
+                INSERT INTO \(destination.table) (\(columns.joined(separator: ", ")))
+                SELECT \(values.joined(separator: ", ")) FROM \(Self.oldPrefix)\(source.table) AS o WHERE o.Z_ENT = \(source.number)
+                """, arguments: StatementArguments(databaseValues: arguments))
         for (attribute, column) in mandatory {
-            let missing = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(destination.table) WHERE Z_ENT = ? AND \(column) IS NULL",
-                                           arguments: [destination.number]) ?? 0
+            let missing =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM \(destination.table) WHERE Z_ENT = ? AND \(column) IS NULL",
+                    arguments: [destination.number]) ?? 0
             if missing > 0 {
-                throw migrationError(NSMigrationError,
+                throw migrationError(
+                    NSMigrationError,
                     "\(missing) \(destination.name) object(s) would have no value for the required attribute \(attribute), which has no default value",
                     underlying: nil)
             }
@@ -325,7 +361,8 @@ struct SQLiteLightweightMigration {
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
             let number = Int(try row.storedInteger(atIndex: 0) ?? 0)
             if let recorded = String.fromDatabaseValue(row[1] as DatabaseValue),
-               let name = plan.sourceSchema.entities.first(where: { $0.number == number })?.name {
+                let name = plan.sourceSchema.entities.first(where: { $0.number == number })?.name
+            {
                 oldPrimaryKeyNames[name] = recorded
             }
         }
@@ -348,8 +385,9 @@ struct SQLiteLightweightMigration {
             if let entity = plan.entitiesByDestination[layout.name] {
                 recordedName = oldPrimaryKeyNames[entity.sourceLayout.name] ?? entity.sourceLayout.name
             }
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                           arguments: [layout.number, recordedName, layout.superNumber, highest])
+            try db.execute(
+                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                arguments: [layout.number, recordedName, layout.superNumber, highest])
         }
     }
 

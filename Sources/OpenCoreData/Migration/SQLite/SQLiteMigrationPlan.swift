@@ -29,8 +29,10 @@ struct SQLiteMigrationPlan {
     /// - Throws: ``NSMigrationMissingMappingModelError`` (134140) when an entity or property mapping
     ///   needs more than copying values (a custom policy or expression), which only a migration
     ///   manager can run; the layout errors of either model.
-    init(source: NSManagedObjectModel, sourceConfiguration: String?, destination: NSManagedObjectModel,
-         destinationConfiguration: String?, mapping: NSMappingModel) throws {
+    init(
+        source: NSManagedObjectModel, sourceConfiguration: String?, destination: NSManagedObjectModel,
+        destinationConfiguration: String?, mapping: NSMappingModel
+    ) throws {
         sourceModel = source
         destinationModel = destination
         sourceSchema = try SQLiteSchema(model: source, configurationName: sourceConfiguration)
@@ -38,23 +40,29 @@ struct SQLiteMigrationPlan {
         var plans: [EntityPlan] = []
         for layout in destinationSchema.entities {
             guard let entity = destination.entitiesByName[layout.name],
-                  let entityMapping = mapping.entityMapping(forDestinationEntityNamed: layout.name),
-                  entityMapping.mappingType != .addEntityMappingType else { continue }
-            guard entityMapping.entityMigrationPolicyClassName == nil
+                let entityMapping = mapping.entityMapping(forDestinationEntityNamed: layout.name),
+                entityMapping.mappingType != .addEntityMappingType
+            else { continue }
+            guard
+                entityMapping.entityMigrationPolicyClassName == nil
                     || entityMapping.entityMigrationPolicyClassName == "NSEntityMigrationPolicy",
-                  entityMapping.mappingType != .customEntityMappingType,
-                  entityMapping.mappingType != .undefinedEntityMappingType else {
+                entityMapping.mappingType != .customEntityMappingType,
+                entityMapping.mappingType != .undefinedEntityMappingType
+            else {
                 throw Self.needsManager("the entity mapping \(entityMapping.name ?? layout.name) uses a custom migration policy")
             }
             guard let sourceName = entityMapping.sourceEntityName, let sourceEntity = source.entitiesByName[sourceName],
-                  let sourceLayout = sourceSchema.entity(named: sourceName) else { continue }
+                let sourceLayout = sourceSchema.entity(named: sourceName)
+            else { continue }
             if let filter = entityMapping.sourceExpression?.description, filter.contains("$source.") {
                 throw Self.needsManager("the entity mapping \(entityMapping.name ?? layout.name) filters its source instances")
             }
-            plans.append(EntityPlan(destination: entity, destinationLayout: layout, source: sourceEntity,
-                                    sourceLayout: sourceLayout,
-                                    attributes: try Self.sources(of: entityMapping.attributeMappings, entity: layout.name),
-                                    relationships: try Self.sources(of: entityMapping.relationshipMappings, entity: layout.name)))
+            plans.append(
+                EntityPlan(
+                    destination: entity, destinationLayout: layout, source: sourceEntity,
+                    sourceLayout: sourceLayout,
+                    attributes: try Self.sources(of: entityMapping.attributeMappings, entity: layout.name),
+                    relationships: try Self.sources(of: entityMapping.relationshipMappings, entity: layout.name)))
         }
         entities = plans
         var byName: [String: EntityPlan] = [:]
@@ -79,16 +87,19 @@ struct SQLiteMigrationPlan {
 
     /// The error for a mapping the in-place SQLite migration cannot run.
     static func needsManager(_ reason: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError, userInfo: [
-            NSLocalizedDescriptionKey: "The store cannot be migrated in place: \(reason); migrate it with an NSMigrationManager.",
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The store cannot be migrated in place: \(reason); migrate it with an NSMigrationManager."
+            ])
     }
 
     /// The source relationship a destination relationship comes from, with the source layout that
     /// declares it.
     func sourceRelationship(for relationship: NSRelationshipDescription) -> NSRelationshipDescription? {
         guard let owner = relationship.entity.name, let plan = entitiesByDestination[owner],
-              let sourceName = plan.relationships[relationship.name] else { return nil }
+            let sourceName = plan.relationships[relationship.name]
+        else { return nil }
         return plan.source.relationshipsByName[sourceName]
     }
 }

@@ -54,8 +54,10 @@ struct SQLiteMigrationRelationships {
     }
 
     /// Carries one relationship (and its inverse) over.
-    private func carry(_ db: Database, _ relationship: NSRelationshipDescription, inverse: NSRelationshipDescription?,
-                       joinTablesWritten: inout Set<String>) throws {
+    private func carry(
+        _ db: Database, _ relationship: NSRelationshipDescription, inverse: NSRelationshipDescription?,
+        joinTablesWritten: inout Set<String>
+    ) throws {
         guard let ownerLayout = layout(relationship.entity), let targetLayout = layout(relationship.destinationEntity) else { return }
         var foreignKey: (String, String?, [Int])?
         if case let .foreignKey(column, _, order)? = ownerLayout.relationships[relationship.name] {
@@ -64,13 +66,15 @@ struct SQLiteMigrationRelationships {
         }
         var inverseKey: (SQLiteEntityLayout, String, String?, [Int])?
         if let inverse, let inverseLayout = layout(inverse.entity),
-           case let .foreignKey(column, _, order)? = inverseLayout.relationships[inverse.name] {
+            case let .foreignKey(column, _, order)? = inverseLayout.relationships[inverse.name]
+        {
             let numbers = pendingNumbers(inverseLayout, inverse)
             if !numbers.isEmpty { inverseKey = (inverseLayout, column, order, numbers) }
         }
         var join: (String, String, String, String?, String?)?
         if case let .joinTable(table, sourceColumn, destinationColumn, order)? = ownerLayout.relationships[relationship.name],
-           !joinTablesWritten.contains(table) {
+            !joinTablesWritten.contains(table)
+        {
             var inverseOrder: String?
             if let inverse, case let .joinTable(_, _, _, other)? = layout(inverse.entity)?.relationships[inverse.name] {
                 inverseOrder = other
@@ -86,44 +90,54 @@ struct SQLiteMigrationRelationships {
         if inverse?.isOrdered == true { try renumber(db, "iord", by: "dst", then: "src") }
         if let (column, order, numbers) = foreignKey {
             let setOrder = order.map { ", \($0) = p.iord" } ?? ""
-            try db.execute(sql: """
-                UPDATE \(ownerLayout.table) SET \(column) = p.dst\(setOrder)
-                FROM (SELECT src, dst, iord FROM (SELECT src, dst, iord, row_number() OVER
-                      (PARTITION BY src ORDER BY ord IS NULL, ord, dst) AS k FROM \(Self.pairs)) WHERE k = 1) AS p
-                WHERE \(ownerLayout.table).Z_PK = p.src AND \(ownerLayout.table).Z_ENT IN \(list(numbers))
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE \(ownerLayout.table) SET \(column) = p.dst\(setOrder)
+                    FROM (SELECT src, dst, iord FROM (SELECT src, dst, iord, row_number() OVER
+                          (PARTITION BY src ORDER BY ord IS NULL, ord, dst) AS k FROM \(Self.pairs)) WHERE k = 1) AS p
+                    WHERE \(ownerLayout.table).Z_PK = p.src AND \(ownerLayout.table).Z_ENT IN \(list(numbers))
+                    """)
         }
         if let (inverseLayout, column, order, numbers) = inverseKey {
             let setOrder = order.map { ", \($0) = p.ord" } ?? ""
-            try db.execute(sql: """
-                UPDATE \(inverseLayout.table) SET \(column) = p.src\(setOrder)
-                FROM (SELECT src, dst, ord FROM (SELECT src, dst, ord, row_number() OVER
-                      (PARTITION BY dst ORDER BY iord IS NULL, iord, src) AS k FROM \(Self.pairs)) WHERE k = 1) AS p
-                WHERE \(inverseLayout.table).Z_PK = p.dst AND \(inverseLayout.table).Z_ENT IN \(list(numbers))
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE \(inverseLayout.table) SET \(column) = p.src\(setOrder)
+                    FROM (SELECT src, dst, ord FROM (SELECT src, dst, ord, row_number() OVER
+                          (PARTITION BY dst ORDER BY iord IS NULL, iord, src) AS k FROM \(Self.pairs)) WHERE k = 1) AS p
+                    WHERE \(inverseLayout.table).Z_PK = p.dst AND \(inverseLayout.table).Z_ENT IN \(list(numbers))
+                    """)
         }
         if let (table, sourceColumn, destinationColumn, order, inverseOrder) = join {
             var columns = [sourceColumn, destinationColumn]
             var values = ["src", "dst"]
-            if let order { columns.append(order); values.append("ord") }
-            if let inverseOrder { columns.append(inverseOrder); values.append("iord") }
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", ")))
-                SELECT \(values.joined(separator: ", ")) FROM \(Self.pairs)
-                WHERE src IN (SELECT Z_PK FROM \(ownerLayout.table) WHERE Z_ENT IN \(list(ownerLayout.numbersIncludingSubentities)))
-                AND dst IN (SELECT Z_PK FROM \(targetLayout.table) WHERE Z_ENT IN \(list(targetLayout.numbersIncludingSubentities)))
-                """)
+            if let order {
+                columns.append(order)
+                values.append("ord")
+            }
+            if let inverseOrder {
+                columns.append(inverseOrder)
+                values.append("iord")
+            }
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", ")))
+                    SELECT \(values.joined(separator: ", ")) FROM \(Self.pairs)
+                    WHERE src IN (SELECT Z_PK FROM \(ownerLayout.table) WHERE Z_ENT IN \(list(ownerLayout.numbersIncludingSubentities)))
+                    AND dst IN (SELECT Z_PK FROM \(targetLayout.table) WHERE Z_ENT IN \(list(targetLayout.numbersIncludingSubentities)))
+                    """)
         }
     }
 
     /// Numbers one order column 1, 2, 3… within each group, keeping the old order where there was one.
     private func renumber(_ db: Database, _ column: String, by group: String, then tieBreak: String) throws {
-        try db.execute(sql: """
-            UPDATE \(Self.pairs) SET \(column) = x.r
-            FROM (SELECT rowid AS id, row_number() OVER (PARTITION BY \(group)
-                  ORDER BY \(column) IS NULL, \(column), \(tieBreak)) AS r FROM \(Self.pairs)) AS x
-            WHERE x.id = _ocd_pairs.rowid
-            """)
+        try db.execute(
+            sql: """
+                UPDATE \(Self.pairs) SET \(column) = x.r
+                FROM (SELECT rowid AS id, row_number() OVER (PARTITION BY \(group)
+                      ORDER BY \(column) IS NULL, \(column), \(tieBreak)) AS r FROM \(Self.pairs)) AS x
+                WHERE x.id = _ocd_pairs.rowid
+                """)
     }
 
     /// A query of the old tables giving `src, dst, ord, iord` for the source of a relationship: its
@@ -140,8 +154,10 @@ struct SQLiteMigrationRelationships {
     /// entity's mapping, or at a subentity's when the relationship moved up the hierarchy.
     private func sourceRelationship(for relationship: NSRelationshipDescription) -> NSRelationshipDescription? {
         if let found = plan.sourceRelationship(for: relationship) { return found }
-        for entity in plan.entities where entity.destination.relationshipsByName[relationship.name] === relationship
-            || entity.destination.relationshipsByName[relationship.name]?.entity === relationship.entity {
+        for entity in plan.entities
+        where entity.destination.relationshipsByName[relationship.name] === relationship
+            || entity.destination.relationshipsByName[relationship.name]?.entity === relationship.entity
+        {
             if let name = entity.relationships[relationship.name], let found = entity.source.relationshipsByName[name] {
                 return found
             }
@@ -153,8 +169,9 @@ struct SQLiteMigrationRelationships {
     private func pairsQuery(_ relationship: NSRelationshipDescription) -> String? {
         let source = plan.sourceSchema
         guard let owner = relationship.entity.name.flatMap({ source.entity(named: $0) }),
-              let target = relationship.destinationEntity?.name.flatMap({ source.entity(named: $0) }),
-              let storage = owner.relationships[relationship.name] else { return nil }
+            let target = relationship.destinationEntity?.name.flatMap({ source.entity(named: $0) }),
+            let storage = owner.relationships[relationship.name]
+        else { return nil }
         let ownerOffset = offsets[owner.table] ?? 0
         let targetOffset = offsets[target.table] ?? 0
         switch storage {
@@ -171,7 +188,8 @@ struct SQLiteMigrationRelationships {
         case let .joinTable(table, sourceColumn, destinationColumn, order):
             var inverseOrder = "NULL"
             if let inverse = relationship.inverseRelationship,
-               case let .joinTable(_, _, _, other?)? = inverse.entity.name.flatMap({ source.entity(named: $0) })?.relationships[inverse.name] {
+                case let .joinTable(_, _, _, other?)? = inverse.entity.name.flatMap({ source.entity(named: $0) })?.relationships[inverse.name]
+            {
                 inverseOrder = other
             }
             return """
@@ -188,19 +206,22 @@ struct SQLiteMigrationRelationships {
             guard let entity = plan.destinationModel.entitiesByName[layout.name] else { continue }
             for relationship in entity.relationshipsByName.values where !relationship.isTransient && relationship.entity.name == layout.name {
                 guard case let .foreignKey(column, entityColumn, order)? = layout.relationships[relationship.name],
-                      let target = self.layout(relationship.destinationEntity) else { continue }
+                    let target = self.layout(relationship.destinationEntity)
+                else { continue }
                 let numbers = list(layout.numbersIncludingSubentities)
                 let clear = ([column] + [entityColumn, order].compactMap { $0 }).map { "\($0) = NULL" }.joined(separator: ", ")
-                try db.execute(sql: """
-                    UPDATE \(layout.table) AS u SET \(clear) WHERE u.Z_ENT IN \(numbers) AND u.\(column) IS NOT NULL
-                    AND NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE t.Z_PK = u.\(column)
-                                    AND t.Z_ENT IN \(list(target.numbersIncludingSubentities)))
-                    """)
-                if let entityColumn {
-                    try db.execute(sql: """
-                        UPDATE \(layout.table) AS u SET \(entityColumn) = (SELECT t.Z_ENT FROM \(target.table) AS t WHERE t.Z_PK = u.\(column))
-                        WHERE u.Z_ENT IN \(numbers) AND u.\(column) IS NOT NULL
+                try db.execute(
+                    sql: """
+                        UPDATE \(layout.table) AS u SET \(clear) WHERE u.Z_ENT IN \(numbers) AND u.\(column) IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE t.Z_PK = u.\(column)
+                                        AND t.Z_ENT IN \(list(target.numbersIncludingSubentities)))
                         """)
+                if let entityColumn {
+                    try db.execute(
+                        sql: """
+                            UPDATE \(layout.table) AS u SET \(entityColumn) = (SELECT t.Z_ENT FROM \(target.table) AS t WHERE t.Z_PK = u.\(column))
+                            WHERE u.Z_ENT IN \(numbers) AND u.\(column) IS NOT NULL
+                            """)
                 }
             }
         }

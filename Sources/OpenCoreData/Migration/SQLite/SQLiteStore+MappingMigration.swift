@@ -16,7 +16,8 @@ extension SQLiteStore {
     static func mappingModelBundles(for destination: NSManagedObjectModel) -> [Bundle] {
         var bundles = [Bundle.main]
         if let folder = MigrationSourceModels.bundleURL(of: destination)?.deletingLastPathComponent(),
-           folder.standardizedFileURL != Bundle.main.bundleURL.standardizedFileURL, let bundle = Bundle(url: folder) {
+            folder.standardizedFileURL != Bundle.main.bundleURL.standardizedFileURL, let bundle = Bundle(url: folder)
+        {
             bundles.append(bundle)
         }
         return bundles
@@ -24,11 +25,15 @@ extension SQLiteStore {
 
     /// Migrates the store file with a mapping model: in place when the mapping only copies values,
     /// else through a migration manager whose result replaces the store's content (``SQLiteStoreRewrite``).
-    func migrate(with mapping: NSMappingModel, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
-                 configuration: String?, progress: Progress?) throws {
+    func migrate(
+        with mapping: NSMappingModel, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
+        configuration: String?, progress: Progress?
+    ) throws {
         let sourceConfiguration = configuration.flatMap { source.configurations.contains($0) ? $0 : nil }
-        if let plan = try? SQLiteMigrationPlan(source: source, sourceConfiguration: sourceConfiguration, destination: destination,
-                                               destinationConfiguration: configuration, mapping: mapping) {
+        if let plan = try? SQLiteMigrationPlan(
+            source: source, sourceConfiguration: sourceConfiguration, destination: destination,
+            destinationConfiguration: configuration, mapping: mapping)
+        {
             var migration = SQLiteLightweightMigration(url: fileURL, plan: plan, destinationConfiguration: configuration)
             migration.sqlDebugLog = _sqlDebugLog
             migration.defersCleanup = PersistentStoreOptions.bool(options?[NSPersistentStoreDeferredLightweightMigrationOptionKey]) == true
@@ -40,8 +45,10 @@ extension SQLiteStore {
             return
         }
         progress?.totalUnitCount = 100
-        try Self.migrateWithManager(at: fileURL, from: source, to: destination, mapping: mapping,
-                                    configuration: configuration) { fraction, _ in
+        try Self.migrateWithManager(
+            at: fileURL, from: source, to: destination, mapping: mapping,
+            configuration: configuration
+        ) { fraction, _ in
             progress?.completedUnitCount = Int64((fraction * 100).rounded())
         }
     }
@@ -54,16 +61,19 @@ extension SQLiteStore {
     /// configuration's entities only. The store keeps its UUID, its metadata keys and its persistent
     /// history (``SQLiteHistoryCarryOver``). Once the store holds
     /// the migrated content, externally stored values it no longer references are removed.
-    static func migrateWithManager(at url: URL, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
-                                   mapping: NSMappingModel, configuration: String? = nil,
-                                   report: ((Double, String) -> Void)?) throws {
+    static func migrateWithManager(
+        at url: URL, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
+        mapping: NSMappingModel, configuration: String? = nil,
+        report: ((Double, String) -> Void)?
+    ) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).migrating")
         defer { removeFiles(of: temporary) }
         let manager = NSMigrationManager(sourceModel: source, destinationModel: destination)
         manager._sourceConfiguration = ProgressiveMigration.configuration(configuration, in: source)
         manager._destinationConfiguration = ProgressiveMigration.configuration(configuration, in: destination)
-        let mapping = mapping._restricted(sourceEntities: source.entities(forConfigurationName: manager._sourceConfiguration),
-                                          destinationEntities: destination.entities(forConfigurationName: manager._destinationConfiguration))
+        let mapping = mapping._restricted(
+            sourceEntities: source.entities(forConfigurationName: manager._sourceConfiguration),
+            destinationEntities: destination.entities(forConfigurationName: manager._destinationConfiguration))
         if let report { manager.migrationProgressHandler = { fraction in report(Double(fraction), "Migrating with a mapping model") } }
         try SQLiteStoreRewrite(url: url).run {
             // Another process may have migrated the store while this one waited for the write lock.
@@ -80,8 +90,9 @@ extension SQLiteStore {
             try shareExternalData(of: temporary, with: url)
             return temporary
         }
-        SQLiteExternalDataCleanup.removeUnreferencedFiles(ofStoreAt: url, model: destination,
-                                                          configuration: manager._destinationConfiguration)
+        SQLiteExternalDataCleanup.removeUnreferencedFiles(
+            ofStoreAt: url, model: destination,
+            configuration: manager._destinationConfiguration)
     }
 
     /// Copies the store at `url` (what its write-ahead log holds included) to a working file beside it,
@@ -98,11 +109,14 @@ extension SQLiteStore {
             try shareExternalData(of: url, with: working)
         } catch {
             removeFiles(of: working)
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
-                NSLocalizedDescriptionKey: "Migrating the store at \(url.path) failed: it could not be copied to a working file (\(error.localizedDescription)). The store was left unchanged.",
-                NSURLErrorKey: url,
-                NSUnderlyingErrorKey: error,
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSMigrationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "Migrating the store at \(url.path) failed: it could not be copied to a working file (\(error.localizedDescription)). The store was left unchanged.",
+                    NSURLErrorKey: url,
+                    NSUnderlyingErrorKey: error,
+                ])
         }
         return working
     }

@@ -42,15 +42,18 @@ open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
         if let url = Self._modelURL(named: modelName, in: bundle ?? .main) {
             self.init(fileURL: url, versionChecksum: versionChecksum)
         } else {
-            self.init(missing: "No model named \(modelName) was found in the bundle \((bundle ?? .main).bundleURL.path).",
-                      versionChecksum: versionChecksum)
+            self.init(
+                missing: "No model named \(modelName) was found in the bundle \((bundle ?? .main).bundleURL.path).",
+                versionChecksum: versionChecksum)
         }
     }
 
     /// Creates a reference to the model, among the models of a bundle (the main bundle for `nil`), whose
     /// entity version hashes are `versionHashes` (entity name to hash `Data`).
-    public convenience init(entityVersionHashes versionHashes: [AnyHashable: Any], in bundle: Bundle?,
-                            versionChecksum: String) {
+    public convenience init(
+        entityVersionHashes versionHashes: [AnyHashable: Any], in bundle: Bundle?,
+        versionChecksum: String
+    ) {
         var hashes: [String: Any] = [:]
         for (key, value) in versionHashes {
             if let name = key as? String { hashes[name] = value }
@@ -59,8 +62,9 @@ open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
         if let model = NSManagedObjectModel.mergedModel(from: [bundle ?? .main], forStoreMetadata: metadata) {
             self.init(model: model, versionChecksum: versionChecksum)
         } else {
-            self.init(missing: "No model with the given entity version hashes was found in the bundle \((bundle ?? .main).bundleURL.path).",
-                      versionChecksum: versionChecksum)
+            self.init(
+                missing: "No model with the given entity version hashes was found in the bundle \((bundle ?? .main).bundleURL.path).",
+                versionChecksum: versionChecksum)
         }
     }
 
@@ -68,9 +72,11 @@ open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
     private init(missing reason: String, versionChecksum: String) {
         _model = NSManagedObjectModel()
         _versionChecksum = versionChecksum
-        _loadError = NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectModelReferenceNotFoundError, userInfo: [
-            NSLocalizedDescriptionKey: reason,
-        ])
+        _loadError = NSError(
+            domain: NSCocoaErrorDomain, code: NSManagedObjectModelReferenceNotFoundError,
+            userInfo: [
+                NSLocalizedDescriptionKey: reason
+            ])
         super.init()
     }
 
@@ -90,9 +96,12 @@ open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
     func _checkedModel() throws -> NSManagedObjectModel {
         if let _loadError { throw _loadError }
         guard _model.versionChecksum == _versionChecksum else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
-                NSLocalizedDescriptionKey: "The model reference promises version checksum \(_versionChecksum), but its model has \(_model.versionChecksum).",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSMigrationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The model reference promises version checksum \(_versionChecksum), but its model has \(_model.versionChecksum)."
+                ])
         }
         return _model
     }

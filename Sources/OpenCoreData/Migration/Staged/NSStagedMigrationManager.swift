@@ -35,8 +35,10 @@ open class NSStagedMigrationManager: NSObject, StagedMigrationRunning, @unchecke
         let custom: NSCustomMigrationStage?
     }
 
-    func _migrateStore(at url: URL, metadata: [String: Any], to model: NSManagedObjectModel,
-                       coordinator: NSPersistentStoreCoordinator?) throws {
+    func _migrateStore(
+        at url: URL, metadata: [String: Any], to model: NSManagedObjectModel,
+        coordinator: NSPersistentStoreCoordinator?
+    ) throws {
         var known: [String: NSManagedObjectModel] = [model.versionChecksum: model]
         let registered = coordinator?.migrationSourceModels ?? []
         for candidate in MigrationSourceModels.candidates(for: model, registered: registered) {
@@ -63,33 +65,44 @@ open class NSStagedMigrationManager: NSObject, StagedMigrationRunning, @unchecke
             }
         }
         append(model.versionChecksum, model)
-        let storeChecksum = (metadata[NSStoreModelVersionChecksumKey] as? String)
+        let storeChecksum =
+            (metadata[NSStoreModelVersionChecksumKey] as? String)
             ?? NSManagedObjectModel._versionHashes(inMetadata: metadata).map { VersionHashing.versionChecksum(of: $0) }
         guard let storeChecksum, let start = chain.firstIndex(where: { $0.checksum == storeChecksum }) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingSourceModelError, userInfo: [
-                NSLocalizedDescriptionKey: "The staged migration of the store at \(url.path) has no stage for the store's model (version checksum \(metadata[NSStoreModelVersionChecksumKey] as? String ?? "unknown")).",
-                NSURLErrorKey: url,
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSMigrationMissingSourceModelError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The staged migration of the store at \(url.path) has no stage for the store's model (version checksum \(metadata[NSStoreModelVersionChecksumKey] as? String ?? "unknown")).",
+                    NSURLErrorKey: url,
+                ])
         }
         // The stages end at the coordinator's model: at its first place from the store's on. A store whose
         // model comes after the coordinator's in the stages would have to migrate backward.
         let end = chain[start...].firstIndex { $0.checksum == model.versionChecksum } ?? (chain.count - 1)
         if let first = chain.firstIndex(where: { $0.checksum == model.versionChecksum }), first < start,
-           end == chain.count - 1 {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSStagedMigrationBackwardMigrationError, userInfo: [
-                NSLocalizedDescriptionKey: "The staged migration of the store at \(url.path) would migrate backward: the store's model (version checksum \(storeChecksum)) comes after the coordinator's model in the stages.",
-                NSURLErrorKey: url,
-            ])
+            end == chain.count - 1
+        {
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSStagedMigrationBackwardMigrationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The staged migration of the store at \(url.path) would migrate backward: the store's model (version checksum \(storeChecksum)) comes after the coordinator's model in the stages.",
+                    NSURLErrorKey: url,
+                ])
         }
         for index in start..<end {
             let step = chain[index]
             let next = chain[index + 1]
             guard let source = step.model, let destination = next.model else {
                 let missing = step.model == nil ? step.checksum : next.checksum
-                throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingSourceModelError, userInfo: [
-                    NSLocalizedDescriptionKey: "The staged migration of the store at \(url.path) cannot find the model with version checksum \(missing) (searched the stages' model references, \(MigrationSourceModels.searchedPlaces(for: model, registered: registered))).",
-                    NSURLErrorKey: url,
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSMigrationMissingSourceModelError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "The staged migration of the store at \(url.path) cannot find the model with version checksum \(missing) (searched the stages' model references, \(MigrationSourceModels.searchedPlaces(for: model, registered: registered))).",
+                        NSURLErrorKey: url,
+                    ])
             }
             if let custom = step.custom, let handler = custom.willMigrateHandler {
                 try withContainer(url: url, model: source) { try handler(self, custom) }

@@ -319,7 +319,8 @@ open class NSEntityDescription: NSObject, NSCopying {
             for sub in copy._subentities { sub._superentity = copy }
             for (property, duplicate) in zip(original._properties, copy._properties) {
                 guard let relationship = property as? NSRelationshipDescription,
-                      let relationshipCopy = duplicate as? NSRelationshipDescription else { continue }
+                    let relationshipCopy = duplicate as? NSRelationshipDescription
+                else { continue }
                 if let destination = relationship._destinationEntity {
                     relationshipCopy._destinationEntity = copies[ObjectIdentifier(destination)] ?? destination
                 }

@@ -60,9 +60,12 @@ enum FetchRequestKeyPaths {
             // A collection operator, or a key every object answers: what follows reads other values.
             if key.hasPrefix("@") || ManagedObjectBuiltInKeys.names.contains(key) { return }
             guard let property = current.propertiesByName[key] else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-                    NSLocalizedDescriptionKey: "keypath \"\(keyPath)\" not found in entity \"\(current.name ?? "")\": \"\(key)\" is not a property",
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "keypath \"\(keyPath)\" not found in entity \"\(current.name ?? "")\": \"\(key)\" is not a property"
+                    ])
             }
             // An attribute's value (a composite's elements, a transformable value's keys) is not checked.
             guard let destination = (property as? NSRelationshipDescription)?.destinationEntity else { return }

@@ -16,8 +16,10 @@ extension NSFetchRequest where ResultType: NSObject {
     /// - Throws: An `NSError` in `NSCocoaErrorDomain` with code `NSFormattingError` when the predicate
     ///   has no `NSPredicate` counterpart or a sort descriptor's key path names no property; the error
     ///   names the expression or key path.
-    public convenience init(entityName: String, predicate: Foundation.Predicate<ResultType>?,
-                            sortBy sortDescriptors: [SortDescriptor<ResultType>] = []) throws {
+    public convenience init(
+        entityName: String, predicate: Foundation.Predicate<ResultType>?,
+        sortBy sortDescriptors: [SortDescriptor<ResultType>] = []
+    ) throws {
         self.init(entityName: entityName)
         try setPredicate(predicate)
         if !sortDescriptors.isEmpty { try setSortDescriptors(sortDescriptors) }
@@ -43,9 +45,11 @@ extension NSFetchRequest where ResultType: NSObject {
             let object = NSSortDescriptor(descriptor)
             guard object.key != nil else {
                 let keyPath = descriptor.keyPath.map { String(describing: $0) } ?? "(none)"
-                throw NSError(domain: NSCocoaErrorDomain, code: NSFormattingError, userInfo: [
-                    NSLocalizedDescriptionKey: "The sort descriptor's key path \(keyPath) names no persistent property of \(ResultType.self)",
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSFormattingError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "The sort descriptor's key path \(keyPath) names no persistent property of \(ResultType.self)"
+                    ])
             }
             converted.append(object)
         }

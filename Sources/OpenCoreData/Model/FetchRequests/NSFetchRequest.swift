@@ -35,7 +35,9 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
     /// Stops the program if the request is a template of a model that is in use.
     func _assertMutable() {
         if _isImmutableTemplate {
-            preconditionFailure("Can't modify a fetch request template of an immutable model; use fetchRequestFromTemplate(withName:substitutionVariables:) or copy() for a mutable request.")
+            preconditionFailure(
+                "Can't modify a fetch request template of an immutable model; use fetchRequestFromTemplate(withName:substitutionVariables:) or copy() for a mutable request."
+            )
         }
     }
 

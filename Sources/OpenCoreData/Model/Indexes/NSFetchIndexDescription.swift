@@ -65,8 +65,9 @@ open class NSFetchIndexDescription: NSObject, NSCopying {
 
     /// A copy whose elements' properties are replaced by their counterparts in `properties`.
     func _copy(mappingProperties properties: [ObjectIdentifier: NSPropertyDescription]) -> NSFetchIndexDescription {
-        let copy = NSFetchIndexDescription(name: _name,
-                                           elements: _elements.map { $0._copy(mappingProperties: properties) })
+        let copy = NSFetchIndexDescription(
+            name: _name,
+            elements: _elements.map { $0._copy(mappingProperties: properties) })
         copy._partialIndexPredicate = _partialIndexPredicate
         return copy
     }

@@ -66,8 +66,9 @@ open class NSFetchIndexElementDescription: NSObject, NSCopying {
 
     /// A copy whose property is replaced by its counterpart in `properties` when there is one.
     func _copy(mappingProperties properties: [ObjectIdentifier: NSPropertyDescription]) -> NSFetchIndexElementDescription {
-        let copy = NSFetchIndexElementDescription(propertyName: _propertyName ?? "", collationType: _collationType,
-                                                  isAscending: _isAscending)
+        let copy = NSFetchIndexElementDescription(
+            propertyName: _propertyName ?? "", collationType: _collationType,
+            isAscending: _isAscending)
         copy._propertyName = _propertyName
         if let property = _property {
             copy._property = properties[ObjectIdentifier(property)] ?? property

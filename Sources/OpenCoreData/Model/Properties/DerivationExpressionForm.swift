@@ -5,7 +5,8 @@ enum DerivationExpressionForm {
     /// The expression as a derived attribute records it.
     static func recorded(_ expression: NSExpression) -> NSExpression {
         guard case let .keyPath(path, operand) = expression.storage, case .evaluatedObject = operand.storage,
-              path.hasSuffix(".@count") else { return expression }
+            path.hasSuffix(".@count")
+        else { return expression }
         let collection = String(path.dropLast(".@count".count))
         guard !collection.isEmpty, !collection.contains("@") else { return expression }
         return NSExpression(forFunction: "count:", arguments: [NSExpression(forKeyPath: collection)])

@@ -49,7 +49,7 @@ open class NSAttributeDescription: NSPropertyDescription {
     static func _defaultValueClassName(for type: NSAttributeType) -> String? {
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
-             .doubleAttributeType, .floatAttributeType, .booleanAttributeType:
+            .doubleAttributeType, .floatAttributeType, .booleanAttributeType:
             return "NSNumber"
         case .decimalAttributeType: return "NSDecimalNumber"
         case .stringAttributeType: return "NSString"

@@ -22,8 +22,9 @@ open class NSCompositeAttributeDescription: NSAttributeDescription {
     open override var attributeType: NSAttributeType {
         get { .compositeAttributeType }
         set {
-            precondition(newValue == .compositeAttributeType,
-                         "A composite attribute's type is always compositeAttributeType.")
+            precondition(
+                newValue == .compositeAttributeType,
+                "A composite attribute's type is always compositeAttributeType.")
             _assertEditable()
         }
     }

@@ -102,13 +102,16 @@ open class NSPropertyDescription: NSObject, NSCopying {
 
     /// Sets the validation predicates and the warnings reported when each fails; both arrays must have
     /// the same number of elements.
-    open func setValidationPredicates(_ validationPredicates: [NSPredicate]?,
-                                      withValidationWarnings validationWarnings: [String]?) {
+    open func setValidationPredicates(
+        _ validationPredicates: [NSPredicate]?,
+        withValidationWarnings validationWarnings: [String]?
+    ) {
         _assertEditable()
         let predicates = validationPredicates ?? []
         let warnings = validationWarnings ?? []
-        precondition(predicates.count == warnings.count,
-                     "The validation predicates and warnings of \(_name) must have the same count.")
+        precondition(
+            predicates.count == warnings.count,
+            "The validation predicates and warnings of \(_name) must have the same count.")
         _validationPredicates = predicates
         _validationWarnings = warnings
     }

@@ -40,7 +40,7 @@ struct PropertyValidationTraits: Sendable {
         } else if let attribute = property as? NSAttributeDescription, !(attribute is NSCompositeAttributeDescription) {
             switch attribute.attributeType {
             case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
-                 .doubleAttributeType, .floatAttributeType, .booleanAttributeType:
+                .doubleAttributeType, .floatAttributeType, .booleanAttributeType:
                 shape = .numberAttribute
             default:
                 shape = .otherAttribute

@@ -63,7 +63,8 @@ enum CodableArchiving {
             throw Failure(message: "the stored Codable value is not a readable envelope (\(error))")
         }
         if let expectedName, !expectedName.isEmpty, !expectedName.hasPrefix("NS"),
-           header.name != expectedName, !header.name.hasSuffix("." + expectedName) {
+            header.name != expectedName, !header.name.hasSuffix("." + expectedName)
+        {
             throw Failure(message: "the stored value is a \(header.name), not the attribute's value class \(expectedName)")
         }
         guard let type = TypeNameLookup.type(named: header.type) as? any Codable.Type else {

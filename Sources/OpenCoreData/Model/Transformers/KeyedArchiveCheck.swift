@@ -64,12 +64,13 @@ enum KeyedArchiveCheck {
 
         mutating func refusal() -> String? {
             guard let top = plist.object(at: plist.topObject),
-                  let objectsIndex = plist.value(forKey: "$objects", in: top),
-                  case let .array(objects)? = plist.object(at: objectsIndex),
-                  let topIndex = plist.value(forKey: "$top", in: top),
-                  let topDictionary = plist.object(at: topIndex),
-                  let rootIndex = plist.value(forKey: "root", in: topDictionary),
-                  case let .uid(root)? = plist.object(at: rootIndex) else { return nil }
+                let objectsIndex = plist.value(forKey: "$objects", in: top),
+                case let .array(objects)? = plist.object(at: objectsIndex),
+                let topIndex = plist.value(forKey: "$top", in: top),
+                let topDictionary = plist.object(at: topIndex),
+                let rootIndex = plist.value(forKey: "root", in: topDictionary),
+                case let .uid(root)? = plist.object(at: rootIndex)
+            else { return nil }
             self.objects = objects
             return refusal(ofArchived: root, checkingClass: allowed != nil, depth: 0)
         }
@@ -165,7 +166,8 @@ enum KeyedArchiveCheck {
                     return "the archive holds an NSURL whose base is not a URL"
                 }
                 guard let relative = plist.value(forKey: "NS.relative", in: object),
-                      isArchived(relative, ofClass: NSString.self, allowingNull: false) else {
+                    isArchived(relative, ofClass: NSString.self, allowingNull: false)
+                else {
                     return "the archive holds an NSURL without its string"
                 }
                 return nil
@@ -173,8 +175,9 @@ enum KeyedArchiveCheck {
             if name == "NSDecimalNumber" {
                 // Its digits are data, its length and exponent integers; other values trap the decode.
                 guard isArchived(plist.value(forKey: "NS.mantissa", in: object), ofClass: NSData.self, allowingNull: false),
-                      case .integer? = plist.value(forKey: "NS.length", in: object).flatMap(plist.object(at:)),
-                      case .integer? = plist.value(forKey: "NS.exponent", in: object).flatMap(plist.object(at:)) else {
+                    case .integer? = plist.value(forKey: "NS.length", in: object).flatMap(plist.object(at:)),
+                    case .integer? = plist.value(forKey: "NS.exponent", in: object).flatMap(plist.object(at:))
+                else {
                     return "the archive holds an NSDecimalNumber whose digits are damaged"
                 }
                 return nil
@@ -208,7 +211,8 @@ enum KeyedArchiveCheck {
             case .integer, .real, .boolean: return isClass(NSNumber.self, kindOf: expected)
             case .dictionary:
                 guard let reference = plist.value(forKey: "$class", in: object),
-                      case .success((let found?, _)) = archivedClass(reference) else { return false }
+                    case .success((let found?, _)) = archivedClass(reference)
+                else { return false }
                 return isClass(found, kindOf: expected)
             default: return false
             }
@@ -219,9 +223,10 @@ enum KeyedArchiveCheck {
         /// error).
         private func archivedClass(_ reference: Int) -> Result<(AnyClass?, String), Refusal> {
             guard case let .uid(index)? = plist.object(at: reference), index < objects.count,
-                  let description = plist.object(at: objects[index]),
-                  let nameIndex = plist.value(forKey: "$classname", in: description),
-                  case let .string(name)? = plist.object(at: nameIndex) else {
+                let description = plist.object(at: objects[index]),
+                let nameIndex = plist.value(forKey: "$classname", in: description),
+                case let .string(name)? = plist.object(at: nameIndex)
+            else {
                 return .failure(Refusal(reason: "the archive's class description is damaged"))
             }
             return .success((NSKeyedUnarchiver.class(forClassName: name) ?? NSClassFromString(name), name))

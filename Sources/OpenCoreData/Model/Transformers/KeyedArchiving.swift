@@ -89,7 +89,8 @@ enum KeyedArchiving {
     /// told to, it returns what it decoded before the failure, which is not the archive's value.
     static func unarchive(_ data: Data) -> Any? {
         guard data.starts(with: Array("bplist".utf8)), KeyedArchiveCheck.refusal(of: data, allowed: nil) == nil,
-              let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
+            let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data)
+        else { return nil }
         unarchiver.requiresSecureCoding = false
         unarchiver.decodingFailurePolicy = .setErrorAndReturn
         defer { unarchiver.finishDecoding() }
@@ -102,9 +103,10 @@ enum KeyedArchiving {
     /// unarchiver on Linux stops the program on a class outside them, where Apple's fails the decode.
     static func unarchive(_ data: Data, allowedClasses allowed: [AnyClass]) -> Any? {
         guard KeyedArchiveCheck.refusal(of: data, allowed: allowed) == nil,
-              let object = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data),
-              let instance = object as AnyObject as? NSObject,
-              allowed.contains(where: { instance.isKind(of: $0) }) else { return nil }
+            let object = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data),
+            let instance = object as AnyObject as? NSObject,
+            allowed.contains(where: { instance.isKind(of: $0) })
+        else { return nil }
         return object
     }
 }

@@ -9,8 +9,10 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, UnarchivingVa
     /// The classes an archive's top-level object may be: by default `NSArray`, `NSDictionary`, `NSSet`,
     /// `NSString`, `NSNumber`, `NSDate`, `NSData`, `NSURL`, `NSUUID` and `NSNull`.
     open class var allowedTopLevelClasses: [AnyClass] {
-        [NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self, NSDate.self,
-         NSData.self, NSURL.self, NSUUID.self, NSNull.self]
+        [
+            NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self, NSDate.self,
+            NSData.self, NSURL.self, NSUUID.self, NSNull.self,
+        ]
     }
 
     /// The class of the value that ``transformedValue(_:)`` returns.

@@ -119,8 +119,9 @@ final class PropertySlotLayout: Sendable {
             while true {
                 let entry = table[position]
                 if entry.representation == representation {
-                    InternalChecks.check(names[entry.slot] == name,
-                                         "the name \(name) has the bits of the layout's name \(names[entry.slot])")
+                    InternalChecks.check(
+                        names[entry.slot] == name,
+                        "the name \(name) has the bits of the layout's name \(names[entry.slot])")
                     return (entry.slot, entry.kind)
                 }
                 if entry.representation == .none { return nil }
@@ -183,7 +184,8 @@ final class PropertySlotLayout: Sendable {
     private static func kind(of property: NSPropertyDescription) -> Kind {
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany { return .toMany }
         guard let attribute = property as? NSAttributeDescription,
-              !(attribute is NSCompositeAttributeDescription) else { return .other }
+            !(attribute is NSCompositeAttributeDescription)
+        else { return .other }
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: return .integer
         case .doubleAttributeType: return .double

@@ -35,10 +35,13 @@ extension NSManagedObjectModel {
     ///
     /// The configuration is compatible when each of its entities has a recorded hash equal to its own
     /// and, for the default configuration, the store records no entity the model lacks.
-    public func isConfiguration(withName configuration: String?,
-                                compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
+    public func isConfiguration(
+        withName configuration: String?,
+        compatibleWithStoreMetadata metadata: [String: Any]
+    ) -> Bool {
         guard let stored = Self._versionHashes(inMetadata: metadata),
-              let members = entities(forConfigurationName: configuration) else { return false }
+            let members = entities(forConfigurationName: configuration)
+        else { return false }
         let own = _entityVersionHashes(forConfigurationName: configuration)
         guard own.count == members.count else { return false }
         for (name, hash) in own where stored[name] != hash {

@@ -31,11 +31,23 @@ enum SHA2 {
                 let sum0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
                 let majority = (a & b) ^ (a & c) ^ (b & c)
                 let temp2 = sum0 &+ majority
-                h = g; g = f; f = e; e = d &+ temp1
-                d = c; c = b; b = a; a = temp1 &+ temp2
+                h = g
+                g = f
+                f = e
+                e = d &+ temp1
+                d = c
+                c = b
+                b = a
+                a = temp1 &+ temp2
             }
-            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
             blockStart += 64
         }
         var digest = Data(capacity: 32)
@@ -78,11 +90,23 @@ enum SHA2 {
                 let sum0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)
                 let majority = (a & b) ^ (a & c) ^ (b & c)
                 let temp2 = sum0 &+ majority
-                h = g; g = f; f = e; e = d &+ temp1
-                d = c; c = b; b = a; a = temp1 &+ temp2
+                h = g
+                g = f
+                f = e
+                e = d &+ temp1
+                d = c
+                c = b
+                b = a
+                a = temp1 &+ temp2
             }
-            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
             blockStart += 128
         }
         var digest = Data(capacity: 64)

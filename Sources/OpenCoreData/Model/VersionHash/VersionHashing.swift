@@ -96,7 +96,8 @@ enum VersionHashing {
         var buffer = Data((entity._name ?? "").utf8)
         buffer.append(entity._isAbstract ? 1 : 0)
         if let superentity = entity._superentity, !below.contains(ObjectIdentifier(superentity)),
-           superentity !== entity {
+            superentity !== entity
+        {
             buffer.append(hash(of: superentity, below: below + [ObjectIdentifier(entity)]))
         }
         // Every persistent property, inherited ones included; transient and fetched properties (and

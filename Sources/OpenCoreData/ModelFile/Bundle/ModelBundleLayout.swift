@@ -37,7 +37,8 @@ enum ModelBundleLayout {
         } catch {
             throw ModelFileError.invalid("cannot list the bundle's folder (\(error.localizedDescription))", file: url)
         }
-        let versions = names
+        let versions =
+            names
             .filter { ($0 as NSString).pathExtension == versionExtension }
             .sorted { numericAwareLess(($0 as NSString).deletingPathExtension, ($1 as NSString).deletingPathExtension) }
             .map { url.appendingPathComponent($0, isDirectory: true) }
@@ -90,15 +91,17 @@ enum ModelBundleLayout {
         do {
             plist = try PropertyListReading.propertyList(from: data)
         } catch {
-            throw ModelFileError.invalid("not a property list\(PropertyListReading.reason(error)); expected a dictionary with \(currentVersionKey)",
-                                         file: marker)
+            throw ModelFileError.invalid(
+                "not a property list\(PropertyListReading.reason(error)); expected a dictionary with \(currentVersionKey)",
+                file: marker)
         }
         guard let dictionary = plist as? [String: Any] else {
             throw ModelFileError.invalid("the property list is not a dictionary; expected \(currentVersionKey)", file: marker)
         }
         guard let value = dictionary[currentVersionKey] else { return nil }
         guard let name = value as? String,
-              !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        else {
             throw ModelFileError.invalid("\(currentVersionKey) is not a version name", file: marker)
         }
         return name
@@ -113,7 +116,9 @@ enum ModelBundleLayout {
         if FileManager.default.fileExists(atPath: contents.path) { return contents }
         let elements = folder.appendingPathComponent("elements")
         if FileManager.default.fileExists(atPath: elements.path) {
-            throw ModelFileError.invalid("Xcode 3 binary model format is not supported: the version holds an 'elements' file and no XML 'contents'; open and save it in a newer Xcode to convert it", file: folder)
+            throw ModelFileError.invalid(
+                "Xcode 3 binary model format is not supported: the version holds an 'elements' file and no XML 'contents'; open and save it in a newer Xcode to convert it",
+                file: folder)
         }
         throw ModelFileError.invalid("missing 'contents' file: the folder holds no model XML", file: folder)
     }
@@ -175,7 +180,10 @@ enum ModelBundleLayout {
         }
         for ch in s {
             let digit = ch.isASCII && ch.isNumber
-            if digit != inDigits { flush(); inDigits = digit }
+            if digit != inDigits {
+                flush()
+                inDigits = digit
+            }
             current.append(ch)
         }
         flush()

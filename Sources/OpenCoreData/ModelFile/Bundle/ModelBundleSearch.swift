@@ -23,7 +23,8 @@ enum ModelBundleSearch {
                 guard let rank = rank(of: ext), isDirectory(url) == (ext != CompiledModelFiles.modelExtension) else { continue }
                 let base = url.deletingPathExtension().lastPathComponent
                 if let existing = found[base], let existingRank = self.rank(of: existing.pathExtension),
-                   existingRank <= rank {
+                    existingRank <= rank
+                {
                     continue
                 }
                 found[base] = url

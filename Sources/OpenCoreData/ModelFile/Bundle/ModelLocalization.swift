@@ -31,7 +31,8 @@ enum ModelLocalization {
         var modelFile = url.standardizedFileURL
         if modelFile.lastPathComponent == "contents" { modelFile = modelFile.deletingLastPathComponent() }
         if modelFile.pathExtension == ModelBundleLayout.versionExtension,
-           modelFile.deletingLastPathComponent().pathExtension == ModelBundleLayout.bundleExtension {
+            modelFile.deletingLastPathComponent().pathExtension == ModelBundleLayout.bundleExtension
+        {
             modelFile = modelFile.deletingLastPathComponent()
         }
         let name = modelFile.deletingPathExtension().lastPathComponent
@@ -51,8 +52,9 @@ enum ModelLocalization {
         do {
             plist = try PropertyListReading.propertyList(from: data)
         } catch {
-            throw ModelFileError.invalid("not a strings file\(PropertyListReading.reason(error)): expected lines such as \"Entity/Book\" = \"Book\";",
-                                         file: file)
+            throw ModelFileError.invalid(
+                "not a strings file\(PropertyListReading.reason(error)): expected lines such as \"Entity/Book\" = \"Book\";",
+                file: file)
         }
         guard let entries = plist as? [String: Any] else {
             throw ModelFileError.invalid("not a strings file: expected lines such as \"Entity/Book\" = \"Book\";", file: file)

@@ -24,8 +24,10 @@ struct ManagedObjectCodeGenerator {
     func files() -> [File] {
         model.entities.sorted { ($0.name ?? "").utf8.lexicographicallyPrecedes(($1.name ?? "").utf8) }.flatMap { entity in
             let name = Self.className(of: entity)
-            return [File(name: "\(name)+CoreDataClass.swift", contents: classFile(entity, name: name)),
-                    File(name: "\(name)+CoreDataProperties.swift", contents: propertiesFile(entity, name: name))]
+            return [
+                File(name: "\(name)+CoreDataClass.swift", contents: classFile(entity, name: name)),
+                File(name: "\(name)+CoreDataProperties.swift", contents: propertiesFile(entity, name: name)),
+            ]
         }
     }
 

@@ -46,7 +46,8 @@ struct ArchivedPredicateDecoder {
         }
         if object.isKind(of: "NSCompoundPredicate") {
             guard let raw = try reader.integer("NSCompoundPredicateType", of: object, in: 0...2),
-                  let type = NSCompoundPredicate.LogicalType(rawValue: UInt(raw)) else {
+                let type = NSCompoundPredicate.LogicalType(rawValue: UInt(raw))
+            else {
                 throw Failure("\(what) has no compound predicate type")
             }
             var subpredicates: [NSPredicate] = []
@@ -68,13 +69,15 @@ struct ArchivedPredicateDecoder {
 
     private mutating func comparison(_ object: KeyedArchiveReader.Instance, depth: Int, _ what: String) throws(Failure) -> NSPredicate {
         guard let leftUID = try reader.reference("NSLeftExpression", of: object),
-              let left = try expression(leftUID, depth: depth + 1),
-              let rightUID = try reader.reference("NSRightExpression", of: object),
-              let right = try expression(rightUID, depth: depth + 1) else {
+            let left = try expression(leftUID, depth: depth + 1),
+            let rightUID = try reader.reference("NSRightExpression", of: object),
+            let right = try expression(rightUID, depth: depth + 1)
+        else {
             throw Failure("\(what) lacks an expression")
         }
         guard let operatorUID = try reader.reference("NSPredicateOperator", of: object),
-              let op = try reader.instance(operatorUID) else { throw Failure("\(what) has no operator") }
+            let op = try reader.instance(operatorUID)
+        else { throw Failure("\(what) has no operator") }
         let operatorWhat = "the archived \(op.className) (object \(operatorUID))"
         guard let rawType = try reader.integer("NSOperatorType", of: op, in: 0...1000) else {
             throw Failure("\(operatorWhat) has no operator type")
@@ -95,8 +98,9 @@ struct ArchivedPredicateDecoder {
         }
         var options = try reader.integer("NSOptions", of: op, in: 0...0xFFFF) ?? 0
         if op.fields["NSOptions"] == nil { options = try reader.integer("NSFlags", of: op, in: 0...0xFFFF) ?? 0 }
-        return NSComparisonPredicate(leftExpression: left, rightExpression: right, modifier: modifier, type: type,
-                                     options: NSComparisonPredicate.Options(rawValue: UInt(options) & 0x07))
+        return NSComparisonPredicate(
+            leftExpression: left, rightExpression: right, modifier: modifier, type: type,
+            options: NSComparisonPredicate.Options(rawValue: UInt(options) & 0x07))
     }
 
     /// The expression archived as object `uid`, or `nil` for `$null`.
@@ -186,7 +190,8 @@ struct ArchivedPredicateDecoder {
         case 13:
             let collection = try required("NSCollection")
             guard let variable = try reader.string("NSVariable", of: object) else { throw Failure("\(what) has no variable") }
-            guard let predicateUID = try reader.reference("NSPredicate", of: object), let predicate = try predicate(predicateUID, depth: depth + 1) else {
+            guard let predicateUID = try reader.reference("NSPredicate", of: object), let predicate = try predicate(predicateUID, depth: depth + 1)
+            else {
                 throw Failure("\(what) has no predicate")
             }
             return NSExpression(forSubquery: collection, usingIteratorVariable: variable, predicate: predicate)
@@ -195,11 +200,13 @@ struct ArchivedPredicateDecoder {
         case 15:
             return NSExpression.expressionForAnyKey()
         case 20:
-            guard let predicateUID = try reader.reference("NSPredicate", of: object), let predicate = try predicate(predicateUID, depth: depth + 1) else {
+            guard let predicateUID = try reader.reference("NSPredicate", of: object), let predicate = try predicate(predicateUID, depth: depth + 1)
+            else {
                 throw Failure("\(what) has no predicate")
             }
-            return NSExpression(forConditional: predicate, trueExpression: try required("NSTrueExpression"),
-                                falseExpression: try required("NSFalseExpression"))
+            return NSExpression(
+                forConditional: predicate, trueExpression: try required("NSTrueExpression"),
+                falseExpression: try required("NSFalseExpression"))
         default:
             throw Failure("\(what) is an expression of type \(rawType), which this program does not read")
         }
@@ -213,8 +220,12 @@ struct ArchivedPredicateDecoder {
             let key = try reader.string("NSKey", of: object)
             let ascending = try reader.flag("NSAscending", of: object)
             let selector = try reader.string("NSSelector", of: object) ?? "compare:"
-            guard ["compare:", "caseInsensitiveCompare:", "localizedCompare:", "localizedCaseInsensitiveCompare:",
-                   "localizedStandardCompare:"].contains(selector) else {
+            guard
+                [
+                    "compare:", "caseInsensitiveCompare:", "localizedCompare:", "localizedCaseInsensitiveCompare:",
+                    "localizedStandardCompare:",
+                ].contains(selector)
+            else {
                 throw Failure("a sort descriptor compares with \"\(selector)\", which this program does not have")
             }
             result.append(NSSortDescriptor(key: key, ascending: ascending, selector: selector))
@@ -241,20 +252,24 @@ struct ArchivedPredicateEncoder {
         guard let predicate else { return KeyedArchiveWriter.null }
         switch predicate {
         case let comparison as NSComparisonPredicate:
-            return writer.instance(classes: ["NSComparisonPredicate"] + Self.predicateClasses, fields: [
-                ("NSLeftExpression", try expression(comparison.leftExpression)),
-                ("NSRightExpression", try expression(comparison.rightExpression)),
-                ("NSPredicateOperator", operatorObject(comparison)),
-            ])
+            return writer.instance(
+                classes: ["NSComparisonPredicate"] + Self.predicateClasses,
+                fields: [
+                    ("NSLeftExpression", try expression(comparison.leftExpression)),
+                    ("NSRightExpression", try expression(comparison.rightExpression)),
+                    ("NSPredicateOperator", operatorObject(comparison)),
+                ])
         case let compound as NSCompoundPredicate:
             var subpredicates: [KeyedArchiveWriter.ArchiveValue] = []
             for subpredicate in compound.typedSubpredicates {
                 subpredicates.append(try self.predicate(subpredicate))
             }
-            return writer.instance(classes: ["NSCompoundPredicate"] + Self.predicateClasses, fields: [
-                ("NSCompoundPredicateType", .integer(Int64(compound.compoundPredicateType.rawValue))),
-                ("NSSubpredicates", writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array(subpredicates))])),
-            ])
+            return writer.instance(
+                classes: ["NSCompoundPredicate"] + Self.predicateClasses,
+                fields: [
+                    ("NSCompoundPredicateType", .integer(Int64(compound.compoundPredicateType.rawValue))),
+                    ("NSSubpredicates", writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array(subpredicates))])),
+                ])
         default:
             if predicate.predicateFormat == "TRUEPREDICATE" {
                 return writer.instance(classes: ["NSTruePredicate"] + Self.predicateClasses, fields: [])
@@ -274,24 +289,32 @@ struct ArchivedPredicateEncoder {
         let base = ["NSPredicateOperator", "NSObject"]
         switch type {
         case .equalTo, .notEqualTo:
-            return writer.instance(classes: ["NSEqualityPredicateOperator"] + base, fields: [
-                ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier),
-                ("NSNegate", .boolean(type == .notEqualTo)), ("NSOptions", options),
-            ])
+            return writer.instance(
+                classes: ["NSEqualityPredicateOperator"] + base,
+                fields: [
+                    ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier),
+                    ("NSNegate", .boolean(type == .notEqualTo)), ("NSOptions", options),
+                ])
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            return writer.instance(classes: ["NSComparisonPredicateOperator"] + base, fields: [
-                ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier),
-                ("NSVariant", .integer(Int64(type.rawValue))), ("NSOptions", options),
-            ])
+            return writer.instance(
+                classes: ["NSComparisonPredicateOperator"] + base,
+                fields: [
+                    ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier),
+                    ("NSVariant", .integer(Int64(type.rawValue))), ("NSOptions", options),
+                ])
         case .customSelector:
-            return writer.instance(classes: ["NSCustomPredicateOperator"] + base, fields: [
-                ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier),
-                ("NSSelectorName", writer.string(comparison.customSelector ?? "")),
-            ])
+            return writer.instance(
+                classes: ["NSCustomPredicateOperator"] + base,
+                fields: [
+                    ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier),
+                    ("NSSelectorName", writer.string(comparison.customSelector ?? "")),
+                ])
         case .between:
-            return writer.instance(classes: ["NSBetweenPredicateOperator"] + base, fields: [
-                ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier), ("NSOptions", options),
-            ])
+            return writer.instance(
+                classes: ["NSBetweenPredicateOperator"] + base,
+                fields: [
+                    ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier), ("NSOptions", options),
+                ])
         case .matches, .like, .beginsWith, .endsWith, .in, .contains:
             let name: String
             switch type {
@@ -301,9 +324,11 @@ struct ArchivedPredicateEncoder {
             case .endsWith: name = "NSEndsWithPredicateOperator"
             default: name = "NSInPredicateOperator"
             }
-            return writer.instance(classes: [name] + base, fields: [
-                ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier), ("NSFlags", options),
-            ])
+            return writer.instance(
+                classes: [name] + base,
+                fields: [
+                    ("NSOperatorType", .integer(Int64(type.rawValue))), ("NSModifier", modifier), ("NSFlags", options),
+                ])
         }
     }
 
@@ -311,8 +336,9 @@ struct ArchivedPredicateEncoder {
 
     func expression(_ expression: NSExpression) throws(Refusal) -> KeyedArchiveWriter.ArchiveValue {
         func typed(_ classes: [String], _ fields: [(String, KeyedArchiveWriter.ArchiveValue)]) -> KeyedArchiveWriter.ArchiveValue {
-            writer.instance(classes: classes + Self.expressionClasses,
-                            fields: fields + [("NSExpressionType", .integer(Int64(expression.expressionType.rawValue)))])
+            writer.instance(
+                classes: classes + Self.expressionClasses,
+                fields: fields + [("NSExpressionType", .integer(Int64(expression.expressionType.rawValue)))])
         }
         func list(_ expressions: [NSExpression]) throws(Refusal) -> KeyedArchiveWriter.ArchiveValue {
             var elements: [KeyedArchiveWriter.ArchiveValue] = []
@@ -329,46 +355,63 @@ struct ArchivedPredicateEncoder {
         case let .keyPath(path, operand):
             let isSelf: Bool
             if case .evaluatedObject = operand.storage { isSelf = true } else { isSelf = false }
-            let specifier = writer.instance(classes: ["NSKeyPathSpecifierExpression"] + Self.expressionClasses, fields: [
-                ("NSKeyPath", writer.string(path)), ("NSExpressionType", .integer(10)),
-            ])
-            return typed(["NSKeyPathExpression", "NSFunctionExpression"], [
-                ("NSOperand", try self.expression(operand)),
-                ("NSSelectorName", writer.string(isSelf && !path.contains(".") ? "valueForKey:" : "valueForKeyPath:")),
-                ("NSArguments", writer.instance(classes: ["NSMutableArray", "NSArray", "NSObject"], fields: [("NS.objects", .array([specifier]))])),
-            ])
+            let specifier = writer.instance(
+                classes: ["NSKeyPathSpecifierExpression"] + Self.expressionClasses,
+                fields: [
+                    ("NSKeyPath", writer.string(path)), ("NSExpressionType", .integer(10)),
+                ])
+            return typed(
+                ["NSKeyPathExpression", "NSFunctionExpression"],
+                [
+                    ("NSOperand", try self.expression(operand)),
+                    ("NSSelectorName", writer.string(isSelf && !path.contains(".") ? "valueForKey:" : "valueForKeyPath:")),
+                    (
+                        "NSArguments",
+                        writer.instance(classes: ["NSMutableArray", "NSArray", "NSObject"], fields: [("NS.objects", .array([specifier]))])
+                    ),
+                ])
         case let .function(name, arguments):
             guard name != FetchExpression.functionName else {
                 throw Refusal(reason: "a fetch request expression cannot be archived")
             }
-            let operand = writer.instance(classes: ["NSConstantValueExpression"] + Self.expressionClasses, fields: [
-                ("NSConstantValueClassName", writer.string(ArchivedPredicates.predicateUtilitiesClassName)),
-                ("NSExpressionType", .integer(0)),
-            ])
-            return typed(["NSFunctionExpression"], [
-                ("NSOperand", operand), ("NSSelectorName", writer.string(name)), ("NSArguments", try list(arguments)),
-            ])
+            let operand = writer.instance(
+                classes: ["NSConstantValueExpression"] + Self.expressionClasses,
+                fields: [
+                    ("NSConstantValueClassName", writer.string(ArchivedPredicates.predicateUtilitiesClassName)),
+                    ("NSExpressionType", .integer(0)),
+                ])
+            return typed(
+                ["NSFunctionExpression"],
+                [
+                    ("NSOperand", operand), ("NSSelectorName", writer.string(name)), ("NSArguments", try list(arguments)),
+                ])
         case let .method(receiver, selector, arguments):
-            return typed(["NSFunctionExpression"], [
-                ("NSOperand", try self.expression(receiver)), ("NSSelectorName", writer.string(selector)),
-                ("NSArguments", try list(arguments)),
-            ])
+            return typed(
+                ["NSFunctionExpression"],
+                [
+                    ("NSOperand", try self.expression(receiver)), ("NSSelectorName", writer.string(selector)),
+                    ("NSArguments", try list(arguments)),
+                ])
         case let .unionSet(left, right), let .intersectSet(left, right), let .minusSet(left, right):
             return typed(["NSSetExpression"], [("NSLeftExpression", try self.expression(left)), ("NSRightExpression", try self.expression(right))])
         case let .subquery(collection, variable, predicate):
-            return typed(["NSSubqueryExpression"], [
-                ("NSCollection", try self.expression(collection)), ("NSVariable", writer.string(variable)),
-                ("NSPredicate", try self.predicate(predicate)),
-            ])
+            return typed(
+                ["NSSubqueryExpression"],
+                [
+                    ("NSCollection", try self.expression(collection)), ("NSVariable", writer.string(variable)),
+                    ("NSPredicate", try self.predicate(predicate)),
+                ])
         case let .aggregate(elements):
             return typed(["NSAggregateExpression"], [("NSCollection", try list(elements))])
         case .anyKey:
             return typed(["NSAnyKeyExpression"], [])
         case let .conditional(predicate, whenTrue, whenFalse):
-            return typed(["NSTernaryExpression"], [
-                ("NSPredicate", try self.predicate(predicate)), ("NSTrueExpression", try self.expression(whenTrue)),
-                ("NSFalseExpression", try self.expression(whenFalse)),
-            ])
+            return typed(
+                ["NSTernaryExpression"],
+                [
+                    ("NSPredicate", try self.predicate(predicate)), ("NSTrueExpression", try self.expression(whenTrue)),
+                    ("NSFalseExpression", try self.expression(whenFalse)),
+                ])
         case .block:
             throw Refusal(reason: "a block expression cannot be archived")
         }
@@ -378,10 +421,12 @@ struct ArchivedPredicateEncoder {
     func sortDescriptors(_ descriptors: [NSSortDescriptor]?) -> KeyedArchiveWriter.ArchiveValue {
         guard let descriptors else { return KeyedArchiveWriter.null }
         let elements = descriptors.map { descriptor in
-            writer.instance(classes: ["NSSortDescriptor", "NSObject"], fields: [
-                ("NSKey", writer.string(descriptor.key)), ("NSAscending", .boolean(descriptor.ascending)),
-                ("NSSelector", writer.string(descriptor.selector ?? "compare:")), ("NSReverseNullOrder", .boolean(false)),
-            ])
+            writer.instance(
+                classes: ["NSSortDescriptor", "NSObject"],
+                fields: [
+                    ("NSKey", writer.string(descriptor.key)), ("NSAscending", .boolean(descriptor.ascending)),
+                    ("NSSelector", writer.string(descriptor.selector ?? "compare:")), ("NSReverseNullOrder", .boolean(false)),
+                ])
         }
         return writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array(elements))])
     }

@@ -119,8 +119,9 @@ struct CompiledModelDecoder {
     /// `NSDictionary` (`.mom` files).
     private func entityUIDs(of root: KeyedArchiveReader.Instance) throws(Failure) -> [Int] {
         guard let uid = try reader.reference("NSEntities", of: root) else { return [] }
-        let table = try reader.instance(uid, of: ["NSKnownKeysDictionary1", "NSKnownKeysDictionary", "NSDictionary", "NSMutableDictionary"],
-                                        "the model's entities")
+        let table = try reader.instance(
+            uid, of: ["NSKnownKeysDictionary1", "NSKnownKeysDictionary", "NSDictionary", "NSMutableDictionary"],
+            "the model's entities")
         if table.fields["NS.objects"] != nil || table.fields["NS.keys"] != nil {
             return try reader.entries(of: table, "the model's entities").map(\.value)
         }
@@ -196,7 +197,8 @@ struct CompiledModelDecoder {
         let name = entity.name ?? ""
         for property in entity.properties {
             guard let uid = uidOfProperty[ObjectIdentifier(property)],
-                  let archived = try reader.instance(uid) else { continue }
+                let archived = try reader.instance(uid)
+            else { continue }
             if let relationship = property as? NSRelationshipDescription {
                 try resolve(relationship, archived, entity: name)
             } else if let fetched = property as? NSFetchedPropertyDescription {
@@ -256,11 +258,13 @@ struct CompiledModelDecoder {
                 let collation: NSFetchIndexElementType = rawType == 1 ? .rTree : .binary
                 let description: NSFetchIndexElementDescription
                 if let propertyUID = try reader.reference("NSProperty", of: item),
-                   let archived = try reader.instance(propertyUID), archived.isKind(of: "NSExpressionDescription") {
+                    let archived = try reader.instance(propertyUID), archived.isKind(of: "NSExpressionDescription")
+                {
                     description = NSFetchIndexElementDescription(property: try expressionDescription(archived), collationType: collation)
                 } else {
                     guard let propertyName = try reader.string("NSPropertyName", of: item),
-                          let property = entity.propertiesByName[propertyName] else {
+                        let property = entity.propertiesByName[propertyName]
+                    else {
                         throw Failure("fetch index '\(name)' of entity '\(entityName)' names a property the entity does not have")
                     }
                     description = NSFetchIndexElementDescription(property: property, collationType: collation)
@@ -283,7 +287,9 @@ struct CompiledModelDecoder {
             description.expression = try predicates.expression(expression)
         }
         if let raw = try reader.integer("NSExpressionResultType", of: object, in: 0...100_000) {
-            guard let type = NSAttributeType(rawValue: UInt(raw)) else { throw Failure("an expression description has an unknown result type \(raw)") }
+            guard let type = NSAttributeType(rawValue: UInt(raw)) else {
+                throw Failure("an expression description has an unknown result type \(raw)")
+            }
             description.expressionResultType = type
         }
         return description
@@ -293,9 +299,13 @@ struct CompiledModelDecoder {
 
     /// The property archived as `uid`; `nil` for an inherited property's proxy.
     private mutating func makeProperty(_ uid: Int, entity: String) throws(Failure) -> NSPropertyDescription? {
-        let object = try reader.instance(uid, of: ["NSPropertyDescription", "_NSPropertyDescriptionProxy", "NSAttributeDescription",
-                                                   "NSRelationshipDescription", "NSFetchedPropertyDescription"],
-                                         "a property of entity '\(entity)'")
+        let object = try reader.instance(
+            uid,
+            of: [
+                "NSPropertyDescription", "_NSPropertyDescriptionProxy", "NSAttributeDescription",
+                "NSRelationshipDescription", "NSFetchedPropertyDescription",
+            ],
+            "a property of entity '\(entity)'")
         if object.className == "_NSPropertyDescriptionProxy" { return nil }
         guard propertyByUID[uid] == nil else { throw Failure("property object \(uid) belongs to two entities") }
         let property: NSPropertyDescription
@@ -394,7 +404,8 @@ struct CompiledModelDecoder {
         }
         if !(attribute is NSCompositeAttributeDescription) { attribute.attributeType = type }
         if let className = try reader.string("NSAttributeValueClassName", of: object),
-           className != NSAttributeDescription._defaultValueClassName(for: type) {
+            className != NSAttributeDescription._defaultValueClassName(for: type)
+        {
             attribute.attributeValueClassName = className
         }
         attribute.valueTransformerName = try nonEmpty(reader.string("NSValueTransformerName", of: object))
@@ -431,7 +442,8 @@ struct CompiledModelDecoder {
             guard let found = entityByUID[uid] else { throw Failure("the destination of \(what) is not an entity of the model") }
             destination = found
         } else if let name = try reader.string("_NSDestinationEntityName", of: object),
-                  let found = entityByUID.values.first(where: { $0.name == name }) {
+            let found = entityByUID.values.first(where: { $0.name == name })
+        {
             destination = found
         } else {
             throw Failure("\(what) has no destination entity")
@@ -455,7 +467,8 @@ struct CompiledModelDecoder {
     // MARK: Fetch requests
 
     /// A fetch request (a fetched property's, or a model template).
-    private mutating func fetchRequest(_ uid: Int, _ what: String, entityName: String? = nil) throws(Failure) -> NSFetchRequest<NSFetchRequestResult> {
+    private mutating func fetchRequest(_ uid: Int, _ what: String, entityName: String? = nil) throws(Failure) -> NSFetchRequest<NSFetchRequestResult>
+    {
         let object = try reader.instance(uid, of: ["NSFetchRequest"], "the request of \(what)")
         let entity: NSEntityDescription
         var named = entityName
@@ -464,7 +477,8 @@ struct CompiledModelDecoder {
             guard let found = entityByUID[entityUID] else { throw Failure("the entity of \(what) is not an entity of the model") }
             entity = found
         } else if let name = named,
-                  let found = entityByUID.values.first(where: { $0.name == name }) {
+            let found = entityByUID.values.first(where: { $0.name == name })
+        {
             entity = found
         } else {
             throw Failure("\(what) has no entity")
@@ -528,7 +542,8 @@ enum CompiledModelFormat {
     /// `indexed="YES"`): named after the property, of that property alone, binary and ascending.
     static func isIndexOfIndexedProperty(_ index: NSFetchIndexDescription, in entity: NSEntityDescription) -> Bool {
         guard let property = entity.propertiesByName[index.name], property._isIndexed, index.partialIndexPredicate == nil,
-              index.elements.count == 1, let element = index.elements.first else { return false }
+            index.elements.count == 1, let element = index.elements.first
+        else { return false }
         return element.propertyName == property.name && element.collationType == .binary && element.isAscending
     }
 

@@ -73,23 +73,28 @@ struct CompiledModelEncoder {
         let table: KeyedArchiveWriter.ArchiveValue
         switch style {
         case .modelFile:
-            table = writer.instance(classes: ["NSMutableDictionary", "NSDictionary"] + Self.objectClass, fields: [
-                ("NS.keys", .array(entities.map { writer.string($0.name ?? "") })),
-                ("NS.objects", .array(entityReferences)),
-            ])
+            table = writer.instance(
+                classes: ["NSMutableDictionary", "NSDictionary"] + Self.objectClass,
+                fields: [
+                    ("NS.keys", .array(entities.map { writer.string($0.name ?? "") })),
+                    ("NS.objects", .array(entityReferences)),
+                ])
         case .storeCache:
-            let mapping = writer.instance(classes: ["NSKnownKeysMappingStrategy1", "NSKnownKeysMappingStrategy"] + Self.objectClass, fields: [
-                ("keys", array(entities.map { writer.string($0.name ?? "") })),
-                ("length", .integer(Int64(entities.count))),
-                ("version", .integer(1)),
-            ])
-            table = writer.instance(classes: ["NSKnownKeysDictionary1", "NSKnownKeysDictionary", "NSMutableDictionary", "NSDictionary"] + Self.objectClass,
-                                    fields: [
-                                        ("values", array(entityReferences)),
-                                        ("searchMapping", mapping),
-                                        ("emptyToken", writer.string("__empty_slot_token_4c24_98dc_ac1e_b773__")),
-                                        ("version", .integer(1)),
-                                    ])
+            let mapping = writer.instance(
+                classes: ["NSKnownKeysMappingStrategy1", "NSKnownKeysMappingStrategy"] + Self.objectClass,
+                fields: [
+                    ("keys", array(entities.map { writer.string($0.name ?? "") })),
+                    ("length", .integer(Int64(entities.count))),
+                    ("version", .integer(1)),
+                ])
+            table = writer.instance(
+                classes: ["NSKnownKeysDictionary1", "NSKnownKeysDictionary", "NSMutableDictionary", "NSDictionary"] + Self.objectClass,
+                fields: [
+                    ("values", array(entityReferences)),
+                    ("searchMapping", mapping),
+                    ("emptyToken", writer.string("__empty_slot_token_4c24_98dc_ac1e_b773__")),
+                    ("version", .integer(1)),
+                ])
         }
         for (entity, properties) in listed {
             try encodeEntity(entity, properties: properties)
@@ -102,27 +107,51 @@ struct CompiledModelEncoder {
             let names = templates.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             var requests: [KeyedArchiveWriter.ArchiveValue] = []
             for name in names { requests.append(try fetchRequest(templates[name]!)) }
-            fields.append(("NSFetchRequestTemplates", writer.instance(classes: ["NSDictionary"] + Self.objectClass, fields: [
-                ("NS.keys", .array(names.map { writer.string($0) })), ("NS.objects", .array(requests)),
-            ])))
+            fields.append(
+                (
+                    "NSFetchRequestTemplates",
+                    writer.instance(
+                        classes: ["NSDictionary"] + Self.objectClass,
+                        fields: [
+                            ("NS.keys", .array(names.map { writer.string($0) })), ("NS.objects", .array(requests)),
+                        ])
+                ))
         }
         // A model without identifiers is archived with one empty identifier, as Apple's model compiler
         // writes a source whose identifier is empty.
         let identifiers = model.versionIdentifiers.isEmpty ? [AnyHashable("")] : model.versionIdentifiers.sorted { "\($0)" < "\($1)" }
-        fields.append(("NSVersionIdentifiers", writer.instance(classes: ["NSSet"] + Self.objectClass, fields: [
-            ("NS.objects", .array(identifiers.map { values.value($0.base) })),
-        ])))
+        fields.append(
+            (
+                "NSVersionIdentifiers",
+                writer.instance(
+                    classes: ["NSSet"] + Self.objectClass,
+                    fields: [
+                        ("NS.objects", .array(identifiers.map { values.value($0.base) }))
+                    ])
+            ))
         let configurations = model.configurations.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         if !configurations.isEmpty {
-            fields.append(("NSConfigurations", writer.instance(classes: ["NSMutableDictionary", "NSDictionary"] + Self.objectClass, fields: [
-                ("NS.keys", .array(configurations.map { writer.string($0) })),
-                ("NS.objects", .array(configurations.map { name in
-                    let members = Self.byName(model.entities(forConfigurationName: name) ?? [])
-                    return writer.instance(classes: ["NSSet"] + Self.objectClass, fields: [
-                        ("NS.objects", .array(members.compactMap { entityUIDs[ObjectIdentifier($0)].map { .uid($0) } })),
-                    ])
-                })),
-            ])))
+            fields.append(
+                (
+                    "NSConfigurations",
+                    writer.instance(
+                        classes: ["NSMutableDictionary", "NSDictionary"] + Self.objectClass,
+                        fields: [
+                            ("NS.keys", .array(configurations.map { writer.string($0) })),
+                            (
+                                "NS.objects",
+                                .array(
+                                    configurations.map { name in
+                                        let members = Self.byName(model.entities(forConfigurationName: name) ?? [])
+                                        return writer.instance(
+                                            classes: ["NSSet"] + Self.objectClass,
+                                            fields: [
+                                                ("NS.objects", .array(members.compactMap { entityUIDs[ObjectIdentifier($0)].map { .uid($0) } }))
+                                            ])
+                                    })
+                            ),
+                        ])
+                ))
         }
         writer.fill(modelUID, classes: ["NSManagedObjectModel"] + Self.objectClass, fields: fields)
         return writer.archive(root: modelUID)
@@ -130,8 +159,9 @@ struct CompiledModelEncoder {
 
     /// An `NSArray` of `elements`.
     private func array(_ elements: [KeyedArchiveWriter.ArchiveValue], mutable: Bool = false) -> KeyedArchiveWriter.ArchiveValue {
-        writer.instance(classes: (mutable ? ["NSMutableArray", "NSArray"] : ["NSArray"]) + Self.objectClass,
-                        fields: [("NS.objects", .array(elements))])
+        writer.instance(
+            classes: (mutable ? ["NSMutableArray", "NSArray"] : ["NSArray"]) + Self.objectClass,
+            fields: [("NS.objects", .array(elements))])
     }
 
     private func reference(_ entity: NSEntityDescription?) -> KeyedArchiveWriter.ArchiveValue {
@@ -142,10 +172,12 @@ struct CompiledModelEncoder {
     private func userInfo(_ info: [AnyHashable: Any]?) -> KeyedArchiveWriter.ArchiveValue {
         let info = info ?? [:]
         let keys = info.keys.sorted { "\($0)" < "\($1)" }
-        return writer.instance(classes: ["NSDictionary"] + Self.objectClass, fields: [
-            ("NS.keys", .array(keys.map { values.value($0.base) })),
-            ("NS.objects", .array(keys.map { values.value(info[$0]) })),
-        ])
+        return writer.instance(
+            classes: ["NSDictionary"] + Self.objectClass,
+            fields: [
+                ("NS.keys", .array(keys.map { values.value($0.base) })),
+                ("NS.objects", .array(keys.map { values.value(info[$0]) })),
+            ])
     }
 
     // MARK: Entities
@@ -159,14 +191,21 @@ struct CompiledModelEncoder {
         ]
         let constraints = entity._uniquenessConstraintNames.filter { !$0.isEmpty }
         if !constraints.isEmpty {
-            fields.append(("NSUniqueTuples", array(constraints.map { tuple in array(tuple.map { writer.string($0) }, mutable: true) }, mutable: true)))
+            fields.append(
+                ("NSUniqueTuples", array(constraints.map { tuple in array(tuple.map { writer.string($0) }, mutable: true) }, mutable: true)))
         }
         fields.append(("NSUserInfo", userInfo(entity.userInfo)))
         let subentities = Self.byName(entity.subentities)
-        fields.append(("NSSubentities", writer.instance(classes: ["NSMutableDictionary", "NSDictionary"] + Self.objectClass, fields: [
-            ("NS.keys", .array(subentities.map { writer.string($0.name ?? "") })),
-            ("NS.objects", .array(subentities.map { reference($0) })),
-        ])))
+        fields.append(
+            (
+                "NSSubentities",
+                writer.instance(
+                    classes: ["NSMutableDictionary", "NSDictionary"] + Self.objectClass,
+                    fields: [
+                        ("NS.keys", .array(subentities.map { writer.string($0.name ?? "") })),
+                        ("NS.objects", .array(subentities.map { reference($0) })),
+                    ])
+            ))
         fields.append(("NSVersionHashModifier", writer.string(entity.versionHashModifier)))
         var propertyReferences: [KeyedArchiveWriter.ArchiveValue] = []
         for property in properties {
@@ -174,17 +213,24 @@ struct CompiledModelEncoder {
             try encodeProperty(property, in: entity, at: propertyUID)
             propertyReferences.append(.uid(propertyUID))
         }
-        fields.append(("NSProperties", writer.instance(classes: ["NSMutableDictionary", "NSDictionary"] + Self.objectClass, fields: [
-            ("NS.keys", .array(properties.map { writer.string($0.name) })),
-            ("NS.objects", .array(propertyReferences)),
-        ])))
+        fields.append(
+            (
+                "NSProperties",
+                writer.instance(
+                    classes: ["NSMutableDictionary", "NSDictionary"] + Self.objectClass,
+                    fields: [
+                        ("NS.keys", .array(properties.map { writer.string($0.name) })),
+                        ("NS.objects", .array(propertyReferences)),
+                    ])
+            ))
         fields.append(("NSRenamingIdentifier", writer.string(entity.renamingIdentifier ?? name)))
         fields.append(("NSManagedObjectModel", .uid(modelUID)))
         fields.append(("NSSuperentity", reference(entity.superentity)))
         if entity.isAbstract { fields.append(("NSIsAbstract", .boolean(true))) }
         // Each indexed property has an index of its own, named after it, before the entity's.
         let named = Set(entity.indexes.map(\.name))
-        let allIndexes = entity.properties.filter { $0._isIndexed && !named.contains($0.name) }
+        let allIndexes =
+            entity.properties.filter { $0._isIndexed && !named.contains($0.name) }
             .map(CompiledModelFormat.indexOfIndexedProperty) + entity.indexes
         if !allIndexes.isEmpty {
             var indexes: [KeyedArchiveWriter.ArchiveValue] = []
@@ -195,9 +241,14 @@ struct CompiledModelEncoder {
                 index.partialIndexPredicate == nil
                     && index.elements.allSatisfy { !($0.property is NSExpressionDescription) && $0.collationType == .binary }
             }
-            fields.append(("NSCompoundIndexes", array(compound.map { index in
-                array(index.elements.map { writer.string($0.propertyName ?? "") }, mutable: true)
-            }, mutable: true)))
+            fields.append(
+                (
+                    "NSCompoundIndexes",
+                    array(
+                        compound.map { index in
+                            array(index.elements.map { writer.string($0.propertyName ?? "") }, mutable: true)
+                        }, mutable: true)
+                ))
         }
         writer.fill(uid, classes: ["NSEntityDescription"] + Self.objectClass, fields: fields)
     }
@@ -213,20 +264,32 @@ struct CompiledModelEncoder {
                 ("NSAscending", .boolean(element.isAscending)),
             ]
             if let expression = element.property as? NSExpressionDescription {
-                fields.append(("NSProperty", writer.instance(classes: ["NSExpressionDescription", "NSPropertyDescription"] + Self.objectClass, fields: [
-                    ("NSPropertyName", writer.string(expression.name)),
-                    ("NSExpression", try expression.expression.map { expression throws(Refusal) in try predicates.expression(expression) } ?? KeyedArchiveWriter.null),
-                    ("NSExpressionResultType", .integer(Int64(expression.expressionResultType.rawValue))),
-                ])))
+                fields.append(
+                    (
+                        "NSProperty",
+                        writer.instance(
+                            classes: ["NSExpressionDescription", "NSPropertyDescription"] + Self.objectClass,
+                            fields: [
+                                ("NSPropertyName", writer.string(expression.name)),
+                                (
+                                    "NSExpression",
+                                    try expression.expression.map { expression throws(Refusal) in try predicates.expression(expression) }
+                                        ?? KeyedArchiveWriter.null
+                                ),
+                                ("NSExpressionResultType", .integer(Int64(expression.expressionResultType.rawValue))),
+                            ])
+                    ))
             }
             elements.append(writer.instance(classes: ["NSFetchIndexElementDescription"] + Self.objectClass, fields: fields))
         }
-        writer.fill(uid, classes: ["NSFetchIndexDescription"] + Self.objectClass, fields: [
-            ("NSIndexName", writer.string(index.name)),
-            ("NSPartialIndexPredicate", try predicates.predicate(index.partialIndexPredicate)),
-            ("NSIndexElements", array(elements)),
-            ("NSEntity", reference(entity)),
-        ])
+        writer.fill(
+            uid, classes: ["NSFetchIndexDescription"] + Self.objectClass,
+            fields: [
+                ("NSIndexName", writer.string(index.name)),
+                ("NSPartialIndexPredicate", try predicates.predicate(index.partialIndexPredicate)),
+                ("NSIndexElements", array(elements)),
+                ("NSEntity", reference(entity)),
+            ])
         return .uid(uid)
     }
 
@@ -313,8 +376,10 @@ struct CompiledModelEncoder {
     }
 
     /// An attribute's own fields; returns its class chain.
-    private func attributeFields(_ attribute: NSAttributeDescription,
-                                 into fields: inout [(String, KeyedArchiveWriter.ArchiveValue)]) throws(Refusal) -> [String] {
+    private func attributeFields(
+        _ attribute: NSAttributeDescription,
+        into fields: inout [(String, KeyedArchiveWriter.ArchiveValue)]
+    ) throws(Refusal) -> [String] {
         var classes = ["NSAttributeDescription", "NSPropertyDescription"]
         let type = attribute.attributeType
         // Xcode's model compiler writes no class name for a transformable attribute (SampleModel's
@@ -334,8 +399,11 @@ struct CompiledModelEncoder {
         if let derived = attribute as? NSDerivedAttributeDescription {
             classes.insert("NSDerivedAttributeDescription", at: 0)
             fields += [
-                ("NSDerivationExpression", try derived.derivationExpression.map { expression throws(Refusal) in try predicates.expression(expression) }
-                    ?? KeyedArchiveWriter.null),
+                (
+                    "NSDerivationExpression",
+                    try derived.derivationExpression.map { expression throws(Refusal) in try predicates.expression(expression) }
+                        ?? KeyedArchiveWriter.null
+                ),
                 ("NSFilteringPredicate", KeyedArchiveWriter.null),
                 ("NSIsReadOnly", .boolean(true)),
             ]
@@ -384,27 +452,33 @@ struct CompiledModelEncoder {
         if request.shouldRefreshRefetchedObjects { flags |= format.refreshesRefetchedObjectsFlag }
         func names(_ list: [Any]?) -> KeyedArchiveWriter.ArchiveValue {
             guard let list else { return KeyedArchiveWriter.null }
-            return array(list.map { item -> KeyedArchiveWriter.ArchiveValue in
-                if let property = item as? NSPropertyDescription { return writer.string(property.name) }
-                return writer.string("\(item)")
-            })
+            return array(
+                list.map { item -> KeyedArchiveWriter.ArchiveValue in
+                    if let property = item as? NSPropertyDescription { return writer.string(property.name) }
+                    return writer.string("\(item)")
+                })
         }
-        return writer.instance(classes: ["NSFetchRequest", "NSPersistentStoreRequest"] + Self.objectClass, fields: [
-            ("NSEntity", reference(request.entity)),
-            ("NSPredicate", try predicates.predicate(request.predicate)),
-            ("NSSortDescriptors", predicates.sortDescriptors(request.sortDescriptors)),
-            ("NSFetchLimit", .integer(Int64(request.fetchLimit))),
-            ("NSFetchOffset", .integer(Int64(request.fetchOffset))),
-            ("NSBatchSize", .integer(Int64(request.fetchBatchSize))),
-            ("NSResultType", .integer(Int64(request.resultType.rawValue))),
-            ("NSFetchRequestFlags", .integer(flags)),
-            ("NSHasFetchRequestFlags", .boolean(true)),
-            ("NSValuesToFetch", names(request.propertiesToFetch)),
-            ("NSValuesToGroupBy", names(request.propertiesToGroupBy)),
-            ("NSHavingPredicate", try predicates.predicate(request.havingPredicate)),
-            ("NSRelationshipKeyPathsForPrefetching", request.relationshipKeyPathsForPrefetching.map { paths in array(paths.map { writer.string($0) }) }
-                ?? KeyedArchiveWriter.null),
-            ("NSAllocationType", .integer(0)),
-        ])
+        return writer.instance(
+            classes: ["NSFetchRequest", "NSPersistentStoreRequest"] + Self.objectClass,
+            fields: [
+                ("NSEntity", reference(request.entity)),
+                ("NSPredicate", try predicates.predicate(request.predicate)),
+                ("NSSortDescriptors", predicates.sortDescriptors(request.sortDescriptors)),
+                ("NSFetchLimit", .integer(Int64(request.fetchLimit))),
+                ("NSFetchOffset", .integer(Int64(request.fetchOffset))),
+                ("NSBatchSize", .integer(Int64(request.fetchBatchSize))),
+                ("NSResultType", .integer(Int64(request.resultType.rawValue))),
+                ("NSFetchRequestFlags", .integer(flags)),
+                ("NSHasFetchRequestFlags", .boolean(true)),
+                ("NSValuesToFetch", names(request.propertiesToFetch)),
+                ("NSValuesToGroupBy", names(request.propertiesToGroupBy)),
+                ("NSHavingPredicate", try predicates.predicate(request.havingPredicate)),
+                (
+                    "NSRelationshipKeyPathsForPrefetching",
+                    request.relationshipKeyPathsForPrefetching.map { paths in array(paths.map { writer.string($0) }) }
+                        ?? KeyedArchiveWriter.null
+                ),
+                ("NSAllocationType", .integer(0)),
+            ])
     }
 }

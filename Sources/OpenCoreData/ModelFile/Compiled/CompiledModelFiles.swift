@@ -72,7 +72,8 @@ enum CompiledModelFiles {
         } catch {
             throw ModelFileError.invalid("cannot list the folder (\(error.localizedDescription))", file: url)
         }
-        let files = names
+        let files =
+            names
             .filter { ($0 as NSString).pathExtension == modelExtension }
             .sorted { ModelBundleLayout.numericAwareLess(($0 as NSString).deletingPathExtension, ($1 as NSString).deletingPathExtension) }
             .map { url.appendingPathComponent($0, isDirectory: false) }
@@ -91,8 +92,9 @@ enum CompiledModelFiles {
             return last
         }
         guard let file = versions.first(where: { $0.deletingPathExtension().lastPathComponent == name }) else {
-            throw ModelFileError.invalid("\(versionInfoFile) names the current version '\(name)', which the compiled model does not hold",
-                                         file: url.appendingPathComponent(versionInfoFile))
+            throw ModelFileError.invalid(
+                "\(versionInfoFile) names the current version '\(name)', which the compiled model does not hold",
+                file: url.appendingPathComponent(versionInfoFile))
         }
         return file
     }
@@ -131,9 +133,11 @@ enum CompiledModelFiles {
         do {
             return try CompiledModelEncoder.encode(model, style: .modelFile)
         } catch {
-            throw NSError(domain: NSCocoaErrorDomain, code: ModelFileError.coreDataCode, userInfo: [
-                NSLocalizedDescriptionKey: "The model cannot be compiled: \(error.reason).",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: ModelFileError.coreDataCode,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The model cannot be compiled: \(error.reason)."
+                ])
         }
     }
 
@@ -151,9 +155,11 @@ enum CompiledModelFiles {
         }
         let info: [String: Any] = [versionHashesKey: hashes, currentVersionKey: current]
         guard let plist = BinaryPropertyListWriter.data(plist: info) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: ModelFileError.coreDataCode, userInfo: [
-                NSLocalizedDescriptionKey: "The version information of \(url.path) cannot be written.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: ModelFileError.coreDataCode,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The version information of \(url.path) cannot be written."
+                ])
         }
         if fileManager.fileExists(atPath: url.path) { try fileManager.removeItem(at: url) }
         try fileManager.createDirectory(at: url, withIntermediateDirectories: true)

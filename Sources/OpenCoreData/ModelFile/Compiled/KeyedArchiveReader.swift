@@ -75,7 +75,8 @@ struct KeyedArchiveReader {
             throw Failure("the keyed archive has no $objects array")
         }
         guard let topIndex = container["$top"], case let .dictionary(topFields) = nodes[topIndex],
-              let rootIndex = topFields["root"], case let .uid(root) = nodes[rootIndex] else {
+            let rootIndex = topFields["root"], case let .uid(root) = nodes[rootIndex]
+        else {
             throw Failure("the keyed archive has no root object ($top.root)")
         }
         guard root > 0, root < objects.count else {
@@ -163,8 +164,9 @@ struct KeyedArchiveReader {
             throw Failure("the archive's object \(uid) is a plain value where an object was expected")
         }
         guard let classIndex = fields["$class"], case let .uid(classUID) = nodes[classIndex],
-              let description = try self.node(ofObject: classUID), case let .dictionary(classFields) = description,
-              let nameIndex = classFields["$classname"], case let .string(name) = nodes[nameIndex] else {
+            let description = try self.node(ofObject: classUID), case let .dictionary(classFields) = description,
+            let nameIndex = classFields["$classname"], case let .string(name) = nodes[nameIndex]
+        else {
             throw Failure("the archive's object \(uid) has a damaged class description")
         }
         var classes: [String] = []
@@ -331,7 +333,9 @@ struct KeyedArchiveReader {
         }
     }
 
-    static let collectionClassNames: Set<String> = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet",
-                                                    "NSMutableOrderedSet", "NSCountedSet"]
+    static let collectionClassNames: Set<String> = [
+        "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet",
+        "NSMutableOrderedSet", "NSCountedSet",
+    ]
     static let dictionaryClassNames: Set<String> = ["NSDictionary", "NSMutableDictionary"]
 }

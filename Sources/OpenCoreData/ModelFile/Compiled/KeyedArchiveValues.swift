@@ -101,7 +101,8 @@ struct KeyedArchiveValueDecoder {
     }
 
     /// A field holding a value inline or by reference.
-    private func fieldValueNode(_ key: String, of object: KeyedArchiveReader.Instance) throws(KeyedArchiveReader.Failure) -> KeyedArchiveReader.Node? {
+    private func fieldValueNode(_ key: String, of object: KeyedArchiveReader.Instance) throws(KeyedArchiveReader.Failure) -> KeyedArchiveReader.Node?
+    {
         guard let node = reader.field(key, of: object) else { return nil }
         if case let .uid(uid) = node { return try reader.node(ofObject: uid) }
         return node
@@ -111,8 +112,9 @@ struct KeyedArchiveValueDecoder {
     /// `NS.mantissa.bo` is 1), `NS.exponent`, `NS.length` (words used), `NS.negative`.
     private func decimal(_ object: KeyedArchiveReader.Instance, _ what: String) throws(KeyedArchiveReader.Failure) -> NSDecimalNumber {
         guard case let .data(bytes)? = try fieldValueNode("NS.mantissa", of: object),
-              let exponent = try reader.integer("NS.exponent", of: object, in: -128...127),
-              let length = try reader.integer("NS.length", of: object, in: 0...8) else {
+            let exponent = try reader.integer("NS.exponent", of: object, in: -128...127),
+            let length = try reader.integer("NS.length", of: object, in: 0...8)
+        else {
             throw .init("\(what) has damaged digits")
         }
         let negative = try reader.flag("NS.negative", of: object)
@@ -158,8 +160,9 @@ struct KeyedArchiveValueDecoder {
     /// of it alone, when the program has the class; `nil` otherwise.
     private func foreignInstance(_ uid: Int) -> Any? {
         guard let object = try? reader.instance(uid),
-              NSKeyedUnarchiver.class(forClassName: object.className) ?? NSClassFromString(object.className) != nil,
-              let data = try? KeyedArchiveExtraction.archive(of: uid, in: reader) else { return nil }
+            NSKeyedUnarchiver.class(forClassName: object.className) ?? NSClassFromString(object.className) != nil,
+            let data = try? KeyedArchiveExtraction.archive(of: uid, in: reader)
+        else { return nil }
         return KeyedArchiving.unarchive(data)
     }
 }
@@ -237,20 +240,24 @@ struct KeyedArchiveValueEncoder {
             let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
             return writer.instance(classes: ["NSUUID", "NSObject"], fields: [("NS.uuidbytes", .data(bytes))])
         case let url as URL:
-            return writer.instance(classes: ["NSURL", "NSObject"], fields: [
-                ("NS.base", url.baseURL.map { self.value($0) } ?? KeyedArchiveWriter.null),
-                ("NS.relative", writer.string(url.relativeString)),
-            ])
+            return writer.instance(
+                classes: ["NSURL", "NSObject"],
+                fields: [
+                    ("NS.base", url.baseURL.map { self.value($0) } ?? KeyedArchiveWriter.null),
+                    ("NS.relative", writer.string(url.relativeString)),
+                ])
         case is NSNull:
             return writer.instance(classes: ["NSNull", "NSObject"], fields: [])
         case let array as [Any]:
             return writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array(array.map { self.value($0) }))])
         case let dictionary as [AnyHashable: Any]:
             let keys = dictionary.keys.sorted { "\($0)" < "\($1)" }
-            return writer.instance(classes: ["NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array(keys.map { self.value($0.base) })),
-                ("NS.objects", .array(keys.map { self.value(dictionary[$0]) })),
-            ])
+            return writer.instance(
+                classes: ["NSDictionary", "NSObject"],
+                fields: [
+                    ("NS.keys", .array(keys.map { self.value($0.base) })),
+                    ("NS.objects", .array(keys.map { self.value(dictionary[$0]) })),
+                ])
         case let set as Set<AnyHashable>:
             let elements = set.sorted { "\($0)" < "\($1)" }
             return writer.instance(classes: ["NSSet", "NSObject"], fields: [("NS.objects", .array(elements.map { self.value($0.base) }))])
@@ -298,17 +305,20 @@ struct KeyedArchiveValueEncoder {
             mantissa[2 * index] = UInt8(word & 0xFF)
             mantissa[2 * index + 1] = UInt8(word >> 8)
         }
-        return writer.instance(classes: ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"], fields: [
-            ("NS.exponent", .integer(Int64(exponent))), ("NS.length", .integer(Int64(words.count))),
-            ("NS.negative", .boolean(negative)), ("NS.compact", .boolean(true)), ("NS.mantissa.bo", .integer(1)),
-            ("NS.mantissa", .data(mantissa)),
-        ])
+        return writer.instance(
+            classes: ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"],
+            fields: [
+                ("NS.exponent", .integer(Int64(exponent))), ("NS.length", .integer(Int64(words.count))),
+                ("NS.negative", .boolean(negative)), ("NS.compact", .boolean(true)), ("NS.mantissa.bo", .integer(1)),
+                ("NS.mantissa", .data(mantissa)),
+            ])
     }
 
     /// An object of another class, archived by Foundation and copied in; `$null` when it cannot be.
     private func foreign(_ value: Any) -> KeyedArchiveWriter.ArchiveValue {
         guard let data = KeyedArchiving.archive(value, secure: false),
-              let reader = try? KeyedArchiveReader(data) else { return KeyedArchiveWriter.null }
+            let reader = try? KeyedArchiveReader(data)
+        else { return KeyedArchiveWriter.null }
         var mapped: [Int: Int] = [0: 0]
         func copy(_ old: Int) -> Int {
             if let new = mapped[old] { return new }

@@ -82,8 +82,12 @@ final class KeyedArchiveWriter {
     func classReference(_ classes: [String]) -> Int {
         if let uid = classObjects[classes] { return uid }
         let uid = reserve()
-        fill(uid, with: .dictionary([("$classname", .string(classes.first ?? "NSObject")),
-                                      ("$classes", .array(classes.map { .string($0) }))]))
+        fill(
+            uid,
+            with: .dictionary([
+                ("$classname", .string(classes.first ?? "NSObject")),
+                ("$classes", .array(classes.map { .string($0) })),
+            ]))
         classObjects[classes] = uid
         return uid
     }

@@ -26,7 +26,8 @@ extension NSManagedObjectModel {
     public static func compileModel(at source: URL, into directory: URL) throws -> URL {
         let name = source.deletingPathExtension().lastPathComponent
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let isBundle = source.pathExtension == ModelBundleLayout.bundleExtension
+        let isBundle =
+            source.pathExtension == ModelBundleLayout.bundleExtension
             || source.pathExtension == CompiledModelFiles.bundleExtension
         guard isBundle else {
             let destination = directory.appendingPathComponent(name + "." + CompiledModelFiles.modelExtension)

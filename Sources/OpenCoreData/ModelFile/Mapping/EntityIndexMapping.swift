@@ -51,8 +51,10 @@ struct EntityIndexMapping {
         }
     }
 
-    private func fetchIndex(_ element: ModelXMLElement, entity: NSEntityDescription,
-                            properties: [String: NSPropertyDescription]) throws -> NSFetchIndexDescription {
+    private func fetchIndex(
+        _ element: ModelXMLElement, entity: NSEntityDescription,
+        properties: [String: NSPropertyDescription]
+    ) throws -> NSFetchIndexDescription {
         guard let name = element["name"], !name.isEmpty else {
             throw ModelFileError.invalid("a <fetchIndex> has no name", at: .init(file: file, line: element.line, entity: entity.name))
         }
@@ -86,8 +88,10 @@ struct EntityIndexMapping {
 
     /// An expression index element (`expression="…" expressionType="…"`): an expression description named
     /// by its expression text, with the expression's result type.
-    private func expressionElement(_ text: String, type: String?, index: String,
-                                   location: ModelFileError.Location) throws -> NSExpressionDescription {
+    private func expressionElement(
+        _ text: String, type: String?, index: String,
+        location: ModelFileError.Location
+    ) throws -> NSExpressionDescription {
         let description = NSExpressionDescription()
         description.name = text
         description.expression = try ModelPredicateText.expression(text, at: location, what: "fetch index '\(index)' expression")
@@ -100,14 +104,17 @@ struct EntityIndexMapping {
         return description
     }
 
-    private func lookup(_ name: String?, in properties: [String: NSPropertyDescription], element: ModelXMLElement,
-                        entity: NSEntityDescription, what: String) throws -> NSPropertyDescription {
+    private func lookup(
+        _ name: String?, in properties: [String: NSPropertyDescription], element: ModelXMLElement,
+        entity: NSEntityDescription, what: String
+    ) throws -> NSPropertyDescription {
         guard let name, !name.isEmpty else {
             throw ModelFileError.invalid("\(what): an element names no property", at: .init(file: file, line: element.line, entity: entity.name))
         }
         guard let property = properties[name] else {
-            throw ModelFileError.invalid("\(what) names '\(name)', which is not a property of the entity",
-                                         at: .init(file: file, line: element.line, entity: entity.name, property: name))
+            throw ModelFileError.invalid(
+                "\(what) names '\(name)', which is not a property of the entity",
+                at: .init(file: file, line: element.line, entity: entity.name, property: name))
         }
         return property
     }

@@ -16,8 +16,9 @@ struct ModelContentsMapper {
     /// Fills `model`, which must be empty and editable, from the tree.
     func populate(_ model: NSManagedObjectModel) throws {
         guard root.name == "model" else {
-            throw ModelFileError.invalid("the root element is <\(root.name)>, expected <model>; not a Core Data model file",
-                                         at: .init(file: file, line: root.line))
+            throw ModelFileError.invalid(
+                "the root element is <\(root.name)>, expected <model>; not a Core Data model file",
+                at: .init(file: file, line: root.line))
         }
         let properties = PropertyMapping(file: file, composites: try compositeDefinitions())
         var entities: [NSEntityDescription] = []
@@ -27,8 +28,9 @@ struct ModelContentsMapper {
             let entity = try makeEntity(element, properties: properties)
             guard let name = entity.name else { continue }
             if let firstLine = seen[name] {
-                throw ModelFileError.invalid("duplicate entity name (first declared on line \(firstLine))",
-                                             at: .init(file: file, line: element.line, entity: name))
+                throw ModelFileError.invalid(
+                    "duplicate entity name (first declared on line \(firstLine))",
+                    at: .init(file: file, line: element.line, entity: name))
             }
             seen[name] = element.line
             entities.append(entity)
@@ -99,8 +101,9 @@ struct ModelContentsMapper {
             default: continue
             }
             if let firstLine = lines[property.name] {
-                throw ModelFileError.invalid("duplicate property name (first declared on line \(firstLine))",
-                                             at: .init(file: file, line: child.line, entity: name, property: property.name))
+                throw ModelFileError.invalid(
+                    "duplicate property name (first declared on line \(firstLine))",
+                    at: .init(file: file, line: child.line, entity: name, property: property.name))
             }
             lines[property.name] = child.line
             own.append(property)
@@ -110,15 +113,18 @@ struct ModelContentsMapper {
     }
 
     /// Sets each entity's superentity from its `parentEntity`, keeping subentities in file order.
-    private func linkSuperentities(_ elements: [(element: ModelXMLElement, entity: NSEntityDescription)],
-                                   entitiesByName: [String: NSEntityDescription]) throws {
+    private func linkSuperentities(
+        _ elements: [(element: ModelXMLElement, entity: NSEntityDescription)],
+        entitiesByName: [String: NSEntityDescription]
+    ) throws {
         var children: [ObjectIdentifier: [NSEntityDescription]] = [:]
         var parents: [(NSEntityDescription, NSEntityDescription)] = []
         for (element, entity) in elements {
             guard let parentName = element["parentEntity"], !parentName.isEmpty else { continue }
             guard let parent = entitiesByName[parentName] else {
-                throw ModelFileError.invalid("parentEntity '\(parentName)' is not an entity of the model",
-                                             at: .init(file: file, line: element.line, entity: entity.name))
+                throw ModelFileError.invalid(
+                    "parentEntity '\(parentName)' is not an entity of the model",
+                    at: .init(file: file, line: element.line, entity: entity.name))
             }
             children[ObjectIdentifier(parent), default: []].append(entity)
             parents.append((parent, entity))
@@ -134,8 +140,9 @@ struct ModelContentsMapper {
             var current = parentNames[start]
             while let ancestor = current {
                 if !visited.insert(ancestor).inserted {
-                    throw ModelFileError.invalid("parentEntity forms a cycle through '\(ancestor)'",
-                                                 at: .init(file: file, line: element.line, entity: start))
+                    throw ModelFileError.invalid(
+                        "parentEntity forms a cycle through '\(ancestor)'",
+                        at: .init(file: file, line: element.line, entity: start))
                 }
                 current = parentNames[ancestor]
             }
@@ -148,16 +155,19 @@ struct ModelContentsMapper {
     }
 
     /// Adds a `<configuration>` with its `<memberEntity>` elements.
-    private func addConfiguration(_ element: ModelXMLElement, to model: NSManagedObjectModel,
-                                  entitiesByName: [String: NSEntityDescription]) throws {
+    private func addConfiguration(
+        _ element: ModelXMLElement, to model: NSManagedObjectModel,
+        entitiesByName: [String: NSEntityDescription]
+    ) throws {
         guard let name = element["name"], !name.isEmpty else {
             throw ModelFileError.invalid("a <configuration> element has no name", at: .init(file: file, line: element.line))
         }
         var members: [NSEntityDescription] = []
         for member in element.children(named: "memberEntity") {
             guard let entityName = member["name"], let entity = entitiesByName[entityName] else {
-                throw ModelFileError.invalid("configuration '\(name)' lists '\(member["name"] ?? "")', which is not an entity of the model",
-                                             at: .init(file: file, line: member.line))
+                throw ModelFileError.invalid(
+                    "configuration '\(name)' lists '\(member["name"] ?? "")', which is not an entity of the model",
+                    at: .init(file: file, line: member.line))
             }
             members.append(entity)
         }
@@ -178,8 +188,9 @@ enum UserInfoMapping {
         var result: [AnyHashable: Any] = [:]
         for entry in info.children(named: "entry") {
             guard let key = entry["key"] else {
-                throw ModelFileError.invalid("a userInfo <entry> has no key",
-                                             at: .init(file: file, line: entry.line, entity: entity, property: property))
+                throw ModelFileError.invalid(
+                    "a userInfo <entry> has no key",
+                    at: .init(file: file, line: entry.line, entity: entity, property: property))
             }
             result[key] = entry["value"] ?? ""
         }

@@ -47,7 +47,7 @@ enum ModelValueParsing {
             }
             return url
         case .binaryDataAttributeType, .transformableAttributeType, .objectIDAttributeType,
-             .compositeAttributeType, .undefinedAttributeType:
+            .compositeAttributeType, .undefinedAttributeType:
             return nil
         }
     }

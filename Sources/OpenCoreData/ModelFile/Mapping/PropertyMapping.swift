@@ -59,13 +59,16 @@ struct PropertyMapping {
     }
 
     /// A composite attribute whose elements come from the `<composite>` named by `composite=`.
-    private func composite(_ element: ModelXMLElement, location: ModelFileError.Location,
-                           chain: [String]) throws -> NSCompositeAttributeDescription {
+    private func composite(
+        _ element: ModelXMLElement, location: ModelFileError.Location,
+        chain: [String]
+    ) throws -> NSCompositeAttributeDescription {
         guard let compositeName = element["composite"], !compositeName.isEmpty else {
             throw ModelFileError.invalid("a Composite attribute needs a composite=\"…\" naming its <composite> definition", at: location)
         }
         guard let definition = composites[compositeName] else {
-            throw ModelFileError.invalid("composite '\(compositeName)' is not defined in the model (no <composite name=\"\(compositeName)\">)", at: location)
+            throw ModelFileError.invalid(
+                "composite '\(compositeName)' is not defined in the model (no <composite name=\"\(compositeName)\">)", at: location)
         }
         if chain.contains(compositeName) {
             throw ModelFileError.invalid("composite '\(compositeName)' contains itself", at: location)
@@ -104,8 +107,10 @@ struct PropertyMapping {
     }
 
     /// Sets the destination and inverse of every relationship `entity` declares.
-    func resolveRelationships(of entity: NSEntityDescription, element: ModelXMLElement,
-                              entitiesByName: [String: NSEntityDescription]) throws {
+    func resolveRelationships(
+        of entity: NSEntityDescription, element: ModelXMLElement,
+        entitiesByName: [String: NSEntityDescription]
+    ) throws {
         let own = Dictionary(entity.properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for child in element.children(named: "relationship") {
             guard let name = child["name"], let relationship = own[name] as? NSRelationshipDescription else { continue }
@@ -123,7 +128,8 @@ struct PropertyMapping {
                 throw ModelFileError.invalid("inverseEntity '\(inverseEntityName)' is not an entity of the model", at: location)
             }
             guard let inverse = inverseEntity.relationshipsByName[inverseName] else {
-                throw ModelFileError.invalid("inverse relationship '\(inverseName)' is not a relationship of entity '\(inverseEntityName)'", at: location)
+                throw ModelFileError.invalid(
+                    "inverse relationship '\(inverseName)' is not a relationship of entity '\(inverseEntityName)'", at: location)
             }
             relationship.inverseRelationship = inverse
         }
@@ -143,8 +149,10 @@ struct PropertyMapping {
     }
 
     /// Sets the fetch request of every fetched property `entity` declares.
-    func resolveFetchedProperties(of entity: NSEntityDescription, element: ModelXMLElement,
-                                  requests: FetchRequestMapping) throws {
+    func resolveFetchedProperties(
+        of entity: NSEntityDescription, element: ModelXMLElement,
+        requests: FetchRequestMapping
+    ) throws {
         let own = Dictionary(entity.properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for child in element.children(named: "fetchedProperty") {
             guard let name = child["name"], let property = own[name] as? NSFetchedPropertyDescription else { continue }
@@ -159,8 +167,10 @@ struct PropertyMapping {
     // MARK: Shared
 
     /// Reads the flags every property kind has: optional, transient, modifiers, identifiers, user info.
-    private func applyCommonFlags(_ element: ModelXMLElement, to property: NSPropertyDescription,
-                                  location: ModelFileError.Location) throws {
+    private func applyCommonFlags(
+        _ element: ModelXMLElement, to property: NSPropertyDescription,
+        location: ModelFileError.Location
+    ) throws {
         property.isOptional = element.flag("optional")
         property.isTransient = element.flag("transient")
         property.versionHashModifier = nonEmpty(element["versionHashModifier"])
@@ -176,8 +186,9 @@ struct PropertyMapping {
             throw ModelFileError.invalid("an <\(element.name)> element has no name", at: .init(file: file, line: element.line, entity: entity))
         }
         guard ModelNameRules.isValid(name) else {
-            throw ModelFileError.invalid(ModelNameRules.problem(with: name, kind: "property"),
-                                         at: .init(file: file, line: element.line, entity: entity))
+            throw ModelFileError.invalid(
+                ModelNameRules.problem(with: name, kind: "property"),
+                at: .init(file: file, line: element.line, entity: entity))
         }
         return name
     }

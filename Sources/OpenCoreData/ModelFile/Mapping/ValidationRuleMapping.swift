@@ -32,24 +32,36 @@ struct ValidationRuleMapping {
         let min = element["minValueString"], max = element["maxValueString"]
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
-             .decimalAttributeType, .doubleAttributeType, .floatAttributeType:
+            .decimalAttributeType, .doubleAttributeType, .floatAttributeType:
             if let min {
-                rules.append((compare(.evaluatedObject, .greaterThanOrEqualTo, try number(min, type: type, "minValueString")),
-                              Self.numberTooSmall))
+                rules.append(
+                    (
+                        compare(.evaluatedObject, .greaterThanOrEqualTo, try number(min, type: type, "minValueString")),
+                        Self.numberTooSmall
+                    ))
             }
             if let max {
-                rules.append((compare(.evaluatedObject, .lessThanOrEqualTo, try number(max, type: type, "maxValueString")),
-                              Self.numberTooLarge))
+                rules.append(
+                    (
+                        compare(.evaluatedObject, .lessThanOrEqualTo, try number(max, type: type, "maxValueString")),
+                        Self.numberTooLarge
+                    ))
             }
         case .dateAttributeType:
             let minInterval = element["minDateTimeInterval"], maxInterval = element["maxDateTimeInterval"]
             if min != nil || minInterval != nil {
-                rules.append((compare(.evaluatedObject, .greaterThanOrEqualTo, try date(min, interval: minInterval, "minValueString")),
-                              Self.dateTooSoon))
+                rules.append(
+                    (
+                        compare(.evaluatedObject, .greaterThanOrEqualTo, try date(min, interval: minInterval, "minValueString")),
+                        Self.dateTooSoon
+                    ))
             }
             if max != nil || maxInterval != nil {
-                rules.append((compare(.evaluatedObject, .lessThanOrEqualTo, try date(max, interval: maxInterval, "maxValueString")),
-                              Self.dateTooLate))
+                rules.append(
+                    (
+                        compare(.evaluatedObject, .lessThanOrEqualTo, try date(max, interval: maxInterval, "maxValueString")),
+                        Self.dateTooLate
+                    ))
             }
         case .stringAttributeType:
             if let min {
@@ -81,8 +93,9 @@ struct ValidationRuleMapping {
         case .evaluatedObject: left = NSExpression.expressionForEvaluatedObject()
         case .length: left = NSExpression(forKeyPath: "length")
         }
-        return NSComparisonPredicate(leftExpression: left, rightExpression: NSExpression(forConstantValue: value),
-                                     modifier: .direct, type: type, options: [])
+        return NSComparisonPredicate(
+            leftExpression: left, rightExpression: NSExpression(forConstantValue: value),
+            modifier: .direct, type: type, options: [])
     }
 
     private func number(_ text: String, type: NSAttributeType, _ key: String) throws -> NSNumber {

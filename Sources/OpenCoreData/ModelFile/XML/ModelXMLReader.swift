@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -11,10 +12,14 @@ enum ModelXMLReader {
     static func read(_ data: Data, file: URL) throws -> ModelXMLElement {
         let data = try ModelXMLText.utf8(data, file: file)
         if let line = entityDeclarationLine(in: data) {
-            throw ModelFileError.invalid("the file declares XML entities (<!ENTITY …>), which Xcode model files never contain; refused so that no entity is expanded or fetched", at: .init(file: file, line: line))
+            throw ModelFileError.invalid(
+                "the file declares XML entities (<!ENTITY …>), which Xcode model files never contain; refused so that no entity is expanded or fetched",
+                at: .init(file: file, line: line))
         }
         if let line = XMLProcessingInstructions.firstLine(in: data) {
-            throw ModelFileError.invalid("the file holds an XML processing instruction (<?…?>) besides the XML declaration, which Xcode model files never do", at: .init(file: file, line: line))
+            throw ModelFileError.invalid(
+                "the file holds an XML processing instruction (<?…?>) besides the XML declaration, which Xcode model files never do",
+                at: .init(file: file, line: line))
         }
         let builder = TreeBuilder()
         let parser = XMLParser(data: data)
@@ -82,8 +87,10 @@ enum ModelXMLReader {
         /// Set when the document nests deeper than ``ModelXMLReader/maxDepth``; parsing then stops.
         var tooDeep = false
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
             guard !tooDeep else { return }
             if stack.count >= ModelXMLReader.maxDepth {
                 tooDeep = true
@@ -91,12 +98,16 @@ enum ModelXMLReader {
                 parser.abortParsing()
                 return
             }
-            stack.append(ModelXMLElement(name: elementName, attributes: attributeDict, children: [],
-                                         line: parser.lineNumber))
+            stack.append(
+                ModelXMLElement(
+                    name: elementName, attributes: attributeDict, children: [],
+                    line: parser.lineNumber))
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?) {
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?
+        ) {
             guard !tooDeep, let finished = stack.popLast() else { return }
             if stack.isEmpty {
                 root = finished

@@ -49,7 +49,8 @@ enum XMLProcessingInstructions {
                 if !skip(past: Marker.cdataEnd) { return nil }
             } else if starts(Marker.instructionStart, at: index) {
                 // The declaration, `<?xml` followed by white space, may open the file (after a byte-order mark).
-                let isDeclaration = (index == 0 || (index == 3 && bytes.starts(with: [0xEF, 0xBB, 0xBF])))
+                let isDeclaration =
+                    (index == 0 || (index == 3 && bytes.starts(with: [0xEF, 0xBB, 0xBF])))
                     && starts(Marker.declarationStart, at: index) && index + 5 < count
                     && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5])
                 if !isDeclaration { return line }

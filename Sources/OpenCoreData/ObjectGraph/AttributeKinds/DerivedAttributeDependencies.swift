@@ -62,8 +62,9 @@ extension NSManagedObjectContext {
         for object in _updated.values where !object._isDeleted {
             for dependency in dependencies {
                 guard let key = dependency.destinationKey, object.changedKeys.contains(key),
-                      let destination = dependency.relationship.destinationEntity,
-                      object.entity === destination || object.entity.isKindOf(entity: destination) else { continue }
+                    let destination = dependency.relationship.destinationEntity,
+                    object.entity === destination || object.entity.isKindOf(entity: destination)
+                else { continue }
                 for owner in self.owners(of: object, through: dependency) where !owner._isDeleted {
                     owners[ObjectIdentifier(owner)] = owner
                 }
@@ -88,7 +89,8 @@ extension NSManagedObjectContext {
         guard !object.objectID.isTemporaryID else { return [] }
         let request = NSFetchRequest<NSManagedObject>()
         request.entity = dependency.owner
-        request.predicate = relationship.isToMany
+        request.predicate =
+            relationship.isToMany
             ? NSPredicate(format: "ANY %K == %@", relationship.name, object)
             : NSPredicate(format: "%K == %@", relationship.name, object)
         return (try? fetch(request)) ?? []

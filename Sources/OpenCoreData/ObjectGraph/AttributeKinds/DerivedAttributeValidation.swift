@@ -10,8 +10,9 @@ extension NSManagedObjectContext {
             for attribute in object._entity._writeTraits.derivedAttributes where !attribute.isOptional {
                 let value = object.storage[attribute.name]
                 guard value == nil || EvaluationValues.isNull(value as Any) else { continue }
-                let error = object.validationError(NSValidationMissingMandatoryPropertyError, key: attribute.name, value: nil,
-                                                   "\(attribute.name) is a required value.")
+                let error = object.validationError(
+                    NSValidationMissingMandatoryPropertyError, key: attribute.name, value: nil,
+                    "\(attribute.name) is a required value.")
                 NSManagedObject.collectValidationError(error, into: &errors)
             }
         }

@@ -16,8 +16,10 @@ extension NSManagedObject {
 
 /// Runs the fetch request of a fetched property for one source object.
 enum FetchedPropertyRequest {
-    static func run(_ template: NSFetchRequest<NSFetchRequestResult>, source: NSManagedObject,
-                    property: NSFetchedPropertyDescription, in context: NSManagedObjectContext) throws -> [Any] {
+    static func run(
+        _ template: NSFetchRequest<NSFetchRequestResult>, source: NSManagedObject,
+        property: NSFetchedPropertyDescription, in context: NSManagedObjectContext
+    ) throws -> [Any] {
         guard let request = template.copy() as? NSFetchRequest<NSFetchRequestResult> else { return [] }
         request._isImmutableTemplate = false
         if request._entity == nil, let name = request.entityName {
@@ -38,13 +40,15 @@ enum ConstantFolding {
     static func fold(_ predicate: NSPredicate) -> NSPredicate {
         switch predicate {
         case let compound as NSCompoundPredicate:
-            return NSCompoundPredicate(type: compound.compoundPredicateType,
-                                       subpredicates: compound.subpredicates.compactMap { ($0 as? NSPredicate).map(fold) })
+            return NSCompoundPredicate(
+                type: compound.compoundPredicateType,
+                subpredicates: compound.subpredicates.compactMap { ($0 as? NSPredicate).map(fold) })
         case let comparison as NSComparisonPredicate where comparison.customSelector == nil:
-            return NSComparisonPredicate(leftExpression: fold(comparison.leftExpression),
-                                         rightExpression: fold(comparison.rightExpression),
-                                         modifier: comparison.comparisonPredicateModifier,
-                                         type: comparison.predicateOperatorType, options: comparison.options)
+            return NSComparisonPredicate(
+                leftExpression: fold(comparison.leftExpression),
+                rightExpression: fold(comparison.rightExpression),
+                modifier: comparison.comparisonPredicateModifier,
+                type: comparison.predicateOperatorType, options: comparison.options)
         default:
             return predicate
         }

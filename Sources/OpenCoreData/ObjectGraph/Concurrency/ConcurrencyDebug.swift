@@ -11,13 +11,15 @@ enum ConcurrencyDebug {
     static let environmentVariable = "OPENCOREDATA_CONCURRENCY_DEBUG"
 
     /// Whether the checks are on in this process.
-    static let isEnabled: Bool = isRequested(arguments: ProcessInfo.processInfo.arguments,
-                                             environment: ProcessInfo.processInfo.environment)
+    static let isEnabled: Bool = isRequested(
+        arguments: ProcessInfo.processInfo.arguments,
+        environment: ProcessInfo.processInfo.environment)
 
     /// Whether launch arguments or environment ask for the checks.
     static func isRequested(arguments: [String], environment: [String: String]) -> Bool {
         if let index = arguments.firstIndex(of: launchArgument), index + 1 < arguments.count,
-           let level = Int(arguments[index + 1]), level > 0 {
+            let level = Int(arguments[index + 1]), level > 0
+        {
             return true
         }
         if let value = environment[environmentVariable]?.trimmingCharacters(in: .whitespaces).lowercased() {

@@ -8,7 +8,7 @@ extension NSManagedObjectContext {
     /// `NSManagedObjectContextObjectsDidChange` without a run loop or an explicit
     /// ``processPendingChanges()``.
     public func perform(_ block: @escaping () -> Void) {
-        let work = QueueWork( block)
+        let work = QueueWork(block)
         queue.async { [self] in
             CurrentContext.run(self, work.value)
             processPendingChanges()
@@ -24,7 +24,7 @@ extension NSManagedObjectContext {
             return
         }
         withoutActuallyEscaping(block) { escapable in
-            let work = QueueWork( escapable)
+            let work = QueueWork(escapable)
             MainQueueHold.whileWaiting {
                 queue.sync { CurrentContext.run(self, work.value) }
             }
@@ -57,14 +57,16 @@ extension NSManagedObjectContext {
         try await _performAsyncHelper(schedule: schedule, block, rescue: { throw $0 })
     }
 
-    private func _performAsyncHelper<T>(schedule: ScheduledTaskType, _ block: @escaping () throws -> T,
-                                        rescue: (Error) throws -> T) async rethrows -> T {
+    private func _performAsyncHelper<T>(
+        schedule: ScheduledTaskType, _ block: @escaping () throws -> T,
+        rescue: (Error) throws -> T
+    ) async rethrows -> T {
         let outcome: ResultBox<T>
         if schedule == .immediate, isOnContextQueue {
             outcome = ResultBox()
             outcome.result = Result { try CurrentContext.run(self, block) }
         } else {
-            let work = QueueWork( block)
+            let work = QueueWork(block)
             outcome = await withCheckedContinuation { (continuation: CheckedContinuation<ResultBox<T>, Never>) in
                 queue.async { [self] in
                     let box = ResultBox<T>()

@@ -34,9 +34,12 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
             }
         } else {
             model = NSManagedObjectModel()
-            loadError = NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [
-                NSLocalizedDescriptionKey: "No model named \(name) was found: looked for \(name).xcdatamodeld, \(name).xcdatamodel, \(name).momd and \(name).mom in the main bundle's resources, the loaded bundles and the working directory \(FileManager.default.currentDirectoryPath).",
-            ])
+            loadError = NSError(
+                domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "No model named \(name) was found: looked for \(name).xcdatamodeld, \(name).xcdatamodel, \(name).momd and \(name).mom in the main bundle's resources, the loaded bundles and the working directory \(FileManager.default.currentDirectoryPath)."
+                ])
         }
         self.init(name: name, managedObjectModel: model, modelLoadError: loadError)
     }
@@ -61,7 +64,8 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// Foundation reports as the Application Support directory) followed by the process name, so each
     /// program keeps its stores apart. The directory is created when the first store is added.
     open class func defaultDirectoryURL() -> URL {
-        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
         return base.appendingPathComponent(ProcessInfo.processInfo.processName, isDirectory: true)
     }

@@ -8,8 +8,10 @@ extension NSPersistentStoreCoordinator {
     ///   naming the location when the new store cannot be opened, created or written; the old store stays
     ///   in the coordinator then.
     @discardableResult
-    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
-                                       type storeType: NSPersistentStore.StoreType) throws -> NSPersistentStore {
+    public func migratePersistentStore(
+        _ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
+        type storeType: NSPersistentStore.StoreType
+    ) throws -> NSPersistentStore {
         try migratePersistentStore(store, to: url, options: options, withType: storeType.rawValue)
     }
 
@@ -27,8 +29,10 @@ extension NSPersistentStoreCoordinator {
     /// the old one under `NSRemovedPersistentStoresKey`, and both (old, new) under
     /// `NSUUIDChangedPersistentStoresKey`.
     @discardableResult
-    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
-                                       withType storeType: String) throws -> NSPersistentStore {
+    public func migratePersistentStore(
+        _ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
+        withType storeType: String
+    ) throws -> NSPersistentStore {
         try _validateObjects(of: store)
         let newStore = try _migratePersistentStore(store, to: url, options: options, withType: storeType)
         _postStoresDidChange(added: [newStore], removed: [store], uuidChanged: [store, newStore])

@@ -26,8 +26,10 @@ extension NSManagedObjectContext {
     /// registered objects meanwhile, the objects are indexed one by one instead, and a row's object
     /// registered meanwhile replaces the fetch's own at its place in `objects`. Returns `false` when the
     /// objects were indexed one by one, and some of them may have been replaced.
-    func _registerWithoutIndex(_ objects: inout [NSManagedObject], registryChangesBefore changesBefore: UInt64,
-                               refresh: Bool) -> Bool {
+    func _registerWithoutIndex(
+        _ objects: inout [NSManagedObject], registryChangesBefore changesBefore: UInt64,
+        refresh: Bool
+    ) -> Bool {
         guard !objects.isEmpty else { return true }
         // Every change to the registry, and every array of unindexed objects added, counts a change.
         guard _registryChanges == changesBefore else {

@@ -24,7 +24,8 @@ extension NSManagedObjectContext {
     func _recordFaultFailure(of objectID: NSManagedObjectID, _ error: NSError, relationship: NSRelationshipDescription?) {
         var userInfo = error.userInfo
         let what = relationship.map { "the relationship \"\($0.name)\" of " } ?? ""
-        userInfo[NSLocalizedDescriptionKey] = "Core Data could not fulfill a fault for \(what)\(objectID.uriRepresentation().absoluteString): "
+        userInfo[NSLocalizedDescriptionKey] =
+            "Core Data could not fulfill a fault for \(what)\(objectID.uriRepresentation().absoluteString): "
             + error.localizedDescription
         userInfo[NSUnderlyingErrorKey] = error
         userInfo[NSAffectedObjectsErrorKey] = [objectID]

@@ -92,8 +92,10 @@ final class FetchBatchRegistry {
 
 extension NSManagedObjectContext {
     /// The results of a batched fetch: faults for the identities, filled one batch at a time.
-    func batchedObjects(_ identities: [ObjectIdentity], batchSize: Int, entity: NSEntityDescription,
-                        affectedStores: [AnyObject]?) -> [NSManagedObject] {
+    func batchedObjects(
+        _ identities: [ObjectIdentity], batchSize: Int, entity: NSEntityDescription,
+        affectedStores: [AnyObject]?
+    ) -> [NSManagedObject] {
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(identities.count)
         var waiting: [ObjectIdentity] = []
@@ -112,7 +114,8 @@ extension NSManagedObjectContext {
     /// `false` when the object has no pending batch or its row is gone.
     func _fulfillFromFetchBatch(_ object: NSManagedObject) -> Bool {
         guard !_fetchBatches.isEmpty, let batch = _fetchBatches.take(object._identity),
-              let coordinator = _coordinator else { return false }
+            let coordinator = _coordinator
+        else { return false }
         // The IDs of the waiting faults, made for the query and let go of after it.
         let waiting = batch.identities.compactMap { identity -> NSManagedObjectID? in
             guard let registered = registry[identity], registered === object || registered._isFault else { return nil }
@@ -140,13 +143,16 @@ extension NSManagedObjectContext {
     /// Turns the unchanged objects of a batch that left the window back into faults waiting for that
     /// batch, and lets the row cache forget their rows. Objects with unsaved changes, and the object
     /// being read, keep their values.
-    private func _releaseFetchBatch(_ batch: FetchBatchRegistry.Batch, keeping current: NSManagedObject,
-                                    coordinator: NSPersistentStoreCoordinator) {
+    private func _releaseFetchBatch(
+        _ batch: FetchBatchRegistry.Batch, keeping current: NSManagedObject,
+        coordinator: NSPersistentStoreCoordinator
+    ) {
         var released: [ObjectIdentity] = []
         released.reserveCapacity(batch.identities.count)
         for identity in batch.identities {
             guard let object = registry[identity], object !== current, !object._isFault, !object.hasChanges,
-                  object.changedKeys.isEmpty, object.valuesAtLastEvent.isEmpty else { continue }
+                object.changedKeys.isEmpty, object.valuesAtLastEvent.isEmpty
+            else { continue }
             _turnIntoFault(object, keepingTransients: true)
             released.append(identity)
         }

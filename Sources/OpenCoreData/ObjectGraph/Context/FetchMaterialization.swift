@@ -11,14 +11,17 @@ extension NSManagedObjectContext {
     /// fetch of faults may then register its objects without indexing them (see
     /// `DeferredRegistration.swift`). Returns, with the objects, the class every one of them is an
     /// instance of, when the registration knows it (`nil` otherwise; see ``UniformObjectClass``).
-    func _registeredObjects(for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil,
-                            rowsNameEachObjectOnce: Bool = false) -> RegisteredObjects {
+    func _registeredObjects(
+        for rows: [StoreRow], asFault: Bool, refresh: Bool, rowGeneration: UInt64? = nil,
+        rowsNameEachObjectOnce: Bool = false
+    ) -> RegisteredObjects {
         // No rows, no array made: an array made with no capacity is the standard library's one shared
         // empty storage, and its initializer writes that storage's count, a data race with any other
         // thread doing the same (ThreadSanitizer reports it).
         if rows.isEmpty { return ([], nil) }
-        var registration = FetchRegistration(self, count: rows.count, asFault: asFault, rowGeneration: rowGeneration,
-                                             rowsNameEachObjectOnce: rowsNameEachObjectOnce)
+        var registration = FetchRegistration(
+            self, count: rows.count, asFault: asFault, rowGeneration: rowGeneration,
+            rowsNameEachObjectOnce: rowsNameEachObjectOnce)
         // Each row is read where it lies (iterating would copy it out first, retaining its ID and
         // values and releasing them after).
         let count = rows.count
@@ -39,14 +42,17 @@ extension NSManagedObjectContext {
     /// `_registeredObjects(for:asFault:refresh:rowGeneration:rowsNameEachObjectOnce:)` for rows the caller
     /// no longer needs: each row is let go right after its object is made, while it is still in the
     /// processor's cache, instead of all of them in a pass of their own afterwards.
-    func _registeredObjects(consuming rows: consuming [StoreRow], asFault: Bool, refresh: Bool,
-                            rowGeneration: UInt64? = nil, rowsNameEachObjectOnce: Bool = false) -> RegisteredObjects {
+    func _registeredObjects(
+        consuming rows: consuming [StoreRow], asFault: Bool, refresh: Bool,
+        rowGeneration: UInt64? = nil, rowsNameEachObjectOnce: Bool = false
+    ) -> RegisteredObjects {
         var remaining = consume rows
         let count = remaining.count
         // No rows, no array made (see `_registeredObjects(for:asFault:refresh:rowGeneration:rowsNameEachObjectOnce:)`).
         if count == 0 { return ([], nil) }
-        var registration = FetchRegistration(self, count: count, asFault: asFault, rowGeneration: rowGeneration,
-                                             rowsNameEachObjectOnce: rowsNameEachObjectOnce)
+        var registration = FetchRegistration(
+            self, count: count, asFault: asFault, rowGeneration: rowGeneration,
+            rowsNameEachObjectOnce: rowsNameEachObjectOnce)
         guard asFault, registration.contextWasEmpty else {
             // Objects filled from their rows (new ones, or registered ones a fetch refreshes) are awoken
             // in the rows' order: the rows are reversed in place (they move, nothing is retained) so that
@@ -133,7 +139,8 @@ private struct FetchRegistration {
     /// of some of them, whose classes were not recorded: the class is then unknown (`nil`).
     mutating func finish(_ objects: inout [NSManagedObject], refresh: Bool) -> NSManagedObject.Type? {
         if registersWithoutIndex,
-           !context._registerWithoutIndex(&objects, registryChangesBefore: registryChangesBefore, refresh: refresh) {
+            !context._registerWithoutIndex(&objects, registryChangesBefore: registryChangesBefore, refresh: refresh)
+        {
             returnedClasses.forget()
         }
         return commonClass
@@ -154,8 +161,10 @@ private struct FetchRegistration {
     }
 
     @inline(__always)
-    private mutating func madeObject(at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool,
-                                     rowGeneration: UInt64?) -> NSManagedObject {
+    private mutating func madeObject(
+        at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool,
+        rowGeneration: UInt64?
+    ) -> NSManagedObject {
         let type = classes.value(for: row.pointee.entity, ManagedObjectClasses.objectClass(for:))
         if registersWithoutIndex {
             return context.unregisteredNewFault(at: row, type: type, rowGeneration: rowGeneration.unsafelyUnwrapped)

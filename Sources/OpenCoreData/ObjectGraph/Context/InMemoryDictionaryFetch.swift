@@ -25,7 +25,9 @@ struct InMemoryDictionaryFetch<ResultType> {
         if !groups.isEmpty {
             let grouped = Set(groups.map(\.key))
             for term in terms where term.aggregate == nil && !grouped.contains(term.key) {
-                throw Self.error("the fetched property \"\(term.key)\" is neither an aggregate nor in propertiesToGroupBy; every fetched property of a grouped fetch must be one or the other")
+                throw Self.error(
+                    "the fetched property \"\(term.key)\" is neither an aggregate nor in propertiesToGroupBy; every fetched property of a grouped fetch must be one or the other"
+                )
             }
         } else if request.havingPredicate != nil {
             throw Self.error("a havingPredicate needs propertiesToGroupBy")
@@ -61,13 +63,16 @@ struct InMemoryDictionaryFetch<ResultType> {
         var rows: [[String: Any]] = buckets.map { bucket in
             var row: [String: Any] = [:]
             for term in terms {
-                let value = term.aggregate.map { name in
-                    Self.aggregate(name, bucket.flatMap { object -> [Any] in
-                        let value = term.value(object)
-                        guard term.spreads else { return Self.normalized(value).map { [$0] } ?? [] }
-                        return (EvaluationValues.elements(of: value) ?? []).compactMap { Self.normalized(EvaluationValues.flatten($0)) }
-                    })
-                }
+                let value =
+                    term.aggregate.map { name in
+                        Self.aggregate(
+                            name,
+                            bucket.flatMap { object -> [Any] in
+                                let value = term.value(object)
+                                guard term.spreads else { return Self.normalized(value).map { [$0] } ?? [] }
+                                return (EvaluationValues.elements(of: value) ?? []).compactMap { Self.normalized(EvaluationValues.flatten($0)) }
+                            })
+                    }
                     ?? bucket.first.flatMap { Self.normalized(term.value($0)) }
                 if let value = value.map({ Self.converted($0, to: term.resultType) }), !(value is NSNull) {
                     row[term.key] = value
@@ -115,27 +120,33 @@ struct InMemoryDictionaryFetch<ResultType> {
                 throw Self.error("the expression description \"\(description.name)\" has no expression")
             }
             if case .function(let name, let arguments) = expression.storage,
-               SQLiteFetchCompiler.aggregateFunctions[name] != nil, arguments.count == 1,
-               Self.isToMany(arguments[0], in: entity), request.propertiesToGroupBy?.isEmpty == false {
+                SQLiteFetchCompiler.aggregateFunctions[name] != nil, arguments.count == 1,
+                Self.isToMany(arguments[0], in: entity), request.propertiesToGroupBy?.isEmpty == false
+            {
                 // Grouped: an aggregate over a to-many relationship (`count:(employees)`,
                 // `sum:(employees.salary)`) aggregates the related values of every object of the group.
                 let argument = arguments[0]
-                return Term(key: description.name, value: { argument.expressionValue(with: $0, context: nil) },
-                            aggregate: name, resultType: description.expressionResultType, spreads: true)
+                return Term(
+                    key: description.name, value: { argument.expressionValue(with: $0, context: nil) },
+                    aggregate: name, resultType: description.expressionResultType, spreads: true)
             }
             if case .function(let name, let arguments) = expression.storage,
-               SQLiteFetchCompiler.aggregateFunctions[name] != nil, arguments.count == 1,
-               !Self.isToMany(arguments[0], in: entity) {
+                SQLiteFetchCompiler.aggregateFunctions[name] != nil, arguments.count == 1,
+                !Self.isToMany(arguments[0], in: entity)
+            {
                 let argument = arguments[0]
-                return Term(key: description.name, value: { argument.expressionValue(with: $0, context: nil) },
-                            aggregate: name, resultType: description.expressionResultType)
+                return Term(
+                    key: description.name, value: { argument.expressionValue(with: $0, context: nil) },
+                    aggregate: name, resultType: description.expressionResultType)
             }
             if case .keyPath(let path, _) = expression.storage, let (name, rest) = Self.rootAggregate(path) {
-                return Term(key: description.name, value: { object -> Any? in rest.isEmpty ? object : object.value(forKeyPath: rest) },
-                            aggregate: name, resultType: description.expressionResultType)
+                return Term(
+                    key: description.name, value: { object -> Any? in rest.isEmpty ? object : object.value(forKeyPath: rest) },
+                    aggregate: name, resultType: description.expressionResultType)
             }
-            return Term(key: description.name, value: { expression.expressionValue(with: $0, context: nil) },
-                        aggregate: nil, resultType: description.expressionResultType)
+            return Term(
+                key: description.name, value: { expression.expressionValue(with: $0, context: nil) },
+                aggregate: nil, resultType: description.expressionResultType)
         case let description as NSPropertyDescription:
             return try keyPathTerm(description.name)
         case let path as String:
@@ -147,7 +158,8 @@ struct InMemoryDictionaryFetch<ResultType> {
 
     private func keyPathTerm(_ path: String) throws -> Term {
         if let (name, rest) = Self.rootAggregate(path) {
-            return Term(key: path, value: { object -> Any? in rest.isEmpty ? object : object.value(forKeyPath: rest) }, aggregate: name, resultType: nil)
+            return Term(
+                key: path, value: { object -> Any? in rest.isEmpty ? object : object.value(forKeyPath: rest) }, aggregate: name, resultType: nil)
         }
         var current = entity
         for key in path.split(separator: ".").map(String.init) {
@@ -201,10 +213,11 @@ struct InMemoryDictionaryFetch<ResultType> {
         let numbers = values.compactMap { NumericValue(flattened: $0) }
         let allIntegers = numbers.allSatisfy { if case .integer = $0 { return true } else { return false } }
         if name == "sum:", allIntegers {
-            return NSNumber(value: numbers.reduce(Int64(0)) { total, value in
-                if case .integer(let v) = value { return total &+ v }
-                return total
-            })
+            return NSNumber(
+                value: numbers.reduce(Int64(0)) { total, value in
+                    if case .integer(let v) = value { return total &+ v }
+                    return total
+                })
         }
         let doubles = numbers.map(\.doubleValue)
         let sum = doubles.reduce(0, +)
@@ -235,9 +248,11 @@ struct InMemoryDictionaryFetch<ResultType> {
     }
 
     private static func error(_ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "The dictionary fetch cannot run: \(message)",
-            NSLocalizedFailureReasonErrorKey: message,
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The dictionary fetch cannot run: \(message)",
+                NSLocalizedFailureReasonErrorKey: message,
+            ])
     }
 }

@@ -8,8 +8,10 @@ extension NSManagedObjectContext {
     /// are not taken into account (`includesPendingChanges` is ignored). A SQLite store computes
     /// everything — aggregates, grouping, `havingPredicate`, distinct results — in SQL; other stores
     /// compute the same results in memory from the stored objects.
-    func fetchDictionaries<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                              coordinator: NSPersistentStoreCoordinator) throws -> [NSDictionary] {
+    func fetchDictionaries<T>(
+        _ request: NSFetchRequest<T>, entity: NSEntityDescription,
+        coordinator: NSPersistentStoreCoordinator
+    ) throws -> [NSDictionary] {
         let rows: [[String: Any]]
         if let computed = try coordinator.fetchDictionaries(request) {
             rows = computed

@@ -16,7 +16,8 @@ extension NSManagedObjectContext {
         let resolved = resolvedCopy(of: request, entity: entity)
         let results: [Any]
         if let root = coordinator as? NSPersistentStoreCoordinator,
-           let fromStores = try _fetchThroughIncrementalStores(resolved, entity: entity, coordinator: root) {
+            let fromStores = try _fetchThroughIncrementalStores(resolved, entity: entity, coordinator: root)
+        {
             return try fromStores.map { result in
                 guard let typed = result as? T else { throw Self._resultTypeError(result, T.self, entity) }
                 return typed
@@ -36,7 +37,9 @@ extension NSManagedObjectContext {
         }
         return results.map { result in
             guard let typed = result as? T else {
-                preconditionFailure("A fetch of entity \(entity.name ?? "?") returned \(type(of: result)), which is not \(T.self): make the request's result type match its entity's class.")
+                preconditionFailure(
+                    "A fetch of entity \(entity.name ?? "?") returned \(type(of: result)), which is not \(T.self): make the request's result type match its entity's class."
+                )
             }
             return typed
         }
@@ -50,7 +53,8 @@ extension NSManagedObjectContext {
         let entity = try coordinator._entity(of: request)
         let resolved = resolvedCopy(of: request, entity: entity)
         if let root = coordinator as? NSPersistentStoreCoordinator,
-           root._stores(for: entity, request: resolved).contains(where: { $0 is NSIncrementalStore }) {
+            root._stores(for: entity, request: resolved).contains(where: { $0 is NSIncrementalStore })
+        {
             resolved.resultType = .countResultType
             let counted = try _fetchThroughIncrementalStores(resolved, entity: entity, coordinator: root)
             return (counted?.first as? NSNumber)?.intValue ?? 0
@@ -63,17 +67,21 @@ extension NSManagedObjectContext {
     /// The objects as `[T]` when `T` is a managed object class they all are instances of, checking each
     /// class once instead of casting every object; `nil` otherwise (the caller casts one by one).
     /// `commonClass`, when known, is the class of every object: the objects are not read then.
-    private static func objects<T>(_ objects: [NSManagedObject], as type: T.Type,
-                                   commonClass: NSManagedObject.Type?) -> [T]? {
+    private static func objects<T>(
+        _ objects: [NSManagedObject], as type: T.Type,
+        commonClass: NSManagedObject.Type?
+    ) -> [T]? {
         // A class: one reference, laid out as an `NSManagedObject` reference is (a class-bound
         // existential with a protocol is not: it has a witness table beside the reference).
         guard RuntimeTechniques.typedResultsCast, T.self is NSManagedObject.Type,
-              MemoryLayout<T>.size == MemoryLayout<NSManagedObject>.size else { return nil }
+            MemoryLayout<T>.size == MemoryLayout<NSManagedObject>.size
+        else { return nil }
         if let commonClass {
             // A path that changes the list without forgetting its recorded class would make the cast
             // below unsound: debug builds (the test suite's) check every object.
-            assert(objects.allSatisfy { ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(commonClass) },
-                   "a fetch recorded \(commonClass) as the class of every object, and one is not")
+            assert(
+                objects.allSatisfy { ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(commonClass) },
+                "a fetch recorded \(commonClass) as the class of every object, and one is not")
             guard commonClass is T.Type else { return nil }
             InternalChecks.check(objects.allSatisfy { $0 is T }, "a fetch's objects cast as [\(T.self)] are not all \(T.self)")
             return unsafeBitCast(objects, to: [T].self)
@@ -94,18 +102,23 @@ extension NSManagedObjectContext {
 
     func requireCoordinator() throws -> NSPersistentStoreCoordinator {
         guard let coordinator = _coordinator else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                NSLocalizedDescriptionKey: "The managed object context\(name.map { " \"\($0)\"" } ?? "") has no persistent store coordinator.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The managed object context\(name.map { " \"\($0)\"" } ?? "") has no persistent store coordinator."
+                ])
         }
         return coordinator
     }
 
     /// The error for a result a store returned that is not of the fetch's result class.
     private static func _resultTypeError(_ result: Any, _ type: Any.Type, _ entity: NSEntityDescription) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
-            NSLocalizedDescriptionKey: "A fetch of entity \(entity.name ?? "?") returned \(Swift.type(of: result)), which is not \(type): make the request's result type match its entity's class.",
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "A fetch of entity \(entity.name ?? "?") returned \(Swift.type(of: result)), which is not \(type): make the request's result type match its entity's class."
+            ])
     }
 
     /// A copy of the request with its entity set to the coordinator's entity.
@@ -135,18 +148,25 @@ extension NSManagedObjectContext {
 
     /// The objects a request selects, and the class every one of them is an instance of when the fetch
     /// registered them all from its rows and knows it (`nil` otherwise: the caller checks each object).
-    private func fetchObjects<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                                 coordinator: any ContextObjectSource) throws
-        -> (objects: [NSManagedObject], commonClass: NSManagedObject.Type?) {
+    private func fetchObjects<T>(
+        _ request: NSFetchRequest<T>, entity: NSEntityDescription,
+        coordinator: any ContextObjectSource
+    ) throws
+        -> (objects: [NSManagedObject], commonClass: NSManagedObject.Type?)
+    {
         let pending = try pendingObjects(matching: request, entity: entity)
         let storeRequest = pending.isEmpty ? request : unlimitedCopy(of: request)
         var objects: [NSManagedObject]
         if request.fetchBatchSize > 0, pending.isEmpty {
             // The rows' identities, without an ID made for each (a million results would keep a million).
-            let identities = try (coordinator as? NSPersistentStoreCoordinator)?.fetchObjectIdentities(request)
+            let identities =
+                try (coordinator as? NSPersistentStoreCoordinator)?.fetchObjectIdentities(request)
                 ?? coordinator.fetchObjectIDs(request).map(ObjectIdentity.id)
-            return (batchedObjects(identities, batchSize: request.fetchBatchSize,
-                                   entity: entity, affectedStores: request._affectedStores), nil)
+            return (
+                batchedObjects(
+                    identities, batchSize: request.fetchBatchSize,
+                    entity: entity, affectedStores: request._affectedStores), nil
+            )
         }
         var commonClass: NSManagedObject.Type?
         if request.includesPropertyValues {
@@ -163,16 +183,18 @@ extension NSManagedObjectContext {
             let prefetches = request.relationshipKeyPathsForPrefetching?.isEmpty == false
             // Rows the cache keeps as an array are read in place: taking them out would copy the array.
             if prefetches || cacheKeepsArray {
-                (objects, commonClass) = _registeredObjects(for: rows, asFault: request.returnsObjectsAsFaults,
-                                                            refresh: request.shouldRefreshRefetchedObjects,
-                                                            rowGeneration: rowGeneration, rowsNameEachObjectOnce: distinct)
+                (objects, commonClass) = _registeredObjects(
+                    for: rows, asFault: request.returnsObjectsAsFaults,
+                    refresh: request.shouldRefreshRefetchedObjects,
+                    rowGeneration: rowGeneration, rowsNameEachObjectOnce: distinct)
                 if prefetches {
                     try _prefetchRelationships(of: objects, rows: rows, for: request)
                 }
             } else {
-                (objects, commonClass) = _registeredObjects(consuming: consume rows, asFault: request.returnsObjectsAsFaults,
-                                                            refresh: request.shouldRefreshRefetchedObjects,
-                                                            rowGeneration: rowGeneration, rowsNameEachObjectOnce: distinct)
+                (objects, commonClass) = _registeredObjects(
+                    consuming: consume rows, asFault: request.returnsObjectsAsFaults,
+                    refresh: request.shouldRefreshRefetchedObjects,
+                    rowGeneration: rowGeneration, rowsNameEachObjectOnce: distinct)
             }
         } else {
             // Not recorded: the class stays unknown.
@@ -182,16 +204,20 @@ extension NSManagedObjectContext {
         return (merge(objects, with: pending, request: request), nil)
     }
 
-    private func fetchIDs<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                             coordinator: any ContextObjectSource) throws -> [NSManagedObjectID] {
+    private func fetchIDs<T>(
+        _ request: NSFetchRequest<T>, entity: NSEntityDescription,
+        coordinator: any ContextObjectSource
+    ) throws -> [NSManagedObjectID] {
         let pending = try pendingObjects(matching: request, entity: entity)
         if pending.isEmpty { return try coordinator.fetchObjectIDs(request) }
         let objects = try coordinator.fetchObjectIDs(unlimitedCopy(of: request)).map { object(with: $0) }
         return merge(objects, with: pending, request: request).map(\.objectID)
     }
 
-    private func count<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                          coordinator: any ContextObjectSource) throws -> Int {
+    private func count<T>(
+        _ request: NSFetchRequest<T>, entity: NSEntityDescription,
+        coordinator: any ContextObjectSource
+    ) throws -> Int {
         let pending = try pendingObjects(matching: request, entity: entity)
         if pending.isEmpty { return try coordinator.count(request) }
         let objects = try coordinator.fetchObjectIDs(unlimitedCopy(of: request)).map { object(with: $0) }
@@ -214,8 +240,10 @@ extension NSManagedObjectContext {
 
     /// Store results corrected by the context's pending changes: deleted objects removed, changed
     /// objects re-evaluated, inserted objects added; then sorted and windowed in memory.
-    func merge<T>(_ storeObjects: [NSManagedObject], with pending: [NSManagedObject],
-                          request: NSFetchRequest<T>) -> [NSManagedObject] {
+    func merge<T>(
+        _ storeObjects: [NSManagedObject], with pending: [NSManagedObject],
+        request: NSFetchRequest<T>
+    ) -> [NSManagedObject] {
         let pendingIDs = Set(pending.map(ObjectIdentifier.init))
         let predicate = request.predicate
         func matches(_ object: NSManagedObject) -> Bool {

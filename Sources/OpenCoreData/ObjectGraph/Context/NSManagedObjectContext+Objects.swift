@@ -30,10 +30,13 @@ extension NSManagedObjectContext {
         _checkQueue("existingObject(with:)")
         if let object = registry[objectID], !object._isFault { return object }
         guard let row = try _coordinatorRow(for: objectID, fresh: false) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError, userInfo: [
-                NSLocalizedDescriptionKey: "No object of entity \(objectID.entity.name ?? "?") with ID \(objectID.uriRepresentation().absoluteString) exists in the store.",
-                NSAffectedObjectsErrorKey: [objectID],
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "No object of entity \(objectID.entity.name ?? "?") with ID \(objectID.uriRepresentation().absoluteString) exists in the store.",
+                    NSAffectedObjectsErrorKey: [objectID],
+                ])
         }
         if let object = registry[objectID] {
             if object._isFault { fulfill(object, from: row) }
@@ -88,8 +91,10 @@ extension NSManagedObjectContext {
     ///
     /// A new fault keeps the row as its snapshot when `rowGeneration` (the row cache's generation after
     /// the fetch stored the row) is given, and fires from it while the cache keeps that generation.
-    func registeredObject(for row: StoreRow, asFault: Bool, refresh: Bool, type: NSManagedObject.Type? = nil,
-                          rowGeneration: UInt64? = nil) -> NSManagedObject {
+    func registeredObject(
+        for row: StoreRow, asFault: Bool, refresh: Bool, type: NSManagedObject.Type? = nil,
+        rowGeneration: UInt64? = nil
+    ) -> NSManagedObject {
         if let object = registry[row.identity] {
             if object._isFault {
                 if !asFault { fulfill(object, from: row) }
@@ -112,8 +117,10 @@ extension NSManagedObjectContext {
     ///
     /// The row is read where it lies: a copy of it would retain its identity and values, and release them
     /// after.
-    func registeredNewObject(at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool, type: NSManagedObject.Type,
-                             rowGeneration: UInt64?) -> NSManagedObject {
+    func registeredNewObject(
+        at row: UnsafePointer<StoreRow>, asFault: Bool, refresh: Bool, type: NSManagedObject.Type,
+        rowGeneration: UInt64?
+    ) -> NSManagedObject {
         let identity = StoreRow.identity(of: row)
         let object = FetchedObjectConstruction.make(type, for: identity)
         object._context = self
@@ -138,8 +145,10 @@ extension NSManagedObjectContext {
     /// Makes a new object a fault of the row at `row` (keeping the row as its snapshot when
     /// `rowGeneration` is given) or fills it from the row.
     @inline(__always)
-    private func setUpNewObject(_ object: NSManagedObject, at row: UnsafePointer<StoreRow>, asFault: Bool,
-                                rowGeneration: UInt64?) -> NSManagedObject {
+    private func setUpNewObject(
+        _ object: NSManagedObject, at row: UnsafePointer<StoreRow>, asFault: Bool,
+        rowGeneration: UInt64?
+    ) -> NSManagedObject {
         if asFault {
             object._isFault = true
             if let rowGeneration {

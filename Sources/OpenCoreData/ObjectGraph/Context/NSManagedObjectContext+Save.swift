@@ -15,7 +15,7 @@ extension NSManagedObjectContext {
     public func save() throws {
         _checkQueue("save()")
         try _loadDeletedFaults()
-        _propagatePendingDeletes() // also when propagatesDeletesAtEndOfEvent is false
+        _propagatePendingDeletes()  // also when propagatesDeletesAtEndOfEvent is false
         processPendingChanges()
         _releaseUnreferencedObjects()
         guard !_inserted.isEmpty || !_updated.isEmpty || !_deleted.isEmpty else { return }
@@ -40,7 +40,8 @@ extension NSManagedObjectContext {
         _recomputeDerivedAttributes()
         try _validateDerivedAttributes()
         processPendingChanges()
-        let unchanged = _inserted.isUnchanged(since: inserted) && _updated.isUnchanged(since: updated)
+        let unchanged =
+            _inserted.isUnchanged(since: inserted) && _updated.isUnchanged(since: updated)
             && _deleted.isUnchanged(since: deleted)
 
         // An incremental store is handed its new objects with the permanent IDs it gave them.
@@ -61,8 +62,9 @@ extension NSManagedObjectContext {
         let ids = result.insertedIDs
         let offloaded = ids.count >= Self._offloadedIDSetMinimum ? OffloadedComputation { Set(ids.reversed()) } : nil
         adopt(result, inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
-        _postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted, insertedSet: insertedSet,
-                     insertedIDs: offloaded?.result() ?? Set(ids))
+        _postDidSave(
+            inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted, insertedSet: insertedSet,
+            insertedIDs: offloaded?.result() ?? Set(ids))
     }
 
     /// The number of new objects from which a save hashes their IDs on another thread: below it, handing
@@ -86,8 +88,10 @@ extension NSManagedObjectContext {
     }
 
     /// The changes handed to the coordinator.
-    private func storeChanges(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
-                              coordinator: any ContextObjectSource) throws -> StoreSaveChanges {
+    private func storeChanges(
+        inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
+        coordinator: any ContextObjectSource
+    ) throws -> StoreSaveChanges {
         var changes = StoreSaveChanges()
         changes.inserted.reserveCapacity(inserted.count)
         // Each object is read in place, unretained: `inserted` keeps it, and the object its entity, for
@@ -140,8 +144,10 @@ extension NSManagedObjectContext {
                 }
             }
             if changed.isEmpty && toMany.isEmpty { continue }
-            changes.updated.append(.init(objectID: object.objectID, expectedVersion: try version(of: object, coordinator),
-                                         changedValues: changed, toMany: toMany))
+            changes.updated.append(
+                .init(
+                    objectID: object.objectID, expectedVersion: try version(of: object, coordinator),
+                    changedValues: changed, toMany: toMany))
         }
         for object in deleted where !object.isNewlyInserted {
             changes.deleted.append(.init(objectID: object.objectID, expectedVersion: try version(of: object, coordinator)))
@@ -150,12 +156,16 @@ extension NSManagedObjectContext {
     }
 
     /// The IDs of destination objects; throws for a destination outside the context (a dangling reference).
-    private func destinationIDs(_ objects: [NSManagedObject], of object: NSManagedObject,
-                                _ relationship: NSRelationshipDescription) throws -> [NSManagedObjectID] {
+    private func destinationIDs(
+        _ objects: [NSManagedObject], of object: NSManagedObject,
+        _ relationship: NSRelationshipDescription
+    ) throws -> [NSManagedObjectID] {
         try objects.map { destination in
             guard destination._context === self else {
-                throw object.validationError(NSManagedObjectValidationError, key: relationship.name, value: destination,
-                    "Dangling reference to an invalid object: \(relationship.name) refers to an object of entity \(destination.entity.name ?? "?") that is not in the context.")
+                throw object.validationError(
+                    NSManagedObjectValidationError, key: relationship.name, value: destination,
+                    "Dangling reference to an invalid object: \(relationship.name) refers to an object of entity \(destination.entity.name ?? "?") that is not in the context."
+                )
             }
             return destination.objectID
         }
@@ -169,8 +179,10 @@ extension NSManagedObjectContext {
     }
 
     /// After a successful save: permanent IDs, fresh snapshots, `didSave()`.
-    private func adopt(_ result: StoreSaveResult, inserted: [NSManagedObject], updated: [NSManagedObject],
-                       deleted: [NSManagedObject]) {
+    private func adopt(
+        _ result: StoreSaveResult, inserted: [NSManagedObject], updated: [NSManagedObject],
+        deleted: [NSManagedObject]
+    ) {
         // One pass over the new objects while each is at hand: its permanent ID, then its snapshot when
         // that is its values as they are. Snapshots holding relationship IDs wait until every new
         // object has its permanent ID.
@@ -237,8 +249,10 @@ extension NSManagedObjectContext {
     /// Gives a saved new object the ID the store gave its row; returns whether that retired the object's
     /// temporary ID. `oldIDTaken`: the caller took the registry's temporary entries out beforehand.
     @inline(__always)
-    private func adoptSavedID(_ id: NSManagedObjectID, of object: NSManagedObject, oldIDTaken: Bool,
-                              tellingChildren: Bool) -> Bool {
+    private func adoptSavedID(
+        _ id: NSManagedObjectID, of object: NSManagedObject, oldIDTaken: Bool,
+        tellingChildren: Bool
+    ) -> Bool {
         // Unretained: the object keeps its old ID until `changeID` replaces it, which is its last use.
         let oldID = Unmanaged.passUnretained(object._objectID)
         guard id !== oldID.takeUnretainedValue() else { return false }
@@ -272,8 +286,10 @@ extension NSManagedObjectContext {
     /// Gives a registered object a new ID; `registeredByOldID` is `false` when the caller already took
     /// the old ID out of the registry, `tellingChildren` when the caller knows the context never had
     /// children (which would need to hear of a retired temporary ID).
-    func changeID(of object: NSManagedObject, to newID: NSManagedObjectID, registeredByOldID: Bool = true,
-                  tellingChildren: Bool = true) {
+    func changeID(
+        of object: NSManagedObject, to newID: NSManagedObjectID, registeredByOldID: Bool = true,
+        tellingChildren: Bool = true
+    ) {
         if registeredByOldID, let removed = registry.removeValue(forKey: object._objectID), removed !== object {
             registry[object._objectID] = removed
         }

@@ -162,8 +162,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// OpenCoreData does not consult this method: a fault whose row cannot be read reads with no values
     /// and the next save that writes it throws (see the porting guide, "A fault whose row cannot be read
     /// does not stop the program").
-    open func shouldHandleInaccessibleFault(_ fault: NSManagedObject, for oid: NSManagedObjectID,
-                                            triggeredByProperty property: NSPropertyDescription?) -> Bool {
+    open func shouldHandleInaccessibleFault(
+        _ fault: NSManagedObject, for oid: NSManagedObjectID,
+        triggeredByProperty property: NSPropertyDescription?
+    ) -> Bool {
         true
     }
 

@@ -39,11 +39,15 @@ final class ReferenceObjectKeys: @unchecked Sendable {
     private static func integerKey(_ reference: Any) -> Int64? {
         let type = Swift.type(of: reference)
         let value: Int64?
-        if type == Int.self { value = (reference as? Int).map(Int64.init) }
-        else if type == Int64.self { value = reference as? Int64 }
-        else if type == Int32.self { value = (reference as? Int32).map(Int64.init) }
-        else if let number = reference as? NSNumber, !(number is NSDecimalNumber),
-                "qlisQLIS".contains(String(cString: number.objCType)) {
+        if type == Int.self {
+            value = (reference as? Int).map(Int64.init)
+        } else if type == Int64.self {
+            value = reference as? Int64
+        } else if type == Int32.self {
+            value = (reference as? Int32).map(Int64.init)
+        } else if let number = reference as? NSNumber, !(number is NSDecimalNumber),
+            "qlisQLIS".contains(String(cString: number.objCType))
+        {
             value = number.int64Value
         } else {
             value = nil

@@ -2,9 +2,11 @@
 extension NSPersistentHistoryChangeRequest: ContextExecutableRequest, CoordinatorExecutableRequest {
     func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
         guard let coordinator = context.persistentStoreCoordinator else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
-                NSLocalizedDescriptionKey: "The context has no persistent store coordinator to read the persistent history of.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The context has no persistent store coordinator to read the persistent history of."
+                ])
         }
         return try run(on: coordinator)
     }
@@ -50,9 +52,11 @@ extension NSPersistentHistoryTransaction {
                 deleted.insert(id)
             }
         }
-        return Notification(name: .NSManagedObjectContextDidSaveObjectIDs, object: nil, userInfo: [
-            NSInsertedObjectIDsKey: inserted, NSUpdatedObjectIDsKey: updated, NSDeletedObjectIDsKey: deleted,
-        ])
+        return Notification(
+            name: .NSManagedObjectContextDidSaveObjectIDs, object: nil,
+            userInfo: [
+                NSInsertedObjectIDsKey: inserted, NSUpdatedObjectIDsKey: updated, NSDeletedObjectIDsKey: deleted,
+            ])
     }
 }
 

@@ -12,7 +12,8 @@ extension NSManagedObjectContext {
     public func detectConflicts(for object: NSManagedObject) {
         _checkQueue("detectConflicts(for:)")
         guard object._context === self else {
-            preconditionFailure("detectConflicts(for:): the object \(object._objectID.uriRepresentation().absoluteString) is not registered in this context.")
+            preconditionFailure(
+                "detectConflicts(for:): the object \(object._objectID.uriRepresentation().absoluteString) is not registered in this context.")
         }
         guard !object._objectID.isTemporaryID else { return }
         _conflictDetectionObjects[ObjectIdentifier(object)] = object

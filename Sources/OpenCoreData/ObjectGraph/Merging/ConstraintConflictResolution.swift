@@ -78,8 +78,10 @@ enum ConstraintConflictResolution {
     }
 
     /// Gives the surviving object the stored row's snapshot and version and the values the policy chose.
-    private static func apply(_ setValues: [String: Any], stored: [String: Any], version: Int64,
-                              to survivor: NSManagedObject, as type: NSMergePolicyType) {
+    private static func apply(
+        _ setValues: [String: Any], stored: [String: Any], version: Int64,
+        to survivor: NSManagedObject, as type: NSMergePolicyType
+    ) {
         guard let context = survivor._context else { return }
         var changed = Set<String>()
         for property in survivor.entity.propertiesByName.values where !property.isTransient {
@@ -106,8 +108,9 @@ enum ConstraintConflictResolution {
         }
         let toManyChanged = survivor.changedKeys.filter { survivor.entity.relationshipsByName[$0]?.isToMany == true }
         LockingConflictResolution.adopt(stored, version: Int(version), into: survivor)
-        survivor.changedKeys = ChangedKeys(changed.union(toManyChanged.filter { survivor.toMany[$0] != nil }),
-                                           layout: survivor.storage.layout)
+        survivor.changedKeys = ChangedKeys(
+            changed.union(toManyChanged.filter { survivor.toMany[$0] != nil }),
+            layout: survivor.storage.layout)
         if !survivor.changedKeys.isEmpty {
             context._objectDidChange(survivor)
         }

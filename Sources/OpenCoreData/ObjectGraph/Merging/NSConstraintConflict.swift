@@ -25,9 +25,11 @@ open class NSConstraintConflict: NSObject {
     var databaseVersion: Int64 = 0
 
     /// Initializes a constraint conflict.
-    public init(constraint contraint: [String], database databaseObject: NSManagedObject?,
-                databaseSnapshot: [AnyHashable: Any]?, conflicting conflictingObjects: [NSManagedObject],
-                conflictingSnapshots: [Any]) {
+    public init(
+        constraint contraint: [String], database databaseObject: NSManagedObject?,
+        databaseSnapshot: [AnyHashable: Any]?, conflicting conflictingObjects: [NSManagedObject],
+        conflictingSnapshots: [Any]
+    ) {
         constraint = contraint
         self.databaseObject = databaseObject
         var snapshot: [String: Any]?

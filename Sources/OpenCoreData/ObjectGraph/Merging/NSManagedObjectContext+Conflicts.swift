@@ -39,9 +39,11 @@ extension NSManagedObjectContext {
                 attempts += 1
                 if attempts > Self.conflictRetryLimit { throw NSMergePolicy.lockingError(conflicts) }
                 try _activeMergePolicy.resolve(mergeConflicts: conflicts)
-                for conflict in conflicts where conflict.sourceObject._context === self
+                for conflict in conflicts
+                where conflict.sourceObject._context === self
                     && conflict._storedValues != nil
-                    && conflict.sourceObject.snapshotVersion == Int64(conflict.oldVersionNumber) {
+                    && conflict.sourceObject.snapshotVersion == Int64(conflict.oldVersionNumber)
+                {
                     // A custom policy that returned without settling the object: its current state wins.
                     LockingConflictResolution.resolve(conflict, as: .mergeByPropertyObjectTrumpMergePolicyType)
                 }
@@ -83,11 +85,12 @@ extension NSManagedObjectContext {
             let source = registry[conflict.objectID] ?? object(with: conflict.objectID)
             let stored = conflict.storeRow.map { Self.completeSnapshot($0.values.dictionary, of: source.entity) }
             let cached = cacheIsCurrent ? stored : cachedRow.map { Self.completeSnapshot($0.values.dictionary, of: source.entity) }
-            return NSMergeConflict(source: source,
-                                   newVersion: Int(conflict.storeRow?.version ?? 0),
-                                   oldVersion: Int(conflict.expectedVersion),
-                                   read: Self.completeSnapshot(source.snapshot.dictionary, of: source.entity),
-                                   cached: cached, persisted: cacheIsCurrent ? nil : stored, stored: stored)
+            return NSMergeConflict(
+                source: source,
+                newVersion: Int(conflict.storeRow?.version ?? 0),
+                oldVersion: Int(conflict.expectedVersion),
+                read: Self.completeSnapshot(source.snapshot.dictionary, of: source.entity),
+                cached: cached, persisted: cacheIsCurrent ? nil : stored, stored: stored)
         }
     }
 
@@ -108,8 +111,9 @@ extension NSManagedObjectContext {
                 storedKeys = [:]
                 for (key, value) in storedSnapshot { storedKeys?[key] = value }
             }
-            let result = NSConstraintConflict(constraint: conflict.constraint, database: stored, databaseSnapshot: storedKeys,
-                                              conflicting: objects, conflictingSnapshots: snapshots)
+            let result = NSConstraintConflict(
+                constraint: conflict.constraint, database: stored, databaseSnapshot: storedKeys,
+                conflicting: objects, conflictingSnapshots: snapshots)
             result.databaseVersion = conflict.storeRow?.version ?? 0
             return result
         }

@@ -24,8 +24,10 @@ open class NSMergeConflict: NSObject {
     public let oldVersionNumber: Int
 
     /// Creates a conflict record.
-    public init(source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
-                cachedSnapshot cachesnap: [String: Any]?, persistedSnapshot persnap: [String: Any]?) {
+    public init(
+        source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
+        cachedSnapshot cachesnap: [String: Any]?, persistedSnapshot persnap: [String: Any]?
+    ) {
         sourceObject = srcObject
         newVersionNumber = newvers
         oldVersionNumber = oldvers
@@ -37,8 +39,10 @@ open class NSMergeConflict: NSObject {
     }
 
     /// A conflict as a save finds it: `read` is what the context read, `stored` the row's values now.
-    init(source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
-         read: [String: Any], cached: [String: Any]?, persisted: [String: Any]?, stored: [String: Any]?) {
+    init(
+        source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
+        read: [String: Any], cached: [String: Any]?, persisted: [String: Any]?, stored: [String: Any]?
+    ) {
         sourceObject = srcObject
         newVersionNumber = newvers
         oldVersionNumber = oldvers

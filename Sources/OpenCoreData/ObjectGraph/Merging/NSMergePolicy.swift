@@ -115,10 +115,13 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     /// The error the error policy throws for optimistic-locking conflicts.
     static func lockingError(_ conflicts: [NSMergeConflict]) -> NSError {
         let names = conflicts.map { $0.sourceObject.objectID.uriRepresentation().absoluteString }.joined(separator: ", ")
-        return NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectMergeError, userInfo: [
-            NSPersistentStoreSaveConflictsErrorKey: conflicts,
-            NSLocalizedDescriptionKey: "Could not merge changes: another writer changed or deleted \(names) since the context read \(conflicts.count == 1 ? "it" : "them").",
-        ])
+        return NSError(
+            domain: NSCocoaErrorDomain, code: NSManagedObjectMergeError,
+            userInfo: [
+                NSPersistentStoreSaveConflictsErrorKey: conflicts,
+                NSLocalizedDescriptionKey:
+                    "Could not merge changes: another writer changed or deleted \(names) since the context read \(conflicts.count == 1 ? "it" : "them").",
+            ])
     }
 
     /// The error the error policy throws for constraint conflicts.
@@ -128,10 +131,13 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
             let values = conflict.constraint.map { "\($0) = \(conflict.constraintValues[$0].map { "\($0)" } ?? "nil")" }
             return "\(entity) (\(values.joined(separator: ", ")))"
         }
-        return NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectConstraintMergeError, userInfo: [
-            NSPersistentStoreSaveConflictsErrorKey: conflicts,
-            NSLocalizedDescriptionKey: "Constraint unique violation: the save would store more than one object of \(parts.joined(separator: "; ")).",
-        ])
+        return NSError(
+            domain: NSCocoaErrorDomain, code: NSManagedObjectConstraintMergeError,
+            userInfo: [
+                NSPersistentStoreSaveConflictsErrorKey: conflicts,
+                NSLocalizedDescriptionKey:
+                    "Constraint unique violation: the save would store more than one object of \(parts.joined(separator: "; ")).",
+            ])
     }
 }
 

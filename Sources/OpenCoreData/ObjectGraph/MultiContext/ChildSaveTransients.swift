@@ -5,8 +5,10 @@ extension NSManagedObjectContext {
     /// inserted object has a value for, and every transient property an updated object changed
     /// (`nil` when it was cleared). Values are in snapshot form: to-one relationships as object IDs,
     /// to-many relationships as arrays of object IDs.
-    func _transientValuesForParent(inserted: [NSManagedObject],
-                                   updated: [NSManagedObject]) -> [NSManagedObjectID: [String: Any?]] {
+    func _transientValuesForParent(
+        inserted: [NSManagedObject],
+        updated: [NSManagedObject]
+    ) -> [NSManagedObjectID: [String: Any?]] {
         var result: [NSManagedObjectID: [String: Any?]] = [:]
         for object in inserted where !object.entity._writeTraits.storesOnlyPersistentAttributes {
             var values: [String: Any?] = [:]

@@ -20,8 +20,10 @@ protocol ContextObjectSource: AnyObject {
     func relatedObjectIDs(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID]
     /// Permanent IDs for temporary ones, in the stores the IDs were assigned to (by temporary ID) or
     /// else the first store that holds each entity.
-    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID],
-                            assignedStores: [NSManagedObjectID: NSPersistentStore]) throws -> [NSManagedObjectID: NSManagedObjectID]
+    func obtainPermanentIDs(
+        for temporaryIDs: [NSManagedObjectID],
+        assignedStores: [NSManagedObjectID: NSPersistentStore]
+    ) throws -> [NSManagedObjectID: NSManagedObjectID]
     /// Takes a context's saved changes.
     func save(_ changes: StoreSaveChanges) throws -> StoreSaveResult
 }

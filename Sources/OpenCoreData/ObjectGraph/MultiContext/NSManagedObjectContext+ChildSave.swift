@@ -67,7 +67,8 @@ extension NSManagedObjectContext {
         }
         processPendingChanges()
         // The parent keeps the new objects' temporary IDs.
-        return StoreSaveResult(insertedIDs: changes.inserted.map(\.objectID), permanentIDs: PermanentIDTable(),
-                               insertedVersion: nil, versions: versions)
+        return StoreSaveResult(
+            insertedIDs: changes.inserted.map(\.objectID), permanentIDs: PermanentIDTable(),
+            insertedVersion: nil, versions: versions)
     }
 }

@@ -16,9 +16,11 @@ extension NSManagedObjectContext {
             Self._objectIDs(in: info[objectsKey], coordinator: coordinator)
                 .union(Self._objectIDs(in: info[idsKey], coordinator: coordinator))
         }
-        _mergeSaved(SavedObjectIDs(inserted: ids(NSInsertedObjectsKey, NSInsertedObjectIDsKey),
-                                   updated: ids(NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
-                                   deleted: ids(NSDeletedObjectsKey, NSDeletedObjectIDsKey)))
+        _mergeSaved(
+            SavedObjectIDs(
+                inserted: ids(NSInsertedObjectsKey, NSInsertedObjectIDsKey),
+                updated: ids(NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
+                deleted: ids(NSDeletedObjectsKey, NSDeletedObjectIDsKey)))
     }
 
     /// Merges changes saved elsewhere — by another coordinator or another process — into contexts.
@@ -27,8 +29,10 @@ extension NSManagedObjectContext {
     /// `NSDeletedObjectsKey` (or the object-ID keys), collections of `NSManagedObjectID`s or of their
     /// URI representations. Each context merges them on its own queue as with
     /// ``mergeChanges(fromContextDidSave:)``, reading updated objects' values from the store.
-    public class func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any],
-                                   into contexts: [NSManagedObjectContext]) {
+    public class func mergeChanges(
+        fromRemoteContextSave changeNotificationData: [AnyHashable: Any],
+        into contexts: [NSManagedObjectContext]
+    ) {
         for context in contexts {
             context.performAndWait {
                 let coordinator = context.persistentStoreCoordinator
@@ -36,9 +40,11 @@ extension NSManagedObjectContext {
                     _objectIDs(in: changeNotificationData[objectsKey], coordinator: coordinator)
                         .union(_objectIDs(in: changeNotificationData[idsKey], coordinator: coordinator))
                 }
-                context._mergeSaved(SavedObjectIDs(inserted: ids(NSInsertedObjectsKey, NSInsertedObjectIDsKey),
-                                                   updated: ids(NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
-                                                   deleted: ids(NSDeletedObjectsKey, NSDeletedObjectIDsKey)))
+                context._mergeSaved(
+                    SavedObjectIDs(
+                        inserted: ids(NSInsertedObjectsKey, NSInsertedObjectIDsKey),
+                        updated: ids(NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
+                        deleted: ids(NSDeletedObjectsKey, NSDeletedObjectIDsKey)))
             }
         }
     }
@@ -74,7 +80,8 @@ extension NSManagedObjectContext {
             if parent == nil {
                 // Runs on the sender's queue: its own parent and coordinator may be read here.
                 guard sender.parent == nil, let coordinator = coordinator.value,
-                      sender.persistentStoreCoordinator === coordinator else { return }
+                    sender.persistentStoreCoordinator === coordinator
+                else { return }
             }
             let saved = SavedObjectIDs(note.userInfo ?? [:])
             guard !saved.isEmpty else { return }
@@ -131,11 +138,13 @@ extension NSManagedObjectContext {
             deleted.insert(current)
         }
         processPendingChanges()
-        NotificationCenter.default.post(name: .NSManagedObjectContextDidMergeChangesObjectIDs, object: self, userInfo: [
-            NSInsertedObjectIDsKey: inserted, NSUpdatedObjectIDsKey: unregisteredUpdated,
-            NSDeletedObjectIDsKey: deleted, NSRefreshedObjectIDsKey: refreshed,
-            NSInvalidatedObjectIDsKey: Set<NSManagedObjectID>(),
-        ])
+        NotificationCenter.default.post(
+            name: .NSManagedObjectContextDidMergeChangesObjectIDs, object: self,
+            userInfo: [
+                NSInsertedObjectIDsKey: inserted, NSUpdatedObjectIDsKey: unregisteredUpdated,
+                NSDeletedObjectIDsKey: deleted, NSRefreshedObjectIDsKey: refreshed,
+                NSInvalidatedObjectIDsKey: Set<NSManagedObjectID>(),
+            ])
     }
 
     /// Object IDs from a notification value: collections of objects, object IDs or URIs.
@@ -170,9 +179,10 @@ extension NSManagedObjectContext {
 extension SavedObjectIDs {
     /// The IDs in a did-save (object IDs) notification's `userInfo`.
     init(_ info: [AnyHashable: Any]) {
-        self.init(inserted: info[NSInsertedObjectIDsKey] as? Set<NSManagedObjectID> ?? [],
-                  updated: info[NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID> ?? [],
-                  deleted: info[NSDeletedObjectIDsKey] as? Set<NSManagedObjectID> ?? [])
+        self.init(
+            inserted: info[NSInsertedObjectIDsKey] as? Set<NSManagedObjectID> ?? [],
+            updated: info[NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID> ?? [],
+            deleted: info[NSDeletedObjectIDsKey] as? Set<NSManagedObjectID> ?? [])
     }
 }
 

@@ -22,9 +22,12 @@ extension NSManagedObjectContext {
             return
         }
         if _links.parent != nil {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
-                NSLocalizedDescriptionKey: "Query generations pin the reads of a context connected to a coordinator; a child context reads its parent.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "Query generations pin the reads of a context connected to a coordinator; a child context reads its parent."
+                ])
         }
         let coordinator = try requireCoordinator()
         if generation.isCurrentMarker {
@@ -33,9 +36,11 @@ extension NSManagedObjectContext {
         }
         let identifiers = Set(coordinator.persistentStores.compactMap(\.identifier))
         guard generation.snapshots.keys.allSatisfy(identifiers.contains) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
-                NSLocalizedDescriptionKey: "The query generation token belongs to stores the context's coordinator does not have.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The query generation token belongs to stores the context's coordinator does not have."
+                ])
         }
         _links.queryGeneration = generation
     }
@@ -113,8 +118,10 @@ final class PinnedCoordinatorSource: ContextObjectSource {
         try pinned { try coordinator.relatedObjectIDs(for: relationship, of: objectID) }
     }
 
-    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID],
-                            assignedStores: [NSManagedObjectID: NSPersistentStore]) throws -> [NSManagedObjectID: NSManagedObjectID] {
+    func obtainPermanentIDs(
+        for temporaryIDs: [NSManagedObjectID],
+        assignedStores: [NSManagedObjectID: NSPersistentStore]
+    ) throws -> [NSManagedObjectID: NSManagedObjectID] {
         try coordinator.obtainPermanentIDs(for: temporaryIDs, assignedStores: assignedStores)
     }
 

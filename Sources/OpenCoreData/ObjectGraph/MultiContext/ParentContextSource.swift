@@ -77,8 +77,10 @@ final class ParentContextSource: ContextObjectSource {
         }
     }
 
-    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID],
-                            assignedStores: [NSManagedObjectID: NSPersistentStore]) throws -> [NSManagedObjectID: NSManagedObjectID] {
+    func obtainPermanentIDs(
+        for temporaryIDs: [NSManagedObjectID],
+        assignedStores: [NSManagedObjectID: NSPersistentStore]
+    ) throws -> [NSManagedObjectID: NSManagedObjectID] {
         let parent = self.parent
         return try parent.performAndWait {
             let current = temporaryIDs.map { parent._currentID(for: $0) }

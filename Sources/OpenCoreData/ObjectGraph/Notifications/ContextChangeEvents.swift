@@ -109,8 +109,9 @@ extension NSManagedObjectContext {
     /// Posts `NSManagedObjectContextObjectsDidChange` when the payload has anything in it.
     func _postObjectsDidChange(_ payload: ObjectsDidChangePayload) {
         guard !payload.isEmpty else { return }
-        NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,
-                                        userInfo: payload.userInfo)
+        NotificationCenter.default.post(
+            name: .NSManagedObjectContextObjectsDidChange, object: self,
+            userInfo: payload.userInfo)
     }
 
     /// Records that an object's `valuesAtLastEvent` went from empty to holding a value.
@@ -127,7 +128,8 @@ extension NSManagedObjectContext {
     /// removed since; `nil` otherwise.
     func _reportedInsertedSet() -> Set<NSManagedObject>? {
         guard let set = _changeEvents.reportedEveryInserted,
-              _inserted.isUnchanged(since: _changeEvents.insertedAtLastEvent) else { return nil }
+            _inserted.isUnchanged(since: _changeEvents.insertedAtLastEvent)
+        else { return nil }
         return set
     }
 
@@ -143,8 +145,10 @@ extension NSManagedObjectContext {
     ///
     /// `insertedSet`, when given, is `inserted` as a set (see ``_reportedInsertedSet()``); `insertedIDs`
     /// is the set of the IDs the save gave them.
-    func _postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
-                      insertedSet: Set<NSManagedObject>?, insertedIDs: Set<NSManagedObjectID>) {
+    func _postDidSave(
+        inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
+        insertedSet: Set<NSManagedObject>?, insertedIDs: Set<NSManagedObjectID>
+    ) {
         _changeEvents.insertedAtLastEvent = [:]
         _changeEvents.reportedEveryInserted = nil
         _changeEvents.deletedAtLastEvent = [:]
@@ -201,7 +205,8 @@ extension NSManagedObjectContext {
         events.invalidated = [:]
         events.mergedInserted = [:]
         events.mergedDeleted = [:]
-        NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self,
-                                        userInfo: [NSInvalidatedAllObjectsKey: objects.map(\.objectID)])
+        NotificationCenter.default.post(
+            name: .NSManagedObjectContextObjectsDidChange, object: self,
+            userInfo: [NSInvalidatedAllObjectsKey: objects.map(\.objectID)])
     }
 }

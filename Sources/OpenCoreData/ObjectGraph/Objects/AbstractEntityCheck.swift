@@ -4,7 +4,8 @@ extension NSEntityDescription {
     func _requireInstantiable() {
         guard isAbstract else { return }
         let concrete = _subentities.filter { !$0.isAbstract }.compactMap(\.name)
-        preconditionFailure("Cannot create an instance of the abstract entity \(name ?? "?")"
-            + (concrete.isEmpty ? "." : "; create an instance of one of its sub-entities (\(concrete.joined(separator: ", "))) instead."))
+        preconditionFailure(
+            "Cannot create an instance of the abstract entity \(name ?? "?")"
+                + (concrete.isEmpty ? "." : "; create an instance of one of its sub-entities (\(concrete.joined(separator: ", "))) instead."))
     }
 }

@@ -41,7 +41,8 @@ final class ManagedKeyPathRecorder {
         }
         if let optionalType = Value.self as? any ManagedOptional.Type {
             if let objectType = optionalType.managedWrappedType as? NSManagedObject.Type,
-               let value = Optional(probe(of: objectType)) as Any as? Value {
+                let value = Optional(probe(of: objectType)) as Any as? Value
+            {
                 return value
             }
             if let none = optionalType.managedNone as? Value { return none }

@@ -93,7 +93,9 @@ final class ManagedObjectClasses: @unchecked Sendable {
                 return entity
             }
         }
-        preconditionFailure("No entity of \(model == nil ? "the models in use" : "the context's model") has the managed object class \(String(reflecting: type)); set the entity's managedObjectClassName to \"\(String(reflecting: type))\".")
+        preconditionFailure(
+            "No entity of \(model == nil ? "the models in use" : "the context's model") has the managed object class \(String(reflecting: type)); set the entity's managedObjectClassName to \"\(String(reflecting: type))\"."
+        )
     }
 
     private static func namedClass(_ name: String?) -> NSManagedObject.Type? {

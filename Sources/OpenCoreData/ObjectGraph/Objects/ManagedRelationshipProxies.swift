@@ -120,11 +120,32 @@ final class ManagedRelationshipOrderedSet: NSMutableOrderedSet {
         object.writeToMany(objects, for: relationship)
     }
 
-    override func insert(_ object: Any, at idx: Int) { super.insert(object, at: idx); push() }
-    override func removeObject(at idx: Int) { super.removeObject(at: idx); push() }
-    override func replaceObject(at idx: Int, with object: Any) { super.replaceObject(at: idx, with: object); push() }
-    override func add(_ object: Any) { super.add(object); push() }
-    override func addObjects(from array: [Any]) { super.addObjects(from: array); push() }
-    override func remove(_ object: Any) { super.remove(object); push() }
-    override func removeAllObjects() { super.removeAllObjects(); push() }
+    override func insert(_ object: Any, at idx: Int) {
+        super.insert(object, at: idx)
+        push()
+    }
+    override func removeObject(at idx: Int) {
+        super.removeObject(at: idx)
+        push()
+    }
+    override func replaceObject(at idx: Int, with object: Any) {
+        super.replaceObject(at: idx, with: object)
+        push()
+    }
+    override func add(_ object: Any) {
+        super.add(object)
+        push()
+    }
+    override func addObjects(from array: [Any]) {
+        super.addObjects(from: array)
+        push()
+    }
+    override func remove(_ object: Any) {
+        super.remove(object)
+        push()
+    }
+    override func removeAllObjects() {
+        super.removeAllObjects()
+        push()
+    }
 }

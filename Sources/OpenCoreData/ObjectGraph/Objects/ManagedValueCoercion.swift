@@ -171,7 +171,8 @@ enum ManagedValueCoercion {
     }
 
     private static func fail(_ object: NSManagedObject, _ key: String, desired: String, value: Any) -> Never {
-        preconditionFailure("Unacceptable type of value for property: entity = \(object.entity.name ?? "?"); "
-            + "property = \"\(key)\"; desired type = \(desired); given type = \(type(of: value)); value = \(value).")
+        preconditionFailure(
+            "Unacceptable type of value for property: entity = \(object.entity.name ?? "?"); "
+                + "property = \"\(key)\"; desired type = \(desired); given type = \(type(of: value)); value = \(value).")
     }
 }

@@ -88,7 +88,8 @@ enum ManagedValueConversion {
         }
         if let decimal = current as? Decimal { return NSDecimalNumber(decimal: decimal) }
         if let relationship = object.entity.relationshipsByName[key], relationship.isToMany,
-           let collection = current as? any ManagedObjectCollection {
+            let collection = current as? any ManagedObjectCollection
+        {
             let objects = collection.managedObjects
             return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
         }
@@ -112,7 +113,7 @@ enum ManagedValueConversion {
         switch type {
         case is Bool.Type: return false
         case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
-             is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
+            is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
             return 0
         case is Double.Type, is Float.Type: return 0.0
         case is Decimal.Type: return Decimal(0)
@@ -170,7 +171,8 @@ enum ManagedValueConversion {
     }
 
     private static func fail(_ object: NSManagedObject, _ key: String, _ type: Any.Type, _ value: Any?) -> Never {
-        preconditionFailure("Unacceptable type for managed property: entity = \(object.entity.name ?? "?"); "
-            + "property = \"\(key)\"; declared type = \(type); value = \(value.map { String(describing: $0) } ?? "nil").")
+        preconditionFailure(
+            "Unacceptable type for managed property: entity = \(object.entity.name ?? "?"); "
+                + "property = \"\(key)\"; declared type = \(type); value = \(value.map { String(describing: $0) } ?? "nil").")
     }
 }

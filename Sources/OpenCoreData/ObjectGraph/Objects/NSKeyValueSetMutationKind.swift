@@ -10,4 +10,3 @@ public enum NSKeyValueSetMutationKind: UInt, Sendable {
     /// The set is replaced.
     case set = 4
 }
-

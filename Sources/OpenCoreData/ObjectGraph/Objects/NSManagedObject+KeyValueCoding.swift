@@ -164,8 +164,10 @@ extension NSManagedObject {
 
     /// The contents of a to-many relationship, loaded with `destinationIDs` when the object does not hold
     /// them yet (then kept by the object, and their IDs in its snapshot).
-    private func loadToMany(_ relationship: NSRelationshipDescription,
-                            destinationIDs: (NSManagedObjectContext) throws -> [NSManagedObjectID]) rethrows -> [NSManagedObject] {
+    private func loadToMany(
+        _ relationship: NSRelationshipDescription,
+        destinationIDs: (NSManagedObjectContext) throws -> [NSManagedObjectID]
+    ) rethrows -> [NSManagedObject] {
         if let objects = toMany[relationship.name] { return objects }
         var objects: [NSManagedObject] = []
         if let context = _context {
@@ -204,7 +206,8 @@ extension NSManagedObject {
     }
 
     private func undefinedKey(_ key: String, value: Any?) -> Never {
-        preconditionFailure("The entity \(_entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\""
-            + (value.map { " (value: \(String(describing: $0)))" } ?? "") + ".")
+        preconditionFailure(
+            "The entity \(_entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\""
+                + (value.map { " (value: \(String(describing: $0)))" } ?? "") + ".")
     }
 }

@@ -52,13 +52,15 @@ extension NSManagedObject {
         guard _keyValueCodingInPlace else { return false }
         if _isFault {
             guard let (_, kind) = _entity._slotLayout.literalSlot(of: key), kind == .integer || kind == .double,
-                  _firedFaultForAccess() else { return false }
+                _firedFaultForAccess()
+            else { return false }
         }
         // Borrowed, not retained: recording the change does not replace the values' layout.
         let layout = Unmanaged.passUnretained(storage.layout)
         return layout._withUnsafeGuaranteedRef { layout -> Bool in
             guard let (index, kind) = layout.literalSlot(of: key),
-                  let slot = KeyValueSlotConversion.slot(value, kind: kind) else { return false }
+                let slot = KeyValueSlotConversion.slot(value, kind: kind)
+            else { return false }
             _changeSlot(slot, at: index, in: layout, forKey: key)
             return true
         }

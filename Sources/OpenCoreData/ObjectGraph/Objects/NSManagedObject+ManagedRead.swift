@@ -5,7 +5,8 @@ extension NSManagedObject {
     /// relationships, fetched properties) are read through `value(forKey:)`.
     func _managedPropertyValue(forKey key: String) -> Any? {
         guard let property = _entity.propertiesByName[key],
-              property is NSAttributeDescription || (property as? NSRelationshipDescription)?.isToMany == false else {
+            property is NSAttributeDescription || (property as? NSRelationshipDescription)?.isToMany == false
+        else {
             return value(forKey: key)
         }
         willAccessValue(forKey: key)

@@ -24,7 +24,8 @@ extension NSManagedObject {
     @inline(__always)
     func _managedValue<Value>(forKey key: String) -> Value {
         if !_overrides.contains(.accessNotifications), !_isFault, !_contextWatchesAccess,
-           let value = _literalValue(forKey: key, as: Value.self) {
+            let value = _literalValue(forKey: key, as: Value.self)
+        {
             return value
         }
         return _managedValueOffFastPath(forKey: key)
@@ -36,7 +37,8 @@ extension NSManagedObject {
     @inline(never)
     func _managedValueOffFastPath<Value>(forKey key: String) -> Value {
         if _isFault, !_overrides.contains(.accessNotifications), !_contextWatchesAccess,
-           _firedFaultForAccess(), let value = _literalValue(forKey: key, as: Value.self) {
+            _firedFaultForAccess(), let value = _literalValue(forKey: key, as: Value.self)
+        {
             return value
         }
         return _managedValueWithNotifications(forKey: key)
@@ -109,8 +111,10 @@ extension NSManagedObject {
     }
 
     @inline(__always)
-    private static func _slotIndex(in layout: PropertySlotLayout,
-                                   forKey key: String) -> (Int, PropertySlotLayout.Kind, ObjectIdentifier)? {
+    private static func _slotIndex(
+        in layout: PropertySlotLayout,
+        forKey key: String
+    ) -> (Int, PropertySlotLayout.Kind, ObjectIdentifier)? {
         guard let index = layout.index(of: key) else { return nil }
         let kind = layout.kinds[index]
         if kind == .toMany { return nil }
@@ -154,7 +158,8 @@ extension NSManagedObject {
             let layout = Unmanaged.passUnretained(storage.layout)
             let written = layout._withUnsafeGuaranteedRef { layout -> Bool in
                 guard let (index, kind) = layout.literalSlot(of: key),
-                      let slot = ManagedSlotAccess.slot(value, kind: kind) else { return false }
+                    let slot = ManagedSlotAccess.slot(value, kind: kind)
+                else { return false }
                 _changeSlot(slot, at: index, in: layout, forKey: key)
                 return true
             }

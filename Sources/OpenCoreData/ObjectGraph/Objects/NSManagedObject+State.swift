@@ -164,7 +164,8 @@ extension NSManagedObject {
         // last owner runs meanwhile (the initializers of to-one destinations made for it get no
         // context), so the context is used unretained.
         if _rowGeneration != 0, !_overrides.contains(.awakeFromFetch),
-           _contextAgrees({ $0._fulfillFaultFromFetchedRow(self) }) {
+            _contextAgrees({ $0._fulfillFaultFromFetchedRow(self) })
+        {
             return
         }
         // Retained: firing may run the class's `awakeFromFetch()`, or load other objects and run

@@ -3,7 +3,8 @@ extension NSManagedObject {
     /// validation methods registered for the object's class.
     func _validateValue(_ value: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKey key: String) throws {
         if let frozen = _entity._frozen, let index = frozen.slotLayout.index(of: key),
-           let property = frozen.propertiesBySlot[index] {
+            let property = frozen.propertiesBySlot[index]
+        {
             if !PropertyValidation.passesWithoutChecks(value.pointee, traits: frozen.validationTraitsBySlot[index]) {
                 try PropertyValidation.validate(value.pointee, property: property, object: self)
             }
@@ -22,11 +23,12 @@ extension NSManagedObject {
         var errors: [NSError] = []
         _fireFaultIfNeeded()
         // Unretained: the entity keeps its lookups, and the object its entity.
-        let checkedBySlot = _entity._frozen.map(Unmanaged.passUnretained)?._withUnsafeGuaranteedRef { frozen in
-            guard storage.layout === frozen.slotLayout else { return false }
-            _validateSlots(with: frozen, errors: &errors)
-            return true
-        } ?? false
+        let checkedBySlot =
+            _entity._frozen.map(Unmanaged.passUnretained)?._withUnsafeGuaranteedRef { frozen in
+                guard storage.layout === frozen.slotLayout else { return false }
+                _validateSlots(with: frozen, errors: &errors)
+                return true
+            } ?? false
         if !checkedBySlot {
             for property in _entity._allProperties {
                 if property is NSFetchedPropertyDescription || property is NSDerivedAttributeDescription { continue }
@@ -72,7 +74,8 @@ extension NSManagedObject {
                     continue
                 case .toMany:
                     guard let relationship = frozen.propertiesBySlot[index] as? NSRelationshipDescription,
-                          let value = toManyValidationValue(relationship) else { continue }
+                        let value = toManyValidationValue(relationship)
+                    else { continue }
                     _check(value, forKey: relationship.name, errors: &errors)
                 case .toOne, .numberAttribute, .otherAttribute:
                     let slot = storage.slots[index]
@@ -118,7 +121,8 @@ extension NSManagedObject {
                 isEmpty = _isFault ? objectIDs(forRelationshipNamed: relationship.name).isEmpty : storage[relationship.name] == nil
             }
             if !isEmpty {
-                throw validationError(NSValidationRelationshipDeniedDeleteError, key: relationship.name, value: nil,
+                throw validationError(
+                    NSValidationRelationshipDeniedDeleteError, key: relationship.name, value: nil,
                     "\(_entity.name ?? "?") cannot be deleted while \(relationship.name) is not empty (deny delete rule).")
             }
         }
@@ -153,11 +157,13 @@ extension NSManagedObject {
 
     /// One error carrying several validation errors, as Core Data reports them.
     static func multipleErrors(_ errors: [NSError]) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSValidationMultipleErrorsError, userInfo: [
-            NSDetailedErrorsKey: errors,
-            NSLocalizedDescriptionKey: "Multiple validation errors occurred: "
-                + errors.map(\.localizedDescription).joined(separator: "; "),
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSValidationMultipleErrorsError,
+            userInfo: [
+                NSDetailedErrorsKey: errors,
+                NSLocalizedDescriptionKey: "Multiple validation errors occurred: "
+                    + errors.map(\.localizedDescription).joined(separator: "; "),
+            ])
     }
 }
 
@@ -167,7 +173,8 @@ extension NSManagedObject {
     @inline(__always)
     func _property(named key: String) -> NSPropertyDescription? {
         if let frozen = _entity._frozen, let index = frozen.slotLayout.index(of: key),
-           let property = frozen.propertiesBySlot[index] {
+            let property = frozen.propertiesBySlot[index]
+        {
             return property
         }
         return _entity.propertiesByName[key]

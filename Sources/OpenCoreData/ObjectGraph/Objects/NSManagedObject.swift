@@ -101,8 +101,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Stops the program when the unretained reference names a context that is gone.
     private func _checkContextReference() {
         guard let reference = _contextReference else { return }
-        InternalChecks.check(_contextShadow.map { Unmanaged.passUnretained($0).toOpaque() == reference.toOpaque() } ?? false,
-                             "an object of \(entity.name ?? "?") refers to a context that is gone")
+        InternalChecks.check(
+            _contextShadow.map { Unmanaged.passUnretained($0).toOpaque() == reference.toOpaque() } ?? false,
+            "an object of \(entity.name ?? "?") refers to a context that is gone")
     }
     #endif
 
@@ -314,8 +315,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         case .none:
             return false
         case .object(let other):
-            InternalChecks.check((other == address) == (object.map { ($0 as AnyObject) === self } ?? false),
-                                 "an Any? read in place gave another answer than unwrapping it")
+            InternalChecks.check(
+                (other == address) == (object.map { ($0 as AnyObject) === self } ?? false),
+                "an Any? read in place gave another answer than unwrapping it")
             return other == address
         case .other:
             guard let object else { return false }
@@ -420,15 +422,19 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     /// Tells the object that a set-valued property is about to change by a mutation of a given kind with
     /// the given objects. It announces the change as ``willChangeValue(forKey:)`` does.
-    open func willChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
-                              using inObjects: Set<AnyHashable>) {
+    open func willChangeValue(
+        forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
+        using inObjects: Set<AnyHashable>
+    ) {
         willChangeValue(forKey: inKey)
     }
 
     /// Tells the object that a set-valued property changed by a mutation of a given kind with the given
     /// objects. It announces the change as ``didChangeValue(forKey:)`` does.
-    open func didChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
-                             using inObjects: Set<AnyHashable>) {
+    open func didChangeValue(
+        forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
+        using inObjects: Set<AnyHashable>
+    ) {
         didChangeValue(forKey: inKey)
     }
 

@@ -27,8 +27,10 @@ enum ObjectPassPrefetch {
     /// them for the pass), having asked for the object `2 × distance` ahead and for the `parts` of the
     /// object `distance` ahead.
     @inline(__always)
-    static func forEach(in objects: [NSManagedObject], parts: Parts,
-                        _ body: (Int, NSManagedObject) throws -> Void) rethrows {
+    static func forEach(
+        in objects: [NSManagedObject], parts: Parts,
+        _ body: (Int, NSManagedObject) throws -> Void
+    ) rethrows {
         try objects.withUnsafeBufferPointer { objects in
             guard let base = objects.baseAddress else { return }
             try forEach(at: UnsafeRawPointer(base), count: objects.count, parts: parts, body)
@@ -43,8 +45,10 @@ enum ObjectPassPrefetch {
     /// and release it again: two atomic operations per object and part, the first of them waiting for
     /// the very memory the pass asks for ahead.
     @inline(__always)
-    static func forEach(at base: UnsafeRawPointer, count: Int, parts: Parts,
-                                _ body: (Int, NSManagedObject) throws -> Void) rethrows {
+    static func forEach(
+        at base: UnsafeRawPointer, count: Int, parts: Parts,
+        _ body: (Int, NSManagedObject) throws -> Void
+    ) rethrows {
         for index in 0..<count {
             let far = index &+ 2 &* distance
             if far < count { prefetch(referenceAt: far, in: base) }

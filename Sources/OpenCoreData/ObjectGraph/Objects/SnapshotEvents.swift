@@ -29,8 +29,10 @@ enum SnapshotEvents {
     /// The event of moving an object between memberships: into or out of "deleted" is a deletion undone
     /// or redone, and so is a saved object coming back from "absent" (its delete was saved); a new
     /// object moving into or out of "absent" is an insertion undone or redone.
-    static func membershipEvent(from before: NSManagedObjectContext.ObjectMembership,
-                                to after: NSManagedObjectContext.ObjectMembership, isNew: Bool) -> NSSnapshotEventType {
+    static func membershipEvent(
+        from before: NSManagedObjectContext.ObjectMembership,
+        to after: NSManagedObjectContext.ObjectMembership, isNew: Bool
+    ) -> NSSnapshotEventType {
         switch (before, after) {
         case (.deleted, _), (_, .deleted): return .undoDeletion
         case (.absent, _), (_, .absent): return isNew ? .undoInsertion : .undoDeletion

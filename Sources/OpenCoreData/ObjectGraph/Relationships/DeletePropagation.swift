@@ -43,12 +43,12 @@ extension NSManagedObjectContext {
             case .nullifyDeleteRule:
                 guard let inverse = relationship.inverseRelationship else { continue }
                 for destination in InverseMaintenance.destinations(of: object, relationship)
-                    where destination._context === self && !_isInaccessible(destination) {
+                where destination._context === self && !_isInaccessible(destination) {
                     InverseMaintenance.remove(object, from: destination, inverse)
                 }
             case .cascadeDeleteRule:
                 for destination in InverseMaintenance.destinations(of: object, relationship)
-                    where destination._context === self && !destination._isDeleted {
+                where destination._context === self && !destination._isDeleted {
                     delete(destination)
                 }
             case .denyDeleteRule, .noActionDeleteRule:

@@ -25,7 +25,7 @@ extension NSManagedObjectContext {
                 }
             case .cascadeDeleteRule:
                 for destination in try _loadDestinations(of: object, relationship)
-                    where destination._context === self && !destination._isDeleted {
+                where destination._context === self && !destination._isDeleted {
                     cascaded.append(destination)
                 }
             case .denyDeleteRule:
@@ -45,8 +45,10 @@ extension NSManagedObjectContext {
 
     /// Fires a related object's fault, throwing the store's error instead of stopping the process.
     /// A row that is gone makes the object an inaccessible fault (see ``_loadDeleteRuleDestinations(of:)``).
-    func _loadRelatedFault(_ destination: NSManagedObject, through relationship: NSRelationshipDescription,
-                           of object: NSManagedObject) throws {
+    func _loadRelatedFault(
+        _ destination: NSManagedObject, through relationship: NSRelationshipDescription,
+        of object: NSManagedObject
+    ) throws {
         guard destination._isFault, destination._context === self else { return }
         if let row = try _coordinatorRow(for: destination._objectID, fresh: stalenessInterval >= 0) {
             fulfill(destination, from: row)
@@ -58,16 +60,21 @@ extension NSManagedObjectContext {
     }
 
     /// `NSManagedObjectReferentialIntegrityError` for a related object whose row is gone from the store.
-    static func _missingObjectError(_ objectID: NSManagedObjectID, _ relationship: NSRelationshipDescription?,
-                                    _ owner: NSManagedObject?) -> NSError {
+    static func _missingObjectError(
+        _ objectID: NSManagedObjectID, _ relationship: NSRelationshipDescription?,
+        _ owner: NSManagedObject?
+    ) -> NSError {
         var message = "No object of entity \(objectID.entity.name ?? "?") with ID \(objectID.uriRepresentation().absoluteString) exists in the store"
         if let relationship, let owner {
-            message += " (the destination of relationship \"\(relationship.name)\" of \(owner.entity.name ?? "?") "
+            message +=
+                " (the destination of relationship \"\(relationship.name)\" of \(owner.entity.name ?? "?") "
                 + "\(owner._objectID.uriRepresentation().absoluteString), deleted or nullified by a delete rule)"
         }
-        return NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError, userInfo: [
-            NSLocalizedDescriptionKey: message + ".",
-            NSAffectedObjectsErrorKey: [objectID],
-        ])
+        return NSError(
+            domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError,
+            userInfo: [
+                NSLocalizedDescriptionKey: message + ".",
+                NSAffectedObjectsErrorKey: [objectID],
+            ])
     }
 }

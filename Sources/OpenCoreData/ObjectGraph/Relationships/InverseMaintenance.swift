@@ -98,14 +98,17 @@ struct InverseMaintenance {
 
     /// Stops the program when a destination belongs to another context than the object, as Core Data
     /// raises on Apple platforms.
-    static func requireSameContext(_ object: NSManagedObject, _ relationship: NSRelationshipDescription,
-                                   _ destinations: [NSManagedObject]) {
+    static func requireSameContext(
+        _ object: NSManagedObject, _ relationship: NSRelationshipDescription,
+        _ destinations: [NSManagedObject]
+    ) {
         guard let context = object._context else { return }
         for destination in destinations {
             if let other = destination._context, other !== context {
-                preconditionFailure("Illegal attempt to establish a relationship '\(relationship.name)' between objects in different contexts "
-                    + "(source = \(object.entity.name ?? "?") \(object.objectID.uriRepresentation().absoluteString), "
-                    + "destination = \(destination.entity.name ?? "?") \(destination.objectID.uriRepresentation().absoluteString)).")
+                preconditionFailure(
+                    "Illegal attempt to establish a relationship '\(relationship.name)' between objects in different contexts "
+                        + "(source = \(object.entity.name ?? "?") \(object.objectID.uriRepresentation().absoluteString), "
+                        + "destination = \(destination.entity.name ?? "?") \(destination.objectID.uriRepresentation().absoluteString)).")
             }
         }
     }

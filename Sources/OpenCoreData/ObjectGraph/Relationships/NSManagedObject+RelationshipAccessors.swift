@@ -56,8 +56,9 @@ extension NSManagedObject {
     /// Inserts objects into an ordered to-many relationship at the given indexes (the n-th object at
     /// the n-th index, as `NSMutableOrderedSet.insert(_:at:)` does).
     public func managedInsert(contentsOf values: [NSManagedObject], at indexes: NSIndexSet, intoKey key: String) {
-        precondition(values.count == indexes.count,
-                     "\(values.count) objects cannot be inserted at \(indexes.count) indexes into \"\(key)\".")
+        precondition(
+            values.count == indexes.count,
+            "\(values.count) objects cannot be inserted at \(indexes.count) indexes into \"\(key)\".")
         editToMany(key) { objects in
             let inserted = Set(values.map(ObjectIdentifier.init))
             objects.removeAll { inserted.contains(ObjectIdentifier($0)) }
@@ -101,8 +102,9 @@ extension NSManagedObject {
     /// Replaces the objects at the given indexes of an ordered to-many relationship, the n-th index
     /// with the n-th object.
     public func managedReplace(at indexes: NSIndexSet, with values: [NSManagedObject], inKey key: String) {
-        precondition(values.count == indexes.count,
-                     "\(indexes.count) objects of \"\(key)\" cannot be replaced with \(values.count) objects.")
+        precondition(
+            values.count == indexes.count,
+            "\(indexes.count) objects of \"\(key)\" cannot be replaced with \(values.count) objects.")
         for (index, value) in zip(indexes.map { $0 }, values) {
             managedReplace(at: index, with: value, inKey: key)
         }

@@ -10,7 +10,8 @@ extension NSManagedObjectContext {
     /// first, so that the relationships loaded for them stay in place.
     func _prefetchRelationships<T>(of objects: [NSManagedObject], rows: [StoreRow], for request: NSFetchRequest<T>) throws {
         guard let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty, !objects.isEmpty,
-              let coordinator = _coordinator else { return }
+            let coordinator = _coordinator
+        else { return }
         // By identity: the fetch's rows and objects have no IDs until something asks for them.
         let rowsByIdentity = ObjectIDMap(indexing: rows)
         for object in objects where object._isFault {
@@ -26,8 +27,10 @@ extension NSManagedObjectContext {
     }
 
     /// Loads one relationship of `objects`; returns the destination objects.
-    private func prefetch(_ name: String, of objects: [NSManagedObject], keyPath: String,
-                          coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
+    private func prefetch(
+        _ name: String, of objects: [NSManagedObject], keyPath: String,
+        coordinator: NSPersistentStoreCoordinator
+    ) throws -> [NSManagedObject] {
         var destinations: [NSManagedObject] = []
         var seen = Set<ObjectIdentifier>()
         func add(_ object: NSManagedObject) {
@@ -37,9 +40,12 @@ extension NSManagedObjectContext {
         var relationship: NSRelationshipDescription?
         for object in objects {
             guard let candidate = object.entity.relationshipsByName[name] else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                    NSLocalizedDescriptionKey: "The prefetching key path \"\(keyPath)\" names \"\(name)\", which is not a relationship of entity \(object.entity.name ?? "?").",
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "The prefetching key path \"\(keyPath)\" names \"\(name)\", which is not a relationship of entity \(object.entity.name ?? "?")."
+                    ])
             }
             relationship = candidate
             object._fireFaultIfNeeded()
@@ -75,13 +81,17 @@ extension NSManagedObjectContext {
     /// walking back (`tag.posts`) fires no relationship fault. Destinations whose inverse is already
     /// loaded keep it. The inverse of a one-to-many relationship is a to-one that the destinations' own
     /// rows carry, so it needs nothing here.
-    private func prefetchInverse(of relationship: NSRelationshipDescription, for destinations: [NSManagedObject],
-                                 coordinator: NSPersistentStoreCoordinator) throws {
+    private func prefetchInverse(
+        of relationship: NSRelationshipDescription, for destinations: [NSManagedObject],
+        coordinator: NSPersistentStoreCoordinator
+    ) throws {
         guard let inverse = relationship.inverseRelationship, inverse.isToMany else { return }
         var owners: [NSManagedObjectID: NSManagedObject] = [:]
-        for destination in destinations where destination.toMany[inverse.name] == nil
+        for destination in destinations
+        where destination.toMany[inverse.name] == nil
             && !destination._objectID.isTemporaryID && !destination._isDeleted
-            && destination.entity.relationshipsByName[inverse.name] === inverse {
+            && destination.entity.relationshipsByName[inverse.name] === inverse
+        {
             owners[destination._objectID] = destination
         }
         guard !owners.isEmpty else { return }

@@ -33,16 +33,19 @@ extension NSAsynchronousFetchRequest: ContextExecutableRequest {
     private func fetch(in context: NSManagedObjectContext, progress: Progress) throws -> [ResultType] {
         if progress.isCancelled { return [] }
         let request = fetchRequest
-        let objects = try context.fetchInChunks(request, chunkSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : Self.defaultChunkSize) { done, total in
+        let objects = try context.fetchInChunks(request, chunkSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : Self.defaultChunkSize) {
+            done, total in
             if progress.totalUnitCount != Int64(total) { progress.totalUnitCount = Int64(total) }
             progress.completedUnitCount = Int64(done)
             try Self.checkCancelled(progress)
         }
         let results = try objects.map { object in
             guard let typed = object as? ResultType else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                    NSLocalizedDescriptionKey: "The asynchronous fetch returned \(type(of: object)), which is not \(ResultType.self).",
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "The asynchronous fetch returned \(type(of: object)), which is not \(ResultType.self)."
+                    ])
             }
             return typed
         }
@@ -52,9 +55,11 @@ extension NSAsynchronousFetchRequest: ContextExecutableRequest {
 
     private static func checkCancelled(_ progress: Progress) throws {
         guard progress.isCancelled else { return }
-        throw NSError(domain: NSCocoaErrorDomain, code: CocoaError.Code.userCancelled.rawValue, userInfo: [
-            NSLocalizedDescriptionKey: "The asynchronous fetch was cancelled.",
-        ])
+        throw NSError(
+            domain: NSCocoaErrorDomain, code: CocoaError.Code.userCancelled.rawValue,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The asynchronous fetch was cancelled."
+            ])
     }
 }
 
@@ -62,14 +67,17 @@ extension NSManagedObjectContext {
     /// A fetch whose managed objects are read `chunkSize` rows at a time, calling `step` with the
     /// number read and the total after each chunk (`step` may throw to stop). Other result types, and
     /// fetches with pending changes to take into account, are read in one step.
-    func fetchInChunks<T>(_ request: NSFetchRequest<T>, chunkSize: Int,
-                          step: (_ done: Int, _ total: Int) throws -> Void) throws -> [Any] {
+    func fetchInChunks<T>(
+        _ request: NSFetchRequest<T>, chunkSize: Int,
+        step: (_ done: Int, _ total: Int) throws -> Void
+    ) throws -> [Any] {
         if _needsQueryGenerationScope { return try _readingQueryGeneration { try fetchInChunks(request, chunkSize: chunkSize, step: step) } }
         if let type = T.self as? NSManagedObject.Type { ManagedObjectClasses.remember(type) }
         let coordinator = try requireCoordinator()
         let entity = try coordinator._entity(of: request)
         guard request.resultType == .managedObjectResultType,
-              !hasPendingChanges(for: request, entity: entity) else {
+            !hasPendingChanges(for: request, entity: entity)
+        else {
             let all = try fetch(request)
             try step(all.count, all.count)
             return all

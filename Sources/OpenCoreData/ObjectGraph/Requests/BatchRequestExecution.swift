@@ -10,15 +10,18 @@ extension NSBatchUpdateRequest: BatchRequest {
         for (key, value) in propertiesToUpdate ?? [:] {
             let name = (key.base as? String) ?? (key.base as? NSPropertyDescription)?.name ?? "\(key)"
             guard let attribute = attributes[name] else {
-                let kind = entity.relationshipsByName[name] != nil ? "a relationship; batch updates set attributes only" : "not a property of the entity"
-                throw BatchExecution.error(NSPersistentStoreUnsupportedRequestTypeError,
-                                           "The batch update of \(entity.name ?? "") sets \"\(name)\", which is \(kind).")
+                let kind =
+                    entity.relationshipsByName[name] != nil ? "a relationship; batch updates set attributes only" : "not a property of the entity"
+                throw BatchExecution.error(
+                    NSPersistentStoreUnsupportedRequestTypeError,
+                    "The batch update of \(entity.name ?? "") sets \"\(name)\", which is \(kind).")
             }
             values.append((attribute, (value as? NSExpression).map(BatchUpdateValue.expression) ?? .constant(value)))
         }
         values.sort { $0.attribute.name < $1.attribute.name }
-        let operation = BatchUpdateOperation(entity: entity, predicate: predicate, includesSubentities: includesSubentities,
-                                             values: values, reportsObjectIDs: resultType == .updatedObjectIDsResultType)
+        let operation = BatchUpdateOperation(
+            entity: entity, predicate: predicate, includesSubentities: includesSubentities,
+            values: values, reportsObjectIDs: resultType == .updatedObjectIDsResultType)
         let (count, ids) = try coordinator.batchUpdate(operation, affectedStores: BatchExecution.stores(_affectedStores))
         switch resultType {
         case .statusOnlyResultType: return NSBatchUpdateResult(result: true, resultType: resultType)
@@ -33,18 +36,21 @@ extension NSBatchDeleteRequest: BatchRequest {
         let entity: NSEntityDescription
         if let ids = _objectIDs {
             guard let first = ids.first else {
-                return NSBatchDeleteResult(result: resultType == .resultTypeStatusOnly ? true : (resultType == .resultTypeCount ? 0 : [NSManagedObjectID]()),
-                                           resultType: resultType)
+                return NSBatchDeleteResult(
+                    result: resultType == .resultTypeStatusOnly ? true : (resultType == .resultTypeCount ? 0 : [NSManagedObjectID]()),
+                    resultType: resultType)
             }
             let names = Set(ids.map { $0.entity.name ?? "" })
             guard names.count == 1 else {
-                throw BatchExecution.error(NSCoreDataError,
+                throw BatchExecution.error(
+                    NSCoreDataError,
                     "A batch delete from object IDs needs IDs of one entity; these are of \(names.sorted().joined(separator: ", ")).")
             }
             entity = try BatchExecution.entity(named: first.entity.name ?? "", given: nil, in: coordinator)
         } else {
-            entity = try BatchExecution.entity(named: _fetchRequest.entityName ?? _fetchRequest.entity?.name ?? "",
-                                               given: nil, in: coordinator)
+            entity = try BatchExecution.entity(
+                named: _fetchRequest.entityName ?? _fetchRequest.entity?.name ?? "",
+                given: nil, in: coordinator)
         }
         let operation = BatchDeleteOperation(entity: entity, fetchRequest: _objectIDs == nil ? _fetchRequest : nil, objectIDs: _objectIDs)
         let outcome = try coordinator.batchDelete(operation, affectedStores: BatchExecution.stores(_affectedStores))
@@ -68,7 +74,8 @@ extension NSBatchInsertRequest: BatchRequest {
                 var row: [String: Any] = [:]
                 for (key, value) in dictionary {
                     guard let name = key as? String else {
-                        throw BatchExecution.error(NSManagedObjectValidationError,
+                        throw BatchExecution.error(
+                            NSManagedObjectValidationError,
                             "Object \(rows.count) of the batch insert has the key \(key), which is not a string.")
                     }
                     row[name] = value
@@ -89,8 +96,9 @@ extension NSBatchInsertRequest: BatchRequest {
                 rows.append(row)
             }
         }
-        let ids = try coordinator.batchInsert(BatchInsertOperation(entity: entity, rows: rows),
-                                              affectedStores: BatchExecution.stores(_affectedStores))
+        let ids = try coordinator.batchInsert(
+            BatchInsertOperation(entity: entity, rows: rows),
+            affectedStores: BatchExecution.stores(_affectedStores))
         switch resultType {
         case .statusOnly: return NSBatchInsertResult(result: true, resultType: resultType)
         case .count: return NSBatchInsertResult(result: ids.count, resultType: resultType)
@@ -130,8 +138,9 @@ enum BatchExecution {
     static func entity(named name: String, given: NSEntityDescription?, in coordinator: NSPersistentStoreCoordinator) throws -> NSEntityDescription {
         let wanted = given?.name ?? name
         guard let entity = coordinator.managedObjectModel.entitiesByName[wanted] else {
-            throw error(NSPersistentStoreUnsupportedRequestTypeError,
-                        "The batch request names the entity \"\(wanted)\", which is not in the coordinator's model.")
+            throw error(
+                NSPersistentStoreUnsupportedRequestTypeError,
+                "The batch request names the entity \"\(wanted)\", which is not in the coordinator's model.")
         }
         return entity
     }

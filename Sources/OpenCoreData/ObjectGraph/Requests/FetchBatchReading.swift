@@ -7,13 +7,17 @@ extension NSManagedObjectContext {
     /// of its batch unreadable, and the object being read reports its own row's failure the way every
     /// fault does (Core Data raises `NSObjectInaccessibleException`; see `_fulfillFault`). The batch's
     /// failure is written to the SQL debug log, so it is not lost.
-    func _fetchBatchRows(_ objectIDs: [NSManagedObjectID], of batch: FetchBatchRegistry.Batch,
-                         from coordinator: NSPersistentStoreCoordinator) -> [StoreRow]? {
+    func _fetchBatchRows(
+        _ objectIDs: [NSManagedObjectID], of batch: FetchBatchRegistry.Batch,
+        from coordinator: NSPersistentStoreCoordinator
+    ) -> [StoreRow]? {
         do {
             return try coordinator.fetchRows(for: objectIDs, entity: batch.entity, affectedStores: batch.affectedStores)
         } catch {
-            coordinator.sqlDebugLog?.write(.annotation, "CoreData: annotation: reading a batch of \(objectIDs.count) "
-                + "\(batch.entity.name ?? "?") objects failed (\((error as NSError).localizedDescription)); each object reads its own row")
+            coordinator.sqlDebugLog?.write(
+                .annotation,
+                "CoreData: annotation: reading a batch of \(objectIDs.count) "
+                    + "\(batch.entity.name ?? "?") objects failed (\((error as NSError).localizedDescription)); each object reads its own row")
             return nil
         }
     }

@@ -12,8 +12,10 @@ open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest {
     var _estimatedResultCount = 0
 
     /// Creates an asynchronous request for a fetch request and the block called with its result.
-    public init(fetchRequest request: NSFetchRequest<ResultType>,
-                completionBlock blk: ((NSAsynchronousFetchResult<ResultType>) -> Void)? = nil) {
+    public init(
+        fetchRequest request: NSFetchRequest<ResultType>,
+        completionBlock blk: ((NSAsynchronousFetchResult<ResultType>) -> Void)? = nil
+    ) {
         _fetchRequest = request
         _completionBlock = blk
         super.init(requestType: .fetchRequestType)

@@ -39,7 +39,8 @@ open class NSBatchDeleteRequest: NSPersistentStoreRequest {
 
     /// Creates a request that deletes the objects with the given IDs, which must all be of one entity.
     public init(objectIDs objects: [NSManagedObjectID]) {
-        let fetch = objects.first.map { NSFetchRequest<NSFetchRequestResult>(entityName: $0.entity.name ?? "") } ?? NSFetchRequest<NSFetchRequestResult>()
+        let fetch =
+            objects.first.map { NSFetchRequest<NSFetchRequestResult>(entityName: $0.entity.name ?? "") } ?? NSFetchRequest<NSFetchRequestResult>()
         if let first = objects.first {
             fetch.entity = first.entity
             fetch.predicate = NSPredicate(format: "self IN %@", objects)

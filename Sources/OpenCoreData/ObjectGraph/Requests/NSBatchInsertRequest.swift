@@ -89,7 +89,8 @@ open class NSBatchInsertRequest: NSPersistentStoreRequest {
 
     /// Returns a copy of the request.
     open override func copy(with zone: NSZone? = nil) -> Any {
-        let copy = _entity.map { NSBatchInsertRequest(entity: $0, objects: objectsToInsert ?? []) }
+        let copy =
+            _entity.map { NSBatchInsertRequest(entity: $0, objects: objectsToInsert ?? []) }
             ?? NSBatchInsertRequest(entityName: _entityName, objects: objectsToInsert ?? [])
         copy.objectsToInsert = objectsToInsert
         copy.dictionaryHandler = dictionaryHandler

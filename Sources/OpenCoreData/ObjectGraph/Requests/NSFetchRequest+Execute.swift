@@ -9,9 +9,12 @@ extension NSFetchRequest {
     ///   the calling thread.
     public func execute() throws -> [ResultType] {
         guard let context = CurrentContext.context else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                NSLocalizedDescriptionKey: "NSFetchRequest.execute() for \(entityName ?? entity?.name ?? "(no entity)") was called outside a managed object context's perform or performAndWait block; there is no current context to fetch in.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "NSFetchRequest.execute() for \(entityName ?? entity?.name ?? "(no entity)") was called outside a managed object context's perform or performAndWait block; there is no current context to fetch in."
+                ])
         }
         return try context.fetch(self)
     }

@@ -6,9 +6,12 @@ extension NSManagedObjectContext {
     /// cannot execute, and the request's own errors otherwise.
     public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
         guard let executable = request as? any ContextExecutableRequest else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "NSManagedObjectContext.execute(_:) cannot execute a request of type \(type(of: request)) (\(request.requestType)).",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "NSManagedObjectContext.execute(_:) cannot execute a request of type \(type(of: request)) (\(request.requestType))."
+                ])
         }
         return try executable.execute(in: self)
     }
@@ -25,8 +28,11 @@ extension NSPersistentStoreCoordinator {
         if let executable = request as? any ContextExecutableRequest {
             return try executable.execute(in: context)
         }
-        throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "NSPersistentStoreCoordinator.execute(_:with:) cannot execute a request of type \(type(of: request)) (\(request.requestType)).",
-        ])
+        throw NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "NSPersistentStoreCoordinator.execute(_:with:) cannot execute a request of type \(type(of: request)) (\(request.requestType))."
+            ])
     }
 }

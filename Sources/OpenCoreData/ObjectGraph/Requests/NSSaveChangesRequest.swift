@@ -11,8 +11,10 @@ open class NSSaveChangesRequest: NSPersistentStoreRequest {
     private let _lockedObjects: Set<NSManagedObject>?
 
     /// Creates a save request with the objects to insert, update, delete and lock.
-    public init(inserted insertedObjects: Set<NSManagedObject>?, updated updatedObjects: Set<NSManagedObject>?,
-                deleted deletedObjects: Set<NSManagedObject>?, locked lockedObjects: Set<NSManagedObject>?) {
+    public init(
+        inserted insertedObjects: Set<NSManagedObject>?, updated updatedObjects: Set<NSManagedObject>?,
+        deleted deletedObjects: Set<NSManagedObject>?, locked lockedObjects: Set<NSManagedObject>?
+    ) {
         _insertedObjects = insertedObjects
         _updatedObjects = updatedObjects
         _deletedObjects = deletedObjects
@@ -35,8 +37,9 @@ open class NSSaveChangesRequest: NSPersistentStoreRequest {
 
     /// Returns a copy of the request.
     open override func copy(with zone: NSZone? = nil) -> Any {
-        let copy = NSSaveChangesRequest(inserted: _insertedObjects, updated: _updatedObjects,
-                                        deleted: _deletedObjects, locked: _lockedObjects)
+        let copy = NSSaveChangesRequest(
+            inserted: _insertedObjects, updated: _updatedObjects,
+            deleted: _deletedObjects, locked: _lockedObjects)
         copy._affectedStores = _affectedStores
         return copy
     }

@@ -60,7 +60,9 @@ open class UndoManager: NSObject {
         }
         if openGroups.isEmpty {
             guard _groupsByEvent else {
-                preconditionFailure("UndoManager \(ObjectIdentifier(self)) is in invalid state: undo was registered with no open undo group while groupsByEvent is false; call beginUndoGrouping() first.")
+                preconditionFailure(
+                    "UndoManager \(ObjectIdentifier(self)) is in invalid state: undo was registered with no open undo group while groupsByEvent is false; call beginUndoGrouping() first."
+                )
             }
             beginUndoGrouping()
             topGroupOpenedByEvent = true
@@ -101,7 +103,8 @@ open class UndoManager: NSObject {
         let group: UndoGroup
         if let open = openGroups.last {
             guard let index = open.steps.lastIndex(where: { if case .group = $0 { return true } else { return false } }),
-                  case .group(let nested) = open.steps[index] else { return }
+                case .group(let nested) = open.steps[index]
+            else { return }
             open.steps.remove(at: index)
             group = nested
         } else {

@@ -48,8 +48,9 @@ enum PropertyValidation {
             try validateCount(of: value, relationship: relationship, object: object)
         } else if value == nil {
             if !property.isOptional {
-                throw object.validationError(NSValidationMissingMandatoryPropertyError, key: key, value: nil,
-                                             "\(key) is a required value.")
+                throw object.validationError(
+                    NSValidationMissingMandatoryPropertyError, key: key, value: nil,
+                    "\(key) is a required value.")
             }
             return
         }
@@ -63,8 +64,10 @@ enum PropertyValidation {
         }
     }
 
-    private static func validateCount(of value: Any?, relationship: NSRelationshipDescription,
-                                      object: NSManagedObject) throws {
+    private static func validateCount(
+        of value: Any?, relationship: NSRelationshipDescription,
+        object: NSManagedObject
+    ) throws {
         let count: Int
         switch value {
         case let set as NSSet: count = set.count
@@ -76,11 +79,13 @@ enum PropertyValidation {
         let key = relationship.name
         let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
         if !(relationship.isOptional && count == 0), count < minimum {
-            throw object.validationError(NSValidationRelationshipLacksMinimumCountError, key: key, value: value,
+            throw object.validationError(
+                NSValidationRelationshipLacksMinimumCountError, key: key, value: value,
                 "\(key) has \(count) objects; at least \(minimum) required.")
         }
         if relationship.maxCount > 0, count > relationship.maxCount {
-            throw object.validationError(NSValidationRelationshipExceedsMaximumCountError, key: key, value: value,
+            throw object.validationError(
+                NSValidationRelationshipExceedsMaximumCountError, key: key, value: value,
                 "\(key) has \(count) objects; at most \(relationship.maxCount) allowed.")
         }
     }
@@ -88,8 +93,10 @@ enum PropertyValidation {
     private static func validateType(_ value: Any, attribute: NSAttributeDescription, object: NSManagedObject) throws {
         let key = attribute.name
         if attribute.attributeType == .dateAttributeType, let date = value as? Date,
-           !date.timeIntervalSinceReferenceDate.isFinite {
-            throw object.validationError(NSValidationInvalidDateError, key: key, value: value,
+            !date.timeIntervalSinceReferenceDate.isFinite
+        {
+            throw object.validationError(
+                NSValidationInvalidDateError, key: key, value: value,
                 "The date of \(key) is not a valid date (its time interval is \(date.timeIntervalSinceReferenceDate)).")
         }
         switch attribute.attributeType {
@@ -97,14 +104,17 @@ enum PropertyValidation {
             return
         default:
             if !ManagedValueCoercion.hasCanonicalForm(value, for: attribute.attributeType) {
-                throw object.validationError(NSManagedObjectValidationError, key: key, value: value,
+                throw object.validationError(
+                    NSManagedObjectValidationError, key: key, value: value,
                     "The value \(value) of \(key) is not of the attribute's type.")
             }
         }
     }
 
-    private static func predicateError(_ value: Any, predicate: NSPredicate, warning: Any?, key: String,
-                                       object: NSManagedObject) -> NSError {
+    private static func predicateError(
+        _ value: Any, predicate: NSPredicate, warning: Any?, key: String,
+        object: NSManagedObject
+    ) -> NSError {
         let code: Int
         let message: String
         switch warning {

@@ -13,18 +13,24 @@ extension NSPersistentStoreCoordinator {
         guard let store = assigned else { return try _storeForInserting(objectID.entity) }
         let entityName = objectID.entity.name ?? "(unnamed)"
         guard persistentStores.contains(where: { $0 === store }) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
-                NSLocalizedDescriptionKey: "A new object of entity \(entityName) was assigned to the store at \(store.url?.path ?? "(no location)"), which is not a store of this coordinator (it was removed, or belongs to another coordinator).",
-                NSAffectedStoresErrorKey: [store],
-                NSAffectedObjectsErrorKey: [objectID],
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "A new object of entity \(entityName) was assigned to the store at \(store.url?.path ?? "(no location)"), which is not a store of this coordinator (it was removed, or belongs to another coordinator).",
+                    NSAffectedStoresErrorKey: [store],
+                    NSAffectedObjectsErrorKey: [objectID],
+                ])
         }
         guard _store(store, holds: objectID.entity) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleSchemaError, userInfo: [
-                NSLocalizedDescriptionKey: "A new object of entity \(entityName) was assigned to the store at \(store.url?.path ?? "(no location)"), whose configuration \"\(store.configurationName)\" does not include that entity.",
-                NSAffectedStoresErrorKey: [store],
-                NSAffectedObjectsErrorKey: [objectID],
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleSchemaError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "A new object of entity \(entityName) was assigned to the store at \(store.url?.path ?? "(no location)"), whose configuration \"\(store.configurationName)\" does not include that entity.",
+                    NSAffectedStoresErrorKey: [store],
+                    NSAffectedObjectsErrorKey: [objectID],
+                ])
         }
         return store
     }

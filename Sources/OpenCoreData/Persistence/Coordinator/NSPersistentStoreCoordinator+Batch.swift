@@ -2,7 +2,8 @@
 /// another under the coordinator's write lock, and the row cache forgets every row they touched.
 extension NSPersistentStoreCoordinator {
     /// Runs a batch update on every store that holds the entity (or on the affected stores).
-    func batchUpdate(_ operation: BatchUpdateOperation, affectedStores: [NSPersistentStore]?) throws -> (count: Int, objectIDs: [NSManagedObjectID]?) {
+    func batchUpdate(_ operation: BatchUpdateOperation, affectedStores: [NSPersistentStore]?) throws -> (count: Int, objectIDs: [NSManagedObjectID]?)
+    {
         _writeLock.lock()
         defer { _writeLock.unlock() }
         var count = 0
@@ -52,16 +53,18 @@ extension NSPersistentStoreCoordinator {
         let store: NSPersistentStore
         if let affectedStores {
             guard let first = affectedStores.first(where: { _store($0, holds: operation.entity) }) else {
-                throw _batchError(NSPersistentStoreUnsupportedRequestTypeError,
-                                  "None of the request's affected stores holds the entity \(operation.entity.name ?? "").")
+                throw _batchError(
+                    NSPersistentStoreUnsupportedRequestTypeError,
+                    "None of the request's affected stores holds the entity \(operation.entity.name ?? "").")
             }
             store = first
         } else {
             store = try _storeForInserting(operation.entity)
         }
         guard let batchStore = store as? any BatchOperationStore else {
-            throw _batchError(NSPersistentStoreUnsupportedRequestTypeError,
-                              "A batch insert needs a SQLite store; the store at \(store.url?.path ?? "(no location)") is of type \(store.type).")
+            throw _batchError(
+                NSPersistentStoreUnsupportedRequestTypeError,
+                "A batch insert needs a SQLite store; the store at \(store.url?.path ?? "(no location)") is of type \(store.type).")
         }
         guard !store.isReadOnly else {
             throw _batchError(NSPersistentStoreSaveError, "Cannot insert into the read-only store at \(store.url?.path ?? "(no location)").")
@@ -72,16 +75,20 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// The stores a batch request runs on; each must run batch operations and be writable.
-    private func _batchStores(for entity: NSEntityDescription, affectedStores: [NSPersistentStore]?,
-                              request: String) throws -> [any BatchOperationStore] {
+    private func _batchStores(
+        for entity: NSEntityDescription, affectedStores: [NSPersistentStore]?,
+        request: String
+    ) throws -> [any BatchOperationStore] {
         let candidates = (affectedStores ?? persistentStores).filter { _store($0, holds: entity) }
         return try candidates.map { store in
             guard let batchStore = store as? any BatchOperationStore else {
-                throw _batchError(NSPersistentStoreUnsupportedRequestTypeError,
-                                  "A \(request) needs a SQLite store; the store at \(store.url?.path ?? "(no location)") is of type \(store.type).")
+                throw _batchError(
+                    NSPersistentStoreUnsupportedRequestTypeError,
+                    "A \(request) needs a SQLite store; the store at \(store.url?.path ?? "(no location)") is of type \(store.type).")
             }
             guard !store.isReadOnly else {
-                throw _batchError(NSPersistentStoreSaveError, "Cannot run a \(request) on the read-only store at \(store.url?.path ?? "(no location)").")
+                throw _batchError(
+                    NSPersistentStoreSaveError, "Cannot run a \(request) on the read-only store at \(store.url?.path ?? "(no location)").")
             }
             return batchStore
         }
@@ -103,10 +110,12 @@ extension NSPersistentStoreCoordinator {
             for (key, value) in row {
                 guard let attribute = attributes[key] else {
                     if relationships[key] != nil {
-                        throw _batchError(NSManagedObjectValidationError,
+                        throw _batchError(
+                            NSManagedObjectValidationError,
                             "Object \(index) of the batch insert sets the relationship \(key) of \(entityName); batch inserts set attributes only.")
                     }
-                    throw _batchError(NSManagedObjectValidationError,
+                    throw _batchError(
+                        NSManagedObjectValidationError,
                         "Object \(index) of the batch insert has the key \"\(key)\", which names no attribute of \(entityName).")
                 }
                 if attribute.isTransient || attribute is NSDerivedAttributeDescription { continue }
@@ -117,10 +126,13 @@ extension NSPersistentStoreCoordinator {
                 if let defaultValue = attribute.defaultValue {
                     values[attribute.name] = defaultValue
                 } else if !attribute.isOptional {
-                    throw NSError(domain: NSCocoaErrorDomain, code: NSValidationMissingMandatoryPropertyError, userInfo: [
-                        NSLocalizedDescriptionKey: "Object \(index) of the batch insert has no value for the mandatory attribute \(attribute.name) of \(entityName).",
-                        NSValidationKeyErrorKey: attribute.name,
-                    ])
+                    throw NSError(
+                        domain: NSCocoaErrorDomain, code: NSValidationMissingMandatoryPropertyError,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "Object \(index) of the batch insert has no value for the mandatory attribute \(attribute.name) of \(entityName).",
+                            NSValidationKeyErrorKey: attribute.name,
+                        ])
                 }
             }
             return values

@@ -17,8 +17,10 @@ extension NSPersistentStoreCoordinator {
     /// The rows of the given objects of `entity` (its subentities included) that still exist, in no
     /// particular order: one query per SQLite store, a lookup per object elsewhere. The rows refresh
     /// the row cache.
-    func fetchRows(for objectIDs: [NSManagedObjectID], entity: NSEntityDescription,
-                   affectedStores: [AnyObject]?) throws -> [StoreRow] {
+    func fetchRows(
+        for objectIDs: [NSManagedObjectID], entity: NSEntityDescription,
+        affectedStores: [AnyObject]?
+    ) throws -> [StoreRow] {
         let probe = NSFetchRequest<NSFetchRequestResult>()
         probe._entity = entity
         probe._entityName = entity.name

@@ -5,29 +5,37 @@ extension NSPersistentStoreCoordinator {
     /// Returns the metadata of the store of a type at a location, without adding the store.
     ///
     /// - Throws: an error naming the file when nothing is there, or it is not a store of that type.
-    public class func metadataForPersistentStore(ofType storeType: String, at url: URL,
-                                                 options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
+    public class func metadataForPersistentStore(
+        ofType storeType: String, at url: URL,
+        options: [AnyHashable: Any]? = nil
+    ) throws -> [String: Any] {
         try _requireFileType(storeType, url)
         return try SQLiteStoreMetadata.read(fromStoreAt: url).dictionary
     }
 
     /// Returns the metadata of the store of a type at a location, without adding the store.
-    public class func metadataForPersistentStore(type: NSPersistentStore.StoreType, at url: URL,
-                                                 options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
+    public class func metadataForPersistentStore(
+        type: NSPersistentStore.StoreType, at url: URL,
+        options: [AnyHashable: Any]? = nil
+    ) throws -> [String: Any] {
         try metadataForPersistentStore(ofType: type.rawValue, at: url, options: options)
     }
 
     /// Replaces the metadata of the store of a type at a location, without adding the store. The store
     /// keeps its UUID unless the metadata names one.
-    public class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String,
-                                  at url: URL, options: [AnyHashable: Any]? = nil) throws {
+    public class func setMetadata(
+        _ metadata: [String: Any]?, forPersistentStoreOfType storeType: String,
+        at url: URL, options: [AnyHashable: Any]? = nil
+    ) throws {
         try _requireFileType(storeType, url)
         try SQLiteStore.writeMetadata(metadata ?? [:], toStoreAt: url)
     }
 
     /// Replaces the metadata of the store of a type at a location, without adding the store.
-    public class func setMetadata(_ metadata: [String: Any]?, type: NSPersistentStore.StoreType,
-                                  at url: URL, options: [AnyHashable: Any]? = nil) throws {
+    public class func setMetadata(
+        _ metadata: [String: Any]?, type: NSPersistentStore.StoreType,
+        at url: URL, options: [AnyHashable: Any]? = nil
+    ) throws {
         try setMetadata(metadata, forPersistentStoreOfType: type.rawValue, at: url, options: options)
     }
 
@@ -64,9 +72,11 @@ extension NSPersistentStoreCoordinator {
     ///
     /// - Throws: an error naming the file when the source is not a store, or SQLite fails; the
     ///   destination is unchanged then.
-    public func replacePersistentStore(at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
-                                       withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
-                                       ofType storeType: String) throws {
+    public func replacePersistentStore(
+        at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
+        withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
+        ofType storeType: String
+    ) throws {
         try Self._requireFileType(storeType, sourceURL)
         _ = try SQLiteStoreMetadata.read(fromStoreAt: sourceURL)
         if destinationURL.standardizedFileURL == sourceURL.standardizedFileURL { return }
@@ -86,32 +96,41 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Replaces the store at `destinationURL` with a copy of the store at `sourceURL`.
-    public func replacePersistentStore(at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
-                                       withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
-                                       type: NSPersistentStore.StoreType) throws {
-        try replacePersistentStore(at: destinationURL, destinationOptions: destinationOptions,
-                                   withPersistentStoreFrom: sourceURL, sourceOptions: sourceOptions, ofType: type.rawValue)
+    public func replacePersistentStore(
+        at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
+        withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
+        type: NSPersistentStore.StoreType
+    ) throws {
+        try replacePersistentStore(
+            at: destinationURL, destinationOptions: destinationOptions,
+            withPersistentStoreFrom: sourceURL, sourceOptions: sourceOptions, ofType: type.rawValue)
     }
 
     /// Copies every row of `store` into the store of a type at `url` (opened when a store is there,
     /// created otherwise) in one save, adds that store and removes the old one. When the copy fails the
     /// old store stays the coordinator's only store for its objects, a store that was at `url` keeps its
     /// rows, and a store this call created is removed again.
-    func _migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]?,
-                                 withType storeType: String) throws -> NSPersistentStore {
+    func _migratePersistentStore(
+        _ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]?,
+        withType storeType: String
+    ) throws -> NSPersistentStore {
         _writeLock.lock()
         defer { _writeLock.unlock() }
         guard persistentStores.contains(where: { $0 === store }) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
-                NSLocalizedDescriptionKey: "The store at \(store.url?.path ?? "(no location)") is not in this coordinator.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The store at \(store.url?.path ?? "(no location)") is not in this coordinator."
+                ])
         }
         if persistentStores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
-            throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSPersistentStoreOperationError, url,
                 "Cannot migrate the store to \(url.path): a store of this coordinator is already there.")
         }
         let fileExisted = storeType == NSSQLiteStoreType && FileManager.default.fileExists(atPath: url.path)
-        let storeExisted = fileExisted
+        let storeExisted =
+            fileExisted
             && ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) > 0
         let rows = try store._allRows()
         var related: [NSManagedObjectID: [String: [NSManagedObjectID]]] = [:]
@@ -120,9 +139,10 @@ extension NSPersistentStoreCoordinator {
                 related[row.objectID, default: [:]][name] = try store._relatedObjectIDs(for: relationship, of: row.objectID)
             }
         }
-        let newStore = try _addPersistentStore(ofType: storeType,
-                                              configurationName: store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : store.configurationName,
-                                              at: url, options: options)
+        let newStore = try _addPersistentStore(
+            ofType: storeType,
+            configurationName: store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : store.configurationName,
+            at: url, options: options)
         do {
             var temporary: [NSManagedObjectID: NSManagedObjectID] = [:]
             for row in rows { temporary[row.objectID] = NSManagedObjectID(temporaryFor: row.objectID.entity) }
@@ -160,12 +180,14 @@ extension NSPersistentStoreCoordinator {
     /// Checks that a store type has files (only SQLite stores do here).
     static func _requireFileType(_ storeType: String, _ url: URL) throws {
         guard storeType == NSSQLiteStoreType else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-                NSLocalizedDescriptionKey: storeType == NSInMemoryStoreType
-                    ? "An in-memory store has no file at \(url.path)."
-                    : "Unknown persistent store type \"\(storeType)\" for \(url.path).",
-                NSURLErrorKey: url,
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: storeType == NSInMemoryStoreType
+                        ? "An in-memory store has no file at \(url.path)."
+                        : "Unknown persistent store type \"\(storeType)\" for \(url.path).",
+                    NSURLErrorKey: url,
+                ])
         }
     }
 }

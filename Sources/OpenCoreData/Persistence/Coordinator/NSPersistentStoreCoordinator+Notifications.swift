@@ -51,8 +51,10 @@ public let NSUUIDChangedPersistentStoresKey = "changedUUID"
 
 extension NSPersistentStoreCoordinator {
     /// Posts `NSPersistentStoreCoordinatorStoresDidChange`; a key is present only when its list is not empty.
-    func _postStoresDidChange(added: [NSPersistentStore] = [], removed: [NSPersistentStore] = [],
-                              uuidChanged: [NSPersistentStore] = []) {
+    func _postStoresDidChange(
+        added: [NSPersistentStore] = [], removed: [NSPersistentStore] = [],
+        uuidChanged: [NSPersistentStore] = []
+    ) {
         var userInfo: [AnyHashable: Any] = [:]
         if !added.isEmpty { userInfo[NSAddedPersistentStoresKey] = added }
         if !removed.isEmpty { userInfo[NSRemovedPersistentStoresKey] = removed }

@@ -50,8 +50,10 @@ extension NSPersistentStoreCoordinator {
         }
     }
 
-    private func _perform<T>(_ block: @escaping @Sendable () throws -> T,
-                             rescue: (any Error) throws -> T) async rethrows -> T {
+    private func _perform<T>(
+        _ block: @escaping @Sendable () throws -> T,
+        rescue: (any Error) throws -> T
+    ) async rethrows -> T {
         let outcome: UncheckedSendableBox<Result<T, any Error>> = await withCheckedContinuation { continuation in
             perform { continuation.resume(returning: UncheckedSendableBox(Result { try block() })) }
         }

@@ -13,7 +13,8 @@ extension NSPersistentStoreCoordinator {
     /// rows without changing the array), and whether the rows name each object once (they come from
     /// one store).
     func _fetchCachedRows<Result>(_ request: NSFetchRequest<Result>) throws
-        -> (rows: [StoreRow], generation: UInt64?, cacheKeepsArray: Bool, distinct: Bool) {
+        -> (rows: [StoreRow], generation: UInt64?, cacheKeepsArray: Bool, distinct: Bool)
+    {
         let entity = try _entity(of: request)
         let stores = _stores(for: entity, request: request)
         let rows: [StoreRow]
@@ -89,8 +90,10 @@ extension NSPersistentStoreCoordinator {
     /// Permanent IDs for temporary ones: keys come from each entity's `Z_PRIMARYKEY` row of the store
     /// that will hold the object (the assigned one, by temporary ID, or else the first store that holds
     /// the entity). Permanent IDs given in are returned unchanged.
-    func obtainPermanentIDs(for temporaryIDs: [NSManagedObjectID],
-                            assignedStores: [NSManagedObjectID: NSPersistentStore] = [:]) throws -> [NSManagedObjectID: NSManagedObjectID] {
+    func obtainPermanentIDs(
+        for temporaryIDs: [NSManagedObjectID],
+        assignedStores: [NSManagedObjectID: NSPersistentStore] = [:]
+    ) throws -> [NSManagedObjectID: NSManagedObjectID] {
         _writeLock.lock()
         defer { _writeLock.unlock() }
         var result: [NSManagedObjectID: NSManagedObjectID] = [:]
@@ -180,10 +183,12 @@ extension NSPersistentStoreCoordinator {
         var versions = ObjectIDMap<Int64>()
         for (store, storeChanges, positions) in perStore.values.sorted(by: { _storeIndex($0.store) < _storeIndex($1.store) }) {
             if store.isReadOnly {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
-                    NSLocalizedDescriptionKey: "Cannot save to the read-only store at \(store.url?.path ?? "(no location)").",
-                    NSAffectedStoresErrorKey: [store],
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "Cannot save to the read-only store at \(store.url?.path ?? "(no location)").",
+                        NSAffectedStoresErrorKey: [store],
+                    ])
             }
             let result = try store._save(storeChanges)
             if let positions {
@@ -260,10 +265,12 @@ extension NSPersistentStoreCoordinator {
             return own
         }
         guard let name = request.entityName, let entity = managedObjectModel.entitiesByName[name] else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                NSLocalizedDescriptionKey: request.entityName.map { "The fetch request's entity \"\($0)\" is not in the coordinator's model." }
-                    ?? "The fetch request has no entity.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: request.entityName.map { "The fetch request's entity \"\($0)\" is not in the coordinator's model." }
+                        ?? "The fetch request has no entity."
+                ])
         }
         if request._entity == nil { request._entity = entity }
         return entity
@@ -282,16 +289,20 @@ extension NSPersistentStoreCoordinator {
     func _store(_ store: NSPersistentStore, holds entity: NSEntityDescription) -> Bool {
         let configuration = store.configurationName
         guard configuration != "PF_DEFAULT_CONFIGURATION_NAME",
-              let entities = managedObjectModel.entities(forConfigurationName: configuration) else { return true }
+            let entities = managedObjectModel.entities(forConfigurationName: configuration)
+        else { return true }
         return entities.contains { $0.name == entity.name }
     }
 
     /// The store a new object of an entity goes to: the first store whose configuration holds it.
     func _storeForInserting(_ entity: NSEntityDescription) throws -> NSPersistentStore {
         guard let store = persistentStores.first(where: { _store($0, holds: entity) }) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
-                NSLocalizedDescriptionKey: "No persistent store of the coordinator holds the entity \(entity.name ?? "(unnamed)"); add a store before saving.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "No persistent store of the coordinator holds the entity \(entity.name ?? "(unnamed)"); add a store before saving."
+                ])
         }
         return store
     }
@@ -305,9 +316,11 @@ extension NSPersistentStoreCoordinator {
     /// The store of a permanent ID, or an error naming the ID.
     private func _requireStore(of objectID: NSManagedObjectID) throws -> NSPersistentStore {
         guard let store = _store(of: objectID) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError, userInfo: [
-                NSLocalizedDescriptionKey: "The object \(objectID.uriRepresentation().absoluteString) is not in any store of the coordinator.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The object \(objectID.uriRepresentation().absoluteString) is not in any store of the coordinator."
+                ])
         }
         return store
     }

@@ -8,8 +8,10 @@ extension NSPersistentStoreCoordinator {
     ///   model and no migration is asked for; an error naming the file when the file is not a store, is
     ///   damaged, is a directory or cannot be read. The file is left untouched when opening fails.
     @discardableResult
-    public func addPersistentStore(type: NSPersistentStore.StoreType, configuration: String? = nil,
-                                 at storeURL: URL, options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
+    public func addPersistentStore(
+        type: NSPersistentStore.StoreType, configuration: String? = nil,
+        at storeURL: URL, options: [AnyHashable: Any]? = nil
+    ) throws -> NSPersistentStore {
         try addPersistentStore(ofType: type.rawValue, configurationName: configuration, at: storeURL, options: options)
     }
 
@@ -18,45 +20,57 @@ extension NSPersistentStoreCoordinator {
     ///
     /// Posts `NSPersistentStoreCoordinatorStoresDidChange` with the store under `NSAddedPersistentStoresKey`.
     @discardableResult
-    public func addPersistentStore(ofType storeType: String, configurationName configuration: String?,
-                                 at storeURL: URL?, options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
+    public func addPersistentStore(
+        ofType storeType: String, configurationName configuration: String?,
+        at storeURL: URL?, options: [AnyHashable: Any]? = nil
+    ) throws -> NSPersistentStore {
         let store = try _addPersistentStore(ofType: storeType, configurationName: configuration, at: storeURL, options: options)
         _postStoresDidChange(added: [store])
         return store
     }
 
     /// Adds a store without posting a notification (see `addPersistentStore(ofType:configurationName:at:options:)`).
-    func _addPersistentStore(ofType storeType: String, configurationName configuration: String?,
-                             at storeURL: URL?, options: [AnyHashable: Any]?) throws -> NSPersistentStore {
+    func _addPersistentStore(
+        ofType storeType: String, configurationName configuration: String?,
+        at storeURL: URL?, options: [AnyHashable: Any]?
+    ) throws -> NSPersistentStore {
         if let _modelError { throw _modelError }
         if let configuration, configuration != "PF_DEFAULT_CONFIGURATION_NAME",
-           managedObjectModel.entities(forConfigurationName: configuration) == nil {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "The model has no configuration named \"\(configuration)\".",
-            ])
+            managedObjectModel.entities(forConfigurationName: configuration) == nil
+        {
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The model has no configuration named \"\(configuration)\"."
+                ])
         }
         let store: NSPersistentStore
         switch storeType {
         case NSSQLiteStoreType:
             guard let storeURL else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-                    NSLocalizedDescriptionKey: "A SQLite store needs a file URL.",
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "A SQLite store needs a file URL."
+                    ])
             }
             store = SQLiteStore(persistentStoreCoordinator: self, configurationName: configuration, at: storeURL, options: options)
         case NSInMemoryStoreType:
-            store = InMemoryStore(persistentStoreCoordinator: self, configurationName: configuration,
-                                  at: storeURL ?? URL(fileURLWithPath: "/dev/null"), options: options)
+            store = InMemoryStore(
+                persistentStoreCoordinator: self, configurationName: configuration,
+                at: storeURL ?? URL(fileURLWithPath: "/dev/null"), options: options)
         default:
             store = try _registeredStore(ofType: storeType, configurationName: configuration, at: storeURL, options: options)
         }
         _writeLock.lock()
         defer { _writeLock.unlock() }
         if let storeURL, storeType == NSSQLiteStoreType, persistentStore(for: storeURL) != nil {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
-                NSLocalizedDescriptionKey: "The store at \(storeURL.path) has already been added to this coordinator.",
-                NSURLErrorKey: storeURL,
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The store at \(storeURL.path) has already been added to this coordinator.",
+                    NSURLErrorKey: storeURL,
+                ])
         }
         try store._open(model: managedObjectModel)
         _lock.withLock { _stores.append(store) }
@@ -66,22 +80,32 @@ extension NSPersistentStoreCoordinator {
 
     /// A new store of a type registered with ``registerStoreClass(_:forStoreType:)``, made with the class's
     /// `init(persistentStoreCoordinator:configurationName:at:options:)`.
-    private func _registeredStore(ofType storeType: String, configurationName configuration: String?,
-                                  at storeURL: URL?, options: [AnyHashable: Any]?) throws -> NSPersistentStore {
+    private func _registeredStore(
+        ofType storeType: String, configurationName configuration: String?,
+        at storeURL: URL?, options: [AnyHashable: Any]?
+    ) throws -> NSPersistentStore {
         guard let registered = StoreTypeRegistry.shared.types[storeType] else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "Unknown persistent store type \"\(storeType)\" for \(storeURL?.path ?? "(no location)"); OpenCoreData supports \(NSSQLiteStoreType), \(NSInMemoryStoreType) and the types registered with registerStoreClass(_:forStoreType:).",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "Unknown persistent store type \"\(storeType)\" for \(storeURL?.path ?? "(no location)"); OpenCoreData supports \(NSSQLiteStoreType), \(NSInMemoryStoreType) and the types registered with registerStoreClass(_:forStoreType:)."
+                ])
         }
         guard let storeClass = registered as? NSPersistentStore.Type else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "The class \(registered) registered for the store type \"\(storeType)\" is not a subclass of NSPersistentStore.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The class \(registered) registered for the store type \"\(storeType)\" is not a subclass of NSPersistentStore."
+                ])
         }
         guard let storeURL else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "A store of type \"\(storeType)\" needs a URL.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "A store of type \"\(storeType)\" needs a URL."
+                ])
         }
         return storeClass.init(persistentStoreCoordinator: self, configurationName: configuration, at: storeURL, options: options)
     }
@@ -89,13 +113,16 @@ extension NSPersistentStoreCoordinator {
     /// Adds the store a description describes, calling `block` with the description and the error, if
     /// any. The store is added before the method returns unless the description asks for asynchronous
     /// addition (``NSPersistentStoreDescription/shouldAddStoreAsynchronously``).
-    public func addPersistentStore(with storeDescription: NSPersistentStoreDescription,
-                                 completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void) {
+    public func addPersistentStore(
+        with storeDescription: NSPersistentStoreDescription,
+        completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void
+    ) {
         let add = { [self] in
             do {
                 guard let type = Optional(storeDescription.type), !type.isEmpty else { return }
-                try addPersistentStore(ofType: type, configurationName: storeDescription.configuration,
-                                       at: storeDescription.url, options: storeDescription._effectiveOptions)
+                try addPersistentStore(
+                    ofType: type, configurationName: storeDescription.configuration,
+                    at: storeDescription.url, options: storeDescription._effectiveOptions)
                 block(storeDescription, nil)
             } catch {
                 block(storeDescription, error)
@@ -126,9 +153,11 @@ extension NSPersistentStoreCoordinator {
         defer { _writeLock.unlock() }
         let found = _lock.withLock { _stores.contains { $0 === store } }
         guard found else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
-                NSLocalizedDescriptionKey: "The store at \(store.url?.path ?? "(no location)") is not in this coordinator.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The store at \(store.url?.path ?? "(no location)") is not in this coordinator."
+                ])
         }
         store.willRemove(from: self)
         _lock.withLock { _stores.removeAll { $0 === store } }

@@ -99,7 +99,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             return nil
         }
         guard key.hasPrefix("p"), let pk = Int64(key.dropFirst()), pk > 0,
-              let store = persistentStores.first(where: { $0.identifier?.caseInsensitiveCompare(host) == .orderedSame })
+            let store = persistentStores.first(where: { $0.identifier?.caseInsensitiveCompare(host) == .orderedSame })
         else { return nil }
         return NSManagedObjectID(entity: entity, store: store, primaryKey: pk)
     }

@@ -59,9 +59,11 @@ enum UniquenessConstraintCheck {
     ///   - currentRow: the stored row of an updated object (for the constraint values it does not change).
     ///   - matching: the stored rows of an entity (subentities included) whose named properties hold the
     ///     given values.
-    static func check(_ changes: StoreSaveChanges,
-                      currentRow: (NSManagedObjectID) throws -> StoreRow?,
-                      matching: (NSEntityDescription, [String], [Any]) throws -> [StoreRow]) throws {
+    static func check(
+        _ changes: StoreSaveChanges,
+        currentRow: (NSManagedObjectID) throws -> StoreRow?,
+        matching: (NSEntityDescription, [String], [Any]) throws -> [StoreRow]
+    ) throws {
         let deleted = Set(changes.deleted.map(\.objectID))
         var groups: [GroupKey: (constraint: Constraint, values: [Any], ids: [NSManagedObjectID])] = [:]
         var order: [GroupKey] = []
@@ -121,8 +123,10 @@ enum UniquenessConstraintCheck {
             guard !rows.isEmpty || group.ids.count > 1 else { continue }
             var values: [String: Any] = [:]
             for (name, value) in zip(group.constraint.names, group.values) { values[name] = value }
-            conflicts.append(.init(entity: group.constraint.entity, constraint: group.constraint.names, values: values,
-                                   storeRow: rows.first, objectIDs: group.ids))
+            conflicts.append(
+                .init(
+                    entity: group.constraint.entity, constraint: group.constraint.names, values: values,
+                    storeRow: rows.first, objectIDs: group.ids))
         }
         if !conflicts.isEmpty { throw StoreConstraintConflicts(conflicts: conflicts) }
     }

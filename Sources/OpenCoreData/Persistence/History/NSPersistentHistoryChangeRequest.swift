@@ -43,8 +43,10 @@ open class NSPersistentHistoryChangeRequest: NSPersistentStoreRequest {
     }
 
     /// A request of the class it is called on, selecting `selection`.
-    private static func make(_ selection: Selection, isDelete: Bool,
-                             fetchRequest: NSFetchRequest<NSFetchRequestResult>? = nil) -> Self {
+    private static func make(
+        _ selection: Selection, isDelete: Bool,
+        fetchRequest: NSFetchRequest<NSFetchRequestResult>? = nil
+    ) -> Self {
         let request = self.init()
         request._selection = selection
         request._isDelete = isDelete

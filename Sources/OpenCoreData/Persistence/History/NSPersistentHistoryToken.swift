@@ -50,7 +50,8 @@ open class NSPersistentHistoryToken: NSObject, NSCopying, NSSecureCoding, @unche
         var decoded: [String: Int64] = [:]
         for (store, number) in zip(stores, numbers) {
             guard let identifier = (store as? NSString).map(String.init) ?? (store as? String),
-                  let value = (number as? NSNumber)?.int64Value ?? (number as? Int64) else { return nil }
+                let value = (number as? NSNumber)?.int64Value ?? (number as? Int64)
+            else { return nil }
             decoded[identifier] = value
         }
         _transactionNumbers = decoded

@@ -19,8 +19,10 @@ open class NSPersistentHistoryTransaction: NSObject, NSCopying, KeyValueCoding, 
     private let _contextName: String?
     private let _author: String?
 
-    init(timestamp: Date, transactionNumber: Int64, storeID: String, bundleID: String, processID: String,
-         contextName: String?, author: String?) {
+    init(
+        timestamp: Date, transactionNumber: Int64, storeID: String, bundleID: String, processID: String,
+        contextName: String?, author: String?
+    ) {
         _timestamp = timestamp
         _transactionNumber = transactionNumber
         _storeID = storeID
@@ -116,8 +118,10 @@ open class NSPersistentHistoryChange: NSObject, NSCopying, KeyValueCoding, @unch
     /// ``NSPersistentHistoryResultType/changesOnly`` has none.
     weak var _transaction: NSPersistentHistoryTransaction?
 
-    init(changeID: Int64, changedObjectID: NSManagedObjectID, changeType: NSPersistentHistoryChangeType,
-         tombstone: [AnyHashable: Any]?, updatedProperties: Set<NSPropertyDescription>?) {
+    init(
+        changeID: Int64, changedObjectID: NSManagedObjectID, changeType: NSPersistentHistoryChangeType,
+        tombstone: [AnyHashable: Any]?, updatedProperties: Set<NSPropertyDescription>?
+    ) {
         _changeID = changeID
         _changedObjectID = changedObjectID
         _changeType = changeType

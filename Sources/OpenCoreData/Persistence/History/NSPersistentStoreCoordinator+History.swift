@@ -11,7 +11,8 @@ extension NSPersistentStoreCoordinator {
         var numbers: [String: Int64] = [:]
         for store in given.isEmpty ? persistentStores : given {
             guard let sqlite = store as? SQLiteStore, let identifier = store.identifier,
-                  let number = try? sqlite.currentHistoryTransactionNumber() else { continue }
+                let number = try? sqlite.currentHistoryTransactionNumber()
+            else { continue }
             numbers[identifier] = number
         }
         return numbers.isEmpty ? nil : NSPersistentHistoryToken(transactionNumbers: numbers)
@@ -39,9 +40,12 @@ extension NSPersistentStoreCoordinator {
                 return request._isDelete ? NSNumber(value: true) : Self._historyResult(request.resultType, transactions: [])
             }
             let store = stores.first { $0 is SQLiteStore } ?? stores.first
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "No history tracking option detected on store at \(store?.url?.path ?? "(no store)"): add it with NSPersistentHistoryTrackingKey to read or delete its history.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "No history tracking option detected on store at \(store?.url?.path ?? "(no store)"): add it with NSPersistentHistoryTrackingKey to read or delete its history."
+                ])
         }
         if request._isDelete {
             var deleted = 0
@@ -130,15 +134,21 @@ struct HistoryFetchFilter {
             return
         }
         guard let subject = HistoryEntities.subject(of: fetch) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "A persistent history fetch request must be of the entity NSPersistentHistoryTransaction.entityDescription(with:) or NSPersistentHistoryChange.entityDescription(with:); this one is of \(fetch.entityName ?? fetch.entity?.name ?? "no entity").",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "A persistent history fetch request must be of the entity NSPersistentHistoryTransaction.entityDescription(with:) or NSPersistentHistoryChange.entityDescription(with:); this one is of \(fetch.entityName ?? fetch.entity?.name ?? "no entity")."
+                ])
         }
         if let sort = fetch.sortDescriptors?.first {
             // Apple's Core Data raises NSInvalidArgumentException here; a thrown error says the same.
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "keypath \(sort.key ?? "(none)") not found in entity \(subject == .transactions ? "TRANSACTION" : "CHANGE"): persistent history fetch requests take no sort descriptors (history comes in transaction order).",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "keypath \(sort.key ?? "(none)") not found in entity \(subject == .transactions ? "TRANSACTION" : "CHANGE"): persistent history fetch requests take no sort descriptors (history comes in transaction order)."
+                ])
         }
         self.subject = subject
         predicate = fetch.predicate

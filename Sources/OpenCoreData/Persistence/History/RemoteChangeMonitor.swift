@@ -1,4 +1,5 @@
 import GRDB
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -163,8 +164,10 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     private func lastTransactionNumber() throws -> Int64? {
         try connection.read { db in
             guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return nil }
-            let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-                                              arguments: [SQLiteHistorySchema.transactionEntity]) ?? 0
+            let recorded =
+                try Int64.fetchOne(
+                    db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                    arguments: [SQLiteHistorySchema.transactionEntity]) ?? 0
             let largest = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM ATRANSACTION") ?? 0
             return max(recorded, largest)
         }

@@ -45,8 +45,10 @@ struct SQLiteHistoryLayout: Sendable {
             var bits: [String: Int] = [:]
             for (index, property) in properties.enumerated() { bits[property.name] = index }
             let tombstones = entity.attributesByName.values
-                .filter { $0.preservesValueInHistoryOnDeletion && !$0.allowsExternalBinaryDataStorage && !$0.isTransient
-                    && !($0 is NSCompositeAttributeDescription) }
+                .filter {
+                    $0.preservesValueInHistoryOnDeletion && !$0.allowsExternalBinaryDataStorage && !$0.isTransient
+                        && !($0 is NSCompositeAttributeDescription)
+                }
                 .sorted { $0.name < $1.name }
                 .compactMap { attribute in layout.attributeColumns[attribute.name].map { (attribute, $0) } }
             entities[Int64(layout.number)] = EntityHistory(properties: properties, bits: bits, tombstones: tombstones)

@@ -51,11 +51,14 @@ struct SQLiteHistoryReader {
 
     /// The last transaction number handed out (`Z_PRIMARYKEY.Z_MAX` of `TRANSACTION`), 0 before the first.
     func lastTransactionNumber() throws -> Int64 {
-        let value = try DatabaseValue.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-                                               arguments: [SQLiteHistorySchema.transactionEntity]) ?? .null
+        let value =
+            try DatabaseValue.fetchOne(
+                db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                arguments: [SQLiteHistorySchema.transactionEntity]) ?? .null
         let recorded = (try? SQLiteDamagedValue.integer(value, column: "Z_PRIMARYKEY.Z_MAX")) ?? nil
         // A file whose Z_MAX fell behind its rows (written by a tool that added rows itself) is read by its rows.
-        let largest = (try? DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM ATRANSACTION")).flatMap { $0 }
+        let largest =
+            (try? DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM ATRANSACTION")).flatMap { $0 }
             .flatMap { try? SQLiteDamagedValue.integer($0, column: "ATRANSACTION.Z_PK") } ?? 0
         return max(recorded ?? 0, largest)
     }
@@ -67,10 +70,13 @@ struct SQLiteHistoryReader {
     func checkNotExpired(_ number: Int64) throws {
         let first = try Int64.fetchOne(db, sql: "SELECT min(Z_PK) FROM ATRANSACTION") ?? (try lastTransactionNumber() + 1)
         guard number < first, first > 1 else { return }
-        throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentHistoryTokenExpiredError, userInfo: [
-            NSLocalizedDescriptionKey: "The persistent history token has expired: the history of the store at \(store.fileURL.path) was deleted up to transaction \(first - 1), and the token names transaction \(number). Fetch the history again from a date or from its start.",
-            NSAffectedStoresErrorKey: [store],
-        ])
+        throw NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentHistoryTokenExpiredError,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "The persistent history token has expired: the history of the store at \(store.fileURL.path) was deleted up to transaction \(first - 1), and the token names transaction \(number). Fetch the history again from a date or from its start.",
+                NSAffectedStoresErrorKey: [store],
+            ])
     }
 
     /// The transactions a query selects, in number order, with their changes when it asks for them.
@@ -93,9 +99,10 @@ struct SQLiteHistoryReader {
                 return String.fromDatabaseValue(row[keyIndex + 4])
             }
             let timestamp = Double.fromDatabaseValue(row[1]) ?? 0
-            transactions.append(NSPersistentHistoryTransaction(
-                timestamp: Date(timeIntervalSinceReferenceDate: timestamp), transactionNumber: number, storeID: storeID,
-                bundleID: string(3) ?? "", processID: string(5) ?? "", contextName: string(4), author: string(2)))
+            transactions.append(
+                NSPersistentHistoryTransaction(
+                    timestamp: Date(timeIntervalSinceReferenceDate: timestamp), transactionNumber: number, storeID: storeID,
+                    bundleID: string(3) ?? "", processID: string(5) ?? "", contextName: string(4), author: string(2)))
         }
         if query.includesChanges, let first = transactions.first?.transactionNumber, let last = transactions.last?.transactionNumber {
             try attachChanges(to: transactions, from: first, through: last)
@@ -137,8 +144,9 @@ struct SQLiteHistoryReader {
         while let row = try cursor.next() {
             let changeID = try row.requiredStoredInteger(atIndex: 0)
             guard let owner = lenientInteger(row[4]), let transaction = byNumber[owner],
-                  let type = lenientInteger(row[1]).flatMap({ NSPersistentHistoryChangeType(rawValue: Int($0)) }),
-                  let number = lenientInteger(row[2]), let key = lenientInteger(row[3]) else { continue }
+                let type = lenientInteger(row[1]).flatMap({ NSPersistentHistoryChangeType(rawValue: Int($0)) }),
+                let number = lenientInteger(row[2]), let key = lenientInteger(row[3])
+            else { continue }
             let entity: NSEntityDescription
             if let lastEntity, lastEntity.number == number {
                 entity = lastEntity.entity
@@ -158,7 +166,7 @@ struct SQLiteHistoryReader {
                 for (index, entry) in preserved.enumerated() where index < tombstoneColumns.count {
                     let stored: DatabaseValue = row[6 + index]
                     guard !stored.isNull,
-                          let value = (try? SQLiteStoreValues.value(from: stored, attribute: entry.attribute, coordinator: coordinator)) ?? nil
+                        let value = (try? SQLiteStoreValues.value(from: stored, attribute: entry.attribute, coordinator: coordinator)) ?? nil
                     else { continue }
                     values[entry.attribute.name] = value
                 }
@@ -180,8 +188,9 @@ struct SQLiteHistoryReader {
     func delete(_ bound: SQLiteHistoryQuery.Bound) throws -> Int {
         let condition = SQLiteHistoryQuery(bound: bound).condition
         let arguments = condition.argument.map { StatementArguments(databaseValues: [$0]) } ?? StatementArguments()
-        try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(condition.sql))",
-                       arguments: arguments)
+        try db.execute(
+            sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(condition.sql))",
+            arguments: arguments)
         try db.execute(sql: "DELETE FROM ATRANSACTION WHERE \(condition.sql)", arguments: arguments)
         return db.changesCount
     }

@@ -47,17 +47,21 @@ struct SQLiteHistoryRecorder {
         guard !changes.isEmpty, author?.records ?? true else { return nil }
         let number = try SQLiteStore.allocatePrimaryKeys(in: db, rootNumber: Int(SQLiteHistorySchema.transactionEntity), count: 1)[0]
         let strings = try [author?.author, HistoryAuthor.bundleID, author?.contextName, HistoryAuthor.processID].map(intern)
-        try db.cachedStatement(sql: """
-            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
-            VALUES (?, \(SQLiteHistorySchema.transactionEntity), NULL, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments(databaseValues: [
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
+                VALUES (?, \(SQLiteHistorySchema.transactionEntity), NULL, ?, ?, ?, ?, ?)
+                """
+        ).execute(
+            arguments: StatementArguments(databaseValues: [
                 number.databaseValue, strings[0]?.databaseValue ?? .null, strings[1]?.databaseValue ?? .null,
                 strings[2]?.databaseValue ?? .null, strings[3]?.databaseValue ?? .null,
                 Date().timeIntervalSinceReferenceDate.databaseValue,
             ]))
         let keys = try SQLiteStore.allocatePrimaryKeys(in: db, rootNumber: Int(SQLiteHistorySchema.changeEntity), count: changes.count)
         let tombstones = min(changes.lazy.map(\.tombstone.count).max() ?? 0, tracking.tombstoneColumns.count)
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
+        let columns =
+            ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
             + tracking.tombstoneColumns.prefix(tombstones)
         let bound = 6 + tombstones
         let rowMarks = "(?, \(SQLiteHistorySchema.changeEntity), NULL, " + Array(repeating: "?", count: bound - 1).joined(separator: ", ") + ")"
@@ -80,7 +84,10 @@ struct SQLiteHistoryRecorder {
             var probe = start + 1
             while probe < end {
                 let next = Self.insertRunLength(in: changes, keys: keys, from: probe)
-                if next >= Self.shortestRun { end = probe; break }
+                if next >= Self.shortestRun {
+                    end = probe
+                    break
+                }
                 probe += max(next, 1)
             }
             values.removeAll(keepingCapacity: true)
@@ -115,7 +122,8 @@ struct SQLiteHistoryRecorder {
         while end < changes.count {
             let change = changes[end]
             guard change.type == .insert, change.entity == first.entity, change.columns == nil, change.tombstone.isEmpty,
-                  change.key == first.key + Int64(end - start), keys[end] == keys[start] + Int64(end - start) else { break }
+                change.key == first.key + Int64(end - start), keys[end] == keys[start] + Int64(end - start)
+            else { break }
             end += 1
         }
         return end - start
@@ -124,11 +132,13 @@ struct SQLiteHistoryRecorder {
     /// Writes `count` insert changes of `first`'s entity, the `n`th of change key `key + n` naming the row
     /// of primary key `first.key + n`, in one statement.
     private func writeInsertRun(_ first: HistoryChangeRow, key: Int64, count: Int, transaction: Int64) throws {
-        try db.cachedStatement(sql: """
-            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
-            INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
-            SELECT ? + i, \(SQLiteHistorySchema.changeEntity), NULL, \(NSPersistentHistoryChangeType.insert.rawValue), ?, ? + i, ?, NULL FROM n
-            """).execute(arguments: [count, key, first.entity, first.key, transaction])
+        try db.cachedStatement(
+            sql: """
+                WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
+                INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
+                SELECT ? + i, \(SQLiteHistorySchema.changeEntity), NULL, \(NSPersistentHistoryChangeType.insert.rawValue), ?, ? + i, ?, NULL FROM n
+                """
+        ).execute(arguments: [count, key, first.entity, first.key, transaction])
     }
 
     /// The `ATRANSACTIONSTRING` key of a string, adding the string when it is new; `nil` for `nil`.
@@ -137,12 +147,16 @@ struct SQLiteHistoryRecorder {
     /// a write that then rolled back would be a key of no row.
     func intern(_ string: String?) throws -> Int64? {
         guard let string else { return nil }
-        let found = try DatabaseValue.fetchOne(db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"),
-                                               arguments: [string]) ?? .null
+        let found =
+            try DatabaseValue.fetchOne(
+                db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"),
+                arguments: [string]) ?? .null
         if let key = try SQLiteDamagedValue.integer(found, column: "ATRANSACTIONSTRING.Z_PK") { return key }
         let key = try SQLiteStore.allocatePrimaryKeys(in: db, rootNumber: Int(SQLiteHistorySchema.stringEntity), count: 1)[0]
-        try db.cachedStatement(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, \(SQLiteHistorySchema.stringEntity), NULL, ?)")
-            .execute(arguments: [key, string])
+        try db.cachedStatement(
+            sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, \(SQLiteHistorySchema.stringEntity), NULL, ?)"
+        )
+        .execute(arguments: [key, string])
         return key
     }
 
@@ -179,9 +193,11 @@ struct SQLiteHistoryRecorder {
 
     /// The change rows of objects by their IDs, all of one kind, with the `ZCOLUMNS` bitmap of `names`
     /// for updates and the tombstones found for deletes.
-    func rows(_ type: NSPersistentHistoryChangeType, _ ids: some Sequence<NSManagedObjectID>,
-              names: (NSManagedObjectID) -> [String]? = { _ in nil },
-              tombstones: [Int64: [Int64: [DatabaseValue]]] = [:]) throws -> [HistoryChangeRow] {
+    func rows(
+        _ type: NSPersistentHistoryChangeType, _ ids: some Sequence<NSManagedObjectID>,
+        names: (NSManagedObjectID) -> [String]? = { _ in nil },
+        tombstones: [Int64: [Int64: [DatabaseValue]]] = [:]
+    ) throws -> [HistoryChangeRow] {
         var rows: [HistoryChangeRow] = []
         var memo = EntityRunMemo<Int64>()
         for id in ids {

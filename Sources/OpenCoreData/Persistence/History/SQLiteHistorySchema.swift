@@ -39,14 +39,18 @@ enum SQLiteHistorySchema {
     /// `BLOB` is the plausible one, whose column affinity keeps every value as the attribute's own column
     /// stores it. [plausible encoding]
     static func createChange(tombstones: Int) -> String {
-        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER", "ZCHANGETYPE INTEGER", "ZENTITY INTEGER",
-                       "ZENTITYPK INTEGER", "ZTRANSACTIONID INTEGER", "ZCOLUMNS BLOB"]
+        let columns =
+            [
+                "Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER", "ZCHANGETYPE INTEGER", "ZENTITY INTEGER",
+                "ZENTITYPK INTEGER", "ZTRANSACTIONID INTEGER", "ZCOLUMNS BLOB",
+            ]
             + (0..<tombstones).map { "\(tombstoneColumn($0)) BLOB" }
         return "CREATE TABLE ACHANGE ( \(columns.joined(separator: ", ")) )"
     }
 
     /// `CREATE TABLE ATRANSACTION …`, as Apple writes it.
-    static let createTransaction = "CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, "
+    static let createTransaction =
+        "CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, "
         + "ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, "
         + "ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB )"
 
@@ -80,11 +84,14 @@ enum SQLiteHistorySchema {
     /// Reads what the database holds of the history tables (in the attached database named `schema`,
     /// the main one by default).
     static func state(in db: Database, schema: String = "main") throws -> State {
-        let names = try Set(String.fetchAll(db, sql: "SELECT name FROM \(schema).sqlite_master WHERE type = 'table' AND name IN (?, ?, ?)",
-                                            arguments: [changeTable, transactionTable, stringTable]))
+        let names = try Set(
+            String.fetchAll(
+                db, sql: "SELECT name FROM \(schema).sqlite_master WHERE type = 'table' AND name IN (?, ?, ?)",
+                arguments: [changeTable, transactionTable, stringTable]))
         guard names.count == 3 else {
-            return State(hasTables: false, hasTransactions: try names.contains(transactionTable) && hasRows("\(schema).\(transactionTable)", db),
-                         tombstoneColumns: [])
+            return State(
+                hasTables: false, hasTransactions: try names.contains(transactionTable) && hasRows("\(schema).\(transactionTable)", db),
+                tombstoneColumns: [])
         }
         let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?, ?)", arguments: [changeTable, schema]))
         var tombstones: [String] = []
@@ -114,8 +121,9 @@ enum SQLiteHistorySchema {
             if !existing.contains(name) { try db.execute(sql: statement) }
         }
         for (number, name) in primaryKeyRows {
-            try db.execute(sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
-                           arguments: [number, name])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
+                arguments: [number, name])
         }
         var columns = try state(in: db).tombstoneColumns
         while columns.count < tombstones {

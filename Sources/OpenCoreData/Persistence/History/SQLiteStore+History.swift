@@ -21,7 +21,9 @@ extension SQLiteStore {
         guard PersistentStoreOptions.bool(options?[NSPersistentHistoryTrackingKey]) == true else {
             if state.hasTransactions && !isReadOnly {
                 isReadOnly = true
-                Self.historyLog.warning("Store opened without NSPersistentHistoryTrackingKey but previously had been opened with NSPersistentHistoryTrackingKey - Forcing into Read Only mode store at \(url.path)")
+                Self.historyLog.warning(
+                    "Store opened without NSPersistentHistoryTrackingKey but previously had been opened with NSPersistentHistoryTrackingKey - Forcing into Read Only mode store at \(url.path)"
+                )
             }
             return
         }
@@ -54,10 +56,13 @@ extension SQLiteStore {
     /// opened without ``NSPersistentHistoryTrackingKey`` (134091).
     func requireHistory() throws -> SQLiteHistoryTracking {
         guard let history = _history else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "No history tracking option detected on store at \(fileURL.path): add it with NSPersistentHistoryTrackingKey to read or delete its history.",
-                NSAffectedStoresErrorKey: [self],
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "No history tracking option detected on store at \(fileURL.path): add it with NSPersistentHistoryTrackingKey to read or delete its history.",
+                    NSAffectedStoresErrorKey: [self],
+                ])
         }
         return history
     }
@@ -69,7 +74,8 @@ extension SQLiteStore {
         let history = try requireHistory()
         return try read { db in
             guard try db.tableExists(SQLiteHistorySchema.transactionTable), try db.tableExists(SQLiteHistorySchema.changeTable) else {
-                throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, fileURL,
+                throw SQLiteStoreFileAccess.fileError(
+                    NSPersistentStoreOperationError, fileURL,
                     "The store file \(fileURL.path) has no persistent history tables (it was opened read-only before it had any).")
             }
             return try body(SQLiteHistoryReader(store: self, tracking: history, db: db))
@@ -88,10 +94,12 @@ extension SQLiteStore {
     func deleteHistory(_ bound: SQLiteHistoryQuery.Bound) throws -> Int {
         let history = try requireHistory()
         guard !isReadOnly else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
-                NSLocalizedDescriptionKey: "Cannot delete the persistent history of the read-only store at \(fileURL.path).",
-                NSAffectedStoresErrorKey: [self],
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "Cannot delete the persistent history of the read-only store at \(fileURL.path).",
+                    NSAffectedStoresErrorKey: [self],
+                ])
         }
         return try writeTransaction { db in
             try SQLiteHistoryReader(store: self, tracking: history, db: db).delete(bound)

@@ -55,8 +55,9 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// Creates a permanent ID with the store's reference already read (fetches read it once for all
     /// their rows).
     convenience init(entity: NSEntityDescription, store: ObjectIDStoreReference, primaryKey: Int64) {
-        self.init(entity: entity, store: store, primaryKey: primaryKey,
-                  hashBase: Self.hashBase(storeIdentifier: store.identifier, entity: entity))
+        self.init(
+            entity: entity, store: store, primaryKey: primaryKey,
+            hashBase: Self.hashBase(storeIdentifier: store.identifier, entity: entity))
     }
 
     /// Creates a permanent ID whose ``hashBase(storeIdentifier:entity:)`` the caller computed once for
@@ -137,7 +138,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
             return url
         }
         // Entity names are identifiers, so URLComponents always succeeds; this spelling is the same URI.
-        let text = temporaryIdentifier.map { "x-coredata:///\(entityName)/t\($0.uuid.uuidString)" }
+        let text =
+            temporaryIdentifier.map { "x-coredata:///\(entityName)/t\($0.uuid.uuidString)" }
             ?? "x-coredata://\(storeIdentifier ?? "")/\(entityName)/p\(primaryKey ?? 0)"
         return URL(string: text) ?? URL(fileURLWithPath: "/")
     }
@@ -151,8 +153,9 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         case .none:
             return false
         case .object(let other):
-            InternalChecks.check(object.map { ($0 as AnyObject) === Unmanaged<AnyObject>.fromOpaque(other).takeUnretainedValue() } ?? false,
-                                 "an Any? read in place is not the object it holds")
+            InternalChecks.check(
+                object.map { ($0 as AnyObject) === Unmanaged<AnyObject>.fromOpaque(other).takeUnretainedValue() } ?? false,
+                "an Any? read in place is not the object it holds")
             return Unmanaged<NSObject>.fromOpaque(other)._withUnsafeGuaranteedRef { other in
                 guard let other = other as? NSManagedObjectID else { return false }
                 return _names(sameObjectAs: other)

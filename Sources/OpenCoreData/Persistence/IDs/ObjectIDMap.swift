@@ -89,8 +89,9 @@ struct ObjectIDMap<Value> {
         /// The key of a permanent ID, whose primary key the caller read.
         @inline(__always)
         init(_ id: NSManagedObjectID, primaryKey: Int64) {
-            self.init(entity: id.entity, store: id._storeReference!,
-                      base: id._permanentHashBase(primaryKey: primaryKey), primaryKey: primaryKey)
+            self.init(
+                entity: id.entity, store: id._storeReference!,
+                base: id._permanentHashBase(primaryKey: primaryKey), primaryKey: primaryKey)
         }
 
         /// The key of a row of `scope`.
@@ -281,12 +282,15 @@ struct ObjectIDMap<Value> {
     }
 
     @inline(__always)
-    private mutating func removeValue(forPage key: PageKey, primaryKey: Int64,
-                                      where isUnreferenced: (inout Value) -> Bool) -> Value? {
+    private mutating func removeValue(
+        forPage key: PageKey, primaryKey: Int64,
+        where isUnreferenced: (inout Value) -> Bool
+    ) -> Value? {
         guard let index = pages.index(forKey: key) else { return nil }
         let slot = Self.slot(of: primaryKey)
         guard pages.values[index].entries[slot] != nil, isUnreferenced(&pages.values[index].entries[slot]!),
-              let old = pages.values[index].remove(at: slot) else { return nil }
+            let old = pages.values[index].remove(at: slot)
+        else { return nil }
         permanentCount -= 1
         if pages.values[index].count == 0 { pages.remove(at: index) }
         return old
@@ -365,7 +369,8 @@ struct ObjectIDMap<Value> {
         while pageIndex != pages.endIndex {
             for slot in 0..<Self.pageSize where pages.values[pageIndex].entries[slot] != nil {
                 guard isUnreferenced(&pages.values[pageIndex].entries[slot]!),
-                      let value = pages.values[pageIndex].remove(at: slot) else { continue }
+                    let value = pages.values[pageIndex].remove(at: slot)
+                else { continue }
                 removed.append(value)
                 permanentCount -= 1
             }

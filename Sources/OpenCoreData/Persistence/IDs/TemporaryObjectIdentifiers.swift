@@ -34,7 +34,8 @@ enum TemporaryObjectIdentifiers {
         let base = base
         // The counter fills the low 62 bits (the two top bits are the RFC 4122 variant); the random
         // base is mixed in so identifiers of different processes differ. The version nibble is 4.
-        return TemporaryObjectIdentifier(high: (base.high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000,
-                                         low: ((base.low ^ count) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000)
+        return TemporaryObjectIdentifier(
+            high: (base.high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000,
+            low: ((base.low ^ count) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000)
     }
 }

@@ -10,7 +10,8 @@ extension InMemoryStore {
         }
         return try _stateLock.withLock {
             var conflicts: [StoreSaveConflicts.Conflict] = []
-            let expected = changes.updated.map { ($0.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
+            let expected =
+                changes.updated.map { ($0.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
                 + changes.versionChecks.map { ($0.objectID, $0.expectedVersion) }
             for (id, version) in expected {
                 let row = _state.rows[id]
@@ -80,7 +81,8 @@ extension InMemoryStore {
             versions[update.objectID] = old.version + 1
         }
         let explicit = SQLiteStore.explicitToOne(changes, permanentIDs: permanentIDs)
-        let toMany = zip(changes.inserted, insertedIDs).map { ($1, $0.toMany) }
+        let toMany =
+            zip(changes.inserted, insertedIDs).map { ($1, $0.toMany) }
             + changes.updated.map { ($0.objectID, $0.toMany) }
         for (owner, lists) in toMany {
             guard let layout = layoutOf(owner) else { continue }
@@ -89,8 +91,9 @@ extension InMemoryStore {
                     throw saveError("\(owner.entity.name ?? "") has no to-many relationship \(name).")
                 }
                 let ids = try destinations.map { try resolve($0, "The relationship \(name) of \(owner.entity.name ?? "")") }
-                writeToMany(owner, relationship, ids, storage: layout.relationships[name],
-                            explicit: explicit[relationship.inverseRelationship?.name ?? ""] ?? [])
+                writeToMany(
+                    owner, relationship, ids, storage: layout.relationships[name],
+                    explicit: explicit[relationship.inverseRelationship?.name ?? ""] ?? [])
             }
         }
         for delete in changes.deleted {
@@ -103,16 +106,20 @@ extension InMemoryStore {
         return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, insertedVersion: 1, versions: versions)
     }
 
-    private func writeToMany(_ owner: NSManagedObjectID, _ relationship: NSRelationshipDescription,
-                             _ destinations: [NSManagedObjectID], storage: SQLiteRelationshipStorage?,
-                             explicit: Set<NSManagedObjectID>) {
+    private func writeToMany(
+        _ owner: NSManagedObjectID, _ relationship: NSRelationshipDescription,
+        _ destinations: [NSManagedObjectID], storage: SQLiteRelationshipStorage?,
+        explicit: Set<NSManagedObjectID>
+    ) {
         switch storage {
         case let .inverseForeignKey(_, _, orderColumn)?:
             guard let inverse = relationship.inverseRelationship?.name, let destination = relationship.destinationEntity else { return }
             let wanted = Set(destinations)
-            for (id, row) in _state.rows where row.objectID.entity.isKindOf(entity: destination)
+            for (id, row) in _state.rows
+            where row.objectID.entity.isKindOf(entity: destination)
                 && (row.values[inverse] as? NSManagedObjectID) == owner
-                && !wanted.contains(id) && !explicit.contains(id) {
+                && !wanted.contains(id) && !explicit.contains(id)
+            {
                 var values = row.values
                 values[inverse] = nil
                 _state.rows[id] = StoreRow(objectID: id, version: row.version, values: values)
@@ -148,9 +155,11 @@ extension InMemoryStore {
     }
 
     private func saveError(_ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
-            NSLocalizedDescriptionKey: "Cannot save to the in-memory store: \(message)",
-            NSAffectedStoresErrorKey: [self],
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "Cannot save to the in-memory store: \(message)",
+                NSAffectedStoresErrorKey: [self],
+            ])
     }
 }

@@ -92,9 +92,11 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
     /// The layout of an entity, or an error naming it.
     func layout(of entity: NSEntityDescription) throws -> SQLiteEntityLayout {
         guard let name = entity.name, let layout = _schema?.entity(named: name) else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                NSLocalizedDescriptionKey: "The entity \(entity.name ?? "(unnamed)") is not stored in this in-memory store.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The entity \(entity.name ?? "(unnamed)") is not stored in this in-memory store."
+                ])
         }
         return layout
     }
@@ -107,8 +109,10 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
     }
 
     /// The destinations of a to-many relationship (caller holds the lock).
-    func related(_ owner: NSManagedObjectID, relationship: NSRelationshipDescription,
-                 storage: SQLiteRelationshipStorage?) -> [NSManagedObjectID] {
+    func related(
+        _ owner: NSManagedObjectID, relationship: NSRelationshipDescription,
+        storage: SQLiteRelationshipStorage?
+    ) -> [NSManagedObjectID] {
         switch storage {
         case let .inverseForeignKey(_, _, orderColumn)?:
             guard let inverse = relationship.inverseRelationship?.name else { return [] }

@@ -35,8 +35,10 @@ struct SQLiteStoreMetadata {
 
     /// The metadata of a new store for the named configuration of a model: the nine keys Core Data
     /// writes (STORE-FORMAT.md §10) plus the user's own keys, and a new UUID unless `uuid` is given.
-    init(newStoreFor model: NSManagedObjectModel, configurationName: String? = nil,
-         uuid: String? = nil, userMetadata: [String: Any] = [:]) {
+    init(
+        newStoreFor model: NSManagedObjectModel, configurationName: String? = nil,
+        uuid: String? = nil, userMetadata: [String: Any] = [:]
+    ) {
         let hashes = model._entityVersionHashes(forConfigurationName: configurationName)
         var plist = userMetadata
         plist.removeValue(forKey: NSStoreUUIDKey)
@@ -61,29 +63,34 @@ struct SQLiteStoreMetadata {
     static func read(from db: Database, storeURL url: URL) throws -> SQLiteStoreMetadata {
         let exists = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") ?? false
         guard exists else {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, url,
                 "The file \(url.path) is not a Core Data store: it has no Z_METADATA table.")
         }
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, url,
                 "The store file \(url.path) has no metadata row in Z_METADATA.")
         }
         let uuid = String.fromDatabaseValue(row[0] as DatabaseValue)
         let data = Data.fromDatabaseValue(row[1] as DatabaseValue)
         guard let uuid, let data else {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, url,
                 "The store file \(url.path) has a missing or unreadable Z_UUID or Z_PLIST in Z_METADATA.")
         }
         let decoded: Any
         do {
             decoded = try PropertyListReading.propertyList(from: data)
         } catch {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, url,
                 "The metadata of the store file \(url.path) (Z_METADATA.Z_PLIST) is not a property list"
                     + PropertyListReading.reason(error) + ".")
         }
         guard let plist = decoded as? [String: Any] else {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, url,
                 "The metadata of the store file \(url.path) (Z_METADATA.Z_PLIST) is not a dictionary.")
         }
         return SQLiteStoreMetadata(uuid: uuid, plist: plist)
@@ -118,9 +125,11 @@ struct SQLiteStoreMetadata {
     func encodedPlist() throws -> Data {
         guard PropertyListSerialization.propertyList(plist, isValidFor: .binary) else {
             let bad = plist.keys.sorted().first { !PropertyListSerialization.propertyList([$0: plist[$0] as Any], isValidFor: .binary) }
-            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                NSLocalizedDescriptionKey: "The store metadata value for key \"\(bad ?? "?")\" is not a property-list value.",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The store metadata value for key \"\(bad ?? "?")\" is not a property-list value."
+                ])
         }
         return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }
@@ -129,8 +138,9 @@ struct SQLiteStoreMetadata {
     func write(to db: Database) throws {
         let data = try encodedPlist()
         try db.execute(sql: "DELETE FROM Z_METADATA")
-        try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                       arguments: [uuid, data])
+        try db.execute(
+            sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+            arguments: [uuid, data])
     }
 
     /// Replaces the metadata of the existing store file at `url`, in one transaction.

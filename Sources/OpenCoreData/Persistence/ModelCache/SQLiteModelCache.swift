@@ -32,7 +32,8 @@ enum SQLiteModelCache {
         case .blob(let data): return data
         case .null: return nil
         default:
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, url,
                 "The model cache of the store file \(url.path) is damaged: Z_MODELCACHE.Z_CONTENT is not a blob.")
         }
     }
@@ -42,19 +43,23 @@ enum SQLiteModelCache {
     /// - Throws: ``NSFileReadCorruptFileError`` (259) naming the store for a cache that is not a DEFLATE
     ///   stream, a truncated one, or one whose archive is not a model this program reads.
     @discardableResult
-    static func model(from content: Data, store url: URL,
-                      into model: NSManagedObjectModel = NSManagedObjectModel()) throws -> NSManagedObjectModel {
+    static func model(
+        from content: Data, store url: URL,
+        into model: NSManagedObjectModel = NSManagedObjectModel()
+    ) throws -> NSManagedObjectModel {
         let archive: Data
         do {
             archive = try RawDeflate.inflate(content)
         } catch {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, url,
                 "The model cache of the store file \(url.path) is damaged: \(error.reason).")
         }
         do {
             return try CompiledModelDecoder.decode(archive, into: model)
         } catch {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, url,
                 "The model cache of the store file \(url.path) is damaged: \(error.reason).")
         }
     }
@@ -71,14 +76,16 @@ enum SQLiteModelCache {
         let content = try SQLiteStoreFileAccess.run(url) {
             try queue.read { db -> Data? in
                 guard try db.tableExists(SQLiteBookkeepingTables.metadataTable) else {
-                    throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+                    throw SQLiteStoreFileAccess.fileError(
+                        NSFileReadCorruptFileError, url,
                         "The file \(url.path) is a SQLite database but not a Core Data store (it has no Z_METADATA table).")
                 }
                 return try Self.content(in: db, store: url)
             }
         }
         guard let content, !content.isEmpty else {
-            throw SQLiteStoreFileAccess.fileError(NSCoreDataError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSCoreDataError, url,
                 "The store file \(url.path) holds no model cache (Z_MODELCACHE): it was written by a Core Data older than "
                     + "framework version 300 or by a program that keeps none; open it with its model.")
         }

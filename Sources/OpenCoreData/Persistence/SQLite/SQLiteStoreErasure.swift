@@ -46,7 +46,8 @@ struct SQLiteStoreErasure {
             do {
                 try FileManager.default.removeItem(atPath: url.path + suffix)
             } catch {
-                throw SQLiteStoreFileAccess.fileError(NSFileWriteNoPermissionError, url,
+                throw SQLiteStoreFileAccess.fileError(
+                    NSFileWriteNoPermissionError, url,
                     "Cannot delete the store file \(url.path)\(suffix): \(error.localizedDescription)")
             }
         }

@@ -41,9 +41,11 @@ enum SQLiteStoreFileAccess {
                 return try connect(url, readonly: true)
             } catch let error as DatabaseError where needsWriterToRecover(error) {
                 guard FileManager.default.isWritableFile(atPath: url.path),
-                      FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path) else {
+                    FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)
+                else {
                     if !hasJournal(url) && uriFileNamesAreSupported { return try connect(url, readonly: true, immutable: true) }
-                    throw fileError(NSFileReadNoPermissionError, url,
+                    throw fileError(
+                        NSFileReadNoPermissionError, url,
                         "The store file \(url.path) was left in the middle of a transaction (its journal must be rolled back), "
                             + "and the file or its folder is read-only.")
                 }
@@ -132,26 +134,32 @@ enum SQLiteStoreFileAccess {
         let corrupt = error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
         var detail = error.message ?? "SQLite error \(code)"
         if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL {
-            detail += ", SQLite code \(error.extendedResultCode.rawValue): the file system refused a read or write "
+            detail +=
+                ", SQLite code \(error.extendedResultCode.rawValue): the file system refused a read or write "
                 + "(a full disk, a file size limit, a read-only file system or a file changed by another program)"
         }
-        let message = corrupt
+        let message =
+            corrupt
             ? "The store file \(url.path) is not a valid SQLite database (\(detail))."
             : "SQLite failed on the store file \(url.path): \(detail)."
-        return NSError(domain: NSCocoaErrorDomain, code: corrupt ? NSFileReadCorruptFileError : NSSQLiteError, userInfo: [
-            NSLocalizedDescriptionKey: message,
-            NSFilePathErrorKey: url.path,
-            NSURLErrorKey: url,
-            NSSQLiteErrorDomain: code,
-        ])
+        return NSError(
+            domain: NSCocoaErrorDomain, code: corrupt ? NSFileReadCorruptFileError : NSSQLiteError,
+            userInfo: [
+                NSLocalizedDescriptionKey: message,
+                NSFilePathErrorKey: url.path,
+                NSURLErrorKey: url,
+                NSSQLiteErrorDomain: code,
+            ])
     }
 
     /// An error with the given Foundation or Core Data code naming the store file.
     static func fileError(_ code: Int, _ url: URL, _ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: code, userInfo: [
-            NSLocalizedDescriptionKey: message,
-            NSFilePathErrorKey: url.path,
-            NSURLErrorKey: url,
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: code,
+            userInfo: [
+                NSLocalizedDescriptionKey: message,
+                NSFilePathErrorKey: url.path,
+                NSURLErrorKey: url,
+            ])
     }
 }

@@ -48,12 +48,14 @@ struct SQLiteStoreFiles: Sendable {
             let current = Identity(path: url.path + suffix)
             guard current != identity else { continue }
             let what = current == nil ? "was deleted" : "was replaced"
-            throw NSError(domain: NSCocoaErrorDomain, code: NSSQLiteError, userInfo: [
-                NSLocalizedDescriptionKey: "The store file \(url.path)\(suffix) \(what) by another program while the store was open; "
-                    + "nothing was written. Remove the store from its coordinator and add it again.",
-                NSFilePathErrorKey: url.path + suffix,
-                NSURLErrorKey: url,
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSSQLiteError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The store file \(url.path)\(suffix) \(what) by another program while the store was open; "
+                        + "nothing was written. Remove the store from its coordinator and add it again.",
+                    NSFilePathErrorKey: url.path + suffix,
+                    NSURLErrorKey: url,
+                ])
         }
     }
 }

@@ -46,11 +46,14 @@ struct SQLiteStoreRewrite {
         let reader = try SQLiteStoreFileAccess.openForReading(source)
         defer { try? reader.close() }
         let objects = try reader.read { sourceDB in
-            try Row.fetchAll(sourceDB, sql: """
-                SELECT type, name, sql FROM sqlite_master
-                WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
-                ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid
-                """).map { (type: $0[0] as String, name: $0[1] as String, sql: $0[2] as String) }
+            try Row.fetchAll(
+                sourceDB,
+                sql: """
+                    SELECT type, name, sql FROM sqlite_master
+                    WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
+                    ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid
+                    """
+            ).map { (type: $0[0] as String, name: $0[1] as String, sql: $0[2] as String) }
         }
         try Self.dropEverything(in: db)
         for object in objects where object.type == "table" {
@@ -69,9 +72,11 @@ struct SQLiteStoreRewrite {
     /// Drops every table, view and trigger of the database (indexes go with their tables), inside the
     /// caller's transaction; SQLite's own tables stay.
     static func dropEverything(in db: Database) throws {
-        let objects = try Row.fetchAll(db, sql: """
-            SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND type IN ('view', 'trigger', 'table')
-            """)
+        let objects = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND type IN ('view', 'trigger', 'table')
+                """)
         for row in objects {
             let type: String = row[0], name: String = row[1]
             try db.execute(sql: "DROP \(type.uppercased()) IF EXISTS \(name.quotedDatabaseIdentifier)")

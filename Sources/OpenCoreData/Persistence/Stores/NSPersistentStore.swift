@@ -23,8 +23,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// A `nil` configuration name means the model's default configuration (every entity). The coordinator
     /// creates a store of a registered class (``NSPersistentStoreCoordinator/registerStoreClass(_:type:)``)
     /// with this initializer.
-    public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
-                at url: URL, options: [AnyHashable: Any]? = nil) {
+    public required init(
+        persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
+        at url: URL, options: [AnyHashable: Any]? = nil
+    ) {
         _coordinator = root
         _configurationName = name ?? "PF_DEFAULT_CONFIGURATION_NAME"
         _options = options
@@ -166,9 +168,12 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// Opens or creates the store for the coordinator's model; called once by the coordinator.
     func _open(model: NSManagedObjectModel) throws {
-        throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "The store class \(Swift.type(of: self)) for type \(type) at \(url?.path ?? "(no location)") subclasses NSPersistentStore directly; a custom store subclasses NSIncrementalStore or NSAtomicStore.",
-        ])
+        throw NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "The store class \(Swift.type(of: self)) for type \(type) at \(url?.path ?? "(no location)") subclasses NSPersistentStore directly; a custom store subclasses NSIncrementalStore or NSAtomicStore."
+            ])
     }
 
     /// Releases the store's resources; called when the store leaves its coordinator.
@@ -231,8 +236,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// The error for an operation this kind of store does not support.
     func _unsupported(_ operation: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "The persistent store of type \(type) at \(url?.path ?? "(no location)") does not support \(operation).",
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The persistent store of type \(type) at \(url?.path ?? "(no location)") does not support \(operation)."
+            ])
     }
 }

@@ -51,7 +51,8 @@ public final class NSQueryGenerationToken: NSObject, NSCopying, @unchecked Senda
         var snapshots: [String: DatabaseSnapshot] = [:]
         for store in stores {
             guard let sqlite = store as? SQLiteStore, let identifier = store.identifier,
-                  let pool = sqlite._database as? DatabasePool else { continue }
+                let pool = sqlite._database as? DatabasePool
+            else { continue }
             snapshots[identifier] = try SQLiteStoreFileAccess.run(sqlite.fileURL) { try pool.makeSnapshot() }
         }
         return NSQueryGenerationToken(snapshots: snapshots)

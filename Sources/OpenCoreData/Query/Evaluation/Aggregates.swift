@@ -31,7 +31,10 @@ enum Aggregates {
     static func extreme(_ values: [Any], wantMax: Bool) -> Any? {
         var best: Any?
         for value in values {
-            guard let current = best else { best = value; continue }
+            guard let current = best else {
+                best = value
+                continue
+            }
             guard let order = ValueComparison.compare(value, current, options: []) else { continue }
             if wantMax ? order == .orderedDescending : order == .orderedAscending { best = value }
         }

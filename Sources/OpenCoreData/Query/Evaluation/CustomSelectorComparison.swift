@@ -26,7 +26,8 @@ enum CustomSelectorComparison {
             return SortComparison.compareValues(lhs, rhs, selector: selector) == .orderedSame
         default:
             guard let a = lhs.flatMap({ EvaluationValues.flatten($0) }).flatMap(ValueComparison.string),
-                  let b = rhs.flatMap({ EvaluationValues.flatten($0) }).flatMap(ValueComparison.string) else { return false }
+                let b = rhs.flatMap({ EvaluationValues.flatten($0) }).flatMap(ValueComparison.string)
+            else { return false }
             switch selector {
             case "hasPrefix:": return StringFolding.begins(a, with: b, options: [])
             case "hasSuffix:": return StringFolding.ends(a, with: b, options: [])

@@ -69,11 +69,13 @@ enum ExpressionFunctions {
     private static func subscripted(_ container: Any?, _ index: Any?) -> Any? {
         guard let container else { return nil }
         if let key = index.flatMap(ValueComparison.string),
-           container is any AnyKeyedLookup || type(of: container) is NSDictionary.Type || container is KeyValueCoding {
+            container is any AnyKeyedLookup || type(of: container) is NSDictionary.Type || container is KeyValueCoding
+        {
             return KeyValueAccess.value(of: container, forKey: key)
         }
         guard let elements = EvaluationValues.elements(of: container), !EvaluationValues.isUnordered(container),
-              let position = NumericValue(index)?.int64Value else { return nil }
+            let position = NumericValue(index)?.int64Value
+        else { return nil }
         let count = Int64(elements.count)
         let resolved = position < 0 ? count + position : position
         guard resolved >= 0, resolved < count else { return nil }

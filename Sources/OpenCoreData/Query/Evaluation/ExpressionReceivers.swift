@@ -33,9 +33,11 @@ enum FetchExpression {
     /// Executes the request in the context; `nil` when the context cannot fetch.
     static func evaluate(_ arguments: [Any?]) -> Any? {
         guard arguments.count == 3,
-              let performer = EvaluationValues.flatten(arguments[1]) as? ExpressionFetchPerformer else { return nil }
-        return performer._expressionFetch(EvaluationValues.flatten(arguments[0]),
-                                          countOnly: isCountOnly(EvaluationValues.flatten(arguments[2])))
+            let performer = EvaluationValues.flatten(arguments[1]) as? ExpressionFetchPerformer
+        else { return nil }
+        return performer._expressionFetch(
+            EvaluationValues.flatten(arguments[0]),
+            countOnly: isCountOnly(EvaluationValues.flatten(arguments[2])))
     }
 
     /// Whether a count-only flag's value (a Boolean or a number) asks for a count.

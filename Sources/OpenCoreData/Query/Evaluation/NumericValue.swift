@@ -18,27 +18,84 @@ enum NumericValue {
         let kind = type(of: value)
         if kind == String.self { return nil }
         switch ObjectIdentifier(kind) {
-        case ObjectIdentifier(Int.self): if let v = value as? Int { self = .integer(Int64(v)); return }
-        case ObjectIdentifier(Double.self): if let v = value as? Double { self = .double(v); return }
-        case ObjectIdentifier(Bool.self): if let v = value as? Bool { self = .integer(v ? 1 : 0); return }
-        case ObjectIdentifier(Int64.self): if let v = value as? Int64 { self = .integer(v); return }
-        case ObjectIdentifier(Int32.self): if let v = value as? Int32 { self = .integer(Int64(v)); return }
-        case ObjectIdentifier(Int16.self): if let v = value as? Int16 { self = .integer(Int64(v)); return }
-        case ObjectIdentifier(Int8.self): if let v = value as? Int8 { self = .integer(Int64(v)); return }
+        case ObjectIdentifier(Int.self):
+            if let v = value as? Int {
+                self = .integer(Int64(v))
+                return
+            }
+        case ObjectIdentifier(Double.self):
+            if let v = value as? Double {
+                self = .double(v)
+                return
+            }
+        case ObjectIdentifier(Bool.self):
+            if let v = value as? Bool {
+                self = .integer(v ? 1 : 0)
+                return
+            }
+        case ObjectIdentifier(Int64.self):
+            if let v = value as? Int64 {
+                self = .integer(v)
+                return
+            }
+        case ObjectIdentifier(Int32.self):
+            if let v = value as? Int32 {
+                self = .integer(Int64(v))
+                return
+            }
+        case ObjectIdentifier(Int16.self):
+            if let v = value as? Int16 {
+                self = .integer(Int64(v))
+                return
+            }
+        case ObjectIdentifier(Int8.self):
+            if let v = value as? Int8 {
+                self = .integer(Int64(v))
+                return
+            }
         case ObjectIdentifier(UInt.self):
-            if let v = value as? UInt { self = v <= UInt(Int64.max) ? .integer(Int64(v)) : .unsigned(UInt64(v)); return }
+            if let v = value as? UInt {
+                self = v <= UInt(Int64.max) ? .integer(Int64(v)) : .unsigned(UInt64(v))
+                return
+            }
         case ObjectIdentifier(UInt64.self):
-            if let v = value as? UInt64 { self = v <= UInt64(Int64.max) ? .integer(Int64(v)) : .unsigned(v); return }
-        case ObjectIdentifier(UInt32.self): if let v = value as? UInt32 { self = .integer(Int64(v)); return }
-        case ObjectIdentifier(UInt16.self): if let v = value as? UInt16 { self = .integer(Int64(v)); return }
-        case ObjectIdentifier(UInt8.self): if let v = value as? UInt8 { self = .integer(Int64(v)); return }
-        case ObjectIdentifier(Float.self): if let v = value as? Float { self = .double(Double(v)); return }
-        case ObjectIdentifier(Decimal.self): if let v = value as? Decimal { self = .decimal(v); return }
+            if let v = value as? UInt64 {
+                self = v <= UInt64(Int64.max) ? .integer(Int64(v)) : .unsigned(v)
+                return
+            }
+        case ObjectIdentifier(UInt32.self):
+            if let v = value as? UInt32 {
+                self = .integer(Int64(v))
+                return
+            }
+        case ObjectIdentifier(UInt16.self):
+            if let v = value as? UInt16 {
+                self = .integer(Int64(v))
+                return
+            }
+        case ObjectIdentifier(UInt8.self):
+            if let v = value as? UInt8 {
+                self = .integer(Int64(v))
+                return
+            }
+        case ObjectIdentifier(Float.self):
+            if let v = value as? Float {
+                self = .double(Double(v))
+                return
+            }
+        case ObjectIdentifier(Decimal.self):
+            if let v = value as? Decimal {
+                self = .decimal(v)
+                return
+            }
         default: break
         }
         guard kind is NSNumber.Type else { return nil }
         // A metatype check first: a failing class cast costs far more than it.
-        if kind is NSDecimalNumber.Type, let v = value as? NSDecimalNumber { self = .decimal(v.decimalValue); return }
+        if kind is NSDecimalNumber.Type, let v = value as? NSDecimalNumber {
+            self = .decimal(v.decimalValue)
+            return
+        }
         guard let v = value as? NSNumber else { return nil }
         // The type encoding is one character ("q", "d", …); read in place rather than as a new String.
         let encoding = v.objCType

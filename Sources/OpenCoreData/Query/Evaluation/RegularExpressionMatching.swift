@@ -36,8 +36,9 @@ enum RegularExpressionMatching {
 
     private static func compiled(_ key: Key) -> NSRegularExpression? {
         if let cached = cache.withLock({ $0[key] }) { return cached }
-        let expression = try? NSRegularExpression(pattern: "\\A(?:" + key.pattern + ")\\z",
-                                                  options: key.caseInsensitive ? [.caseInsensitive] : [])
+        let expression = try? NSRegularExpression(
+            pattern: "\\A(?:" + key.pattern + ")\\z",
+            options: key.caseInsensitive ? [.caseInsensitive] : [])
         cache.withLock { entries in
             if entries.count >= cacheLimit { entries.removeAll() }
             entries[key] = .some(expression)

@@ -47,7 +47,11 @@ enum StringFolding {
         var tokens: [LikeToken] = []
         var escaping = false
         for character in fold(pattern, options: options) {
-            if escaping { tokens.append(.literal(character)); escaping = false; continue }
+            if escaping {
+                tokens.append(.literal(character))
+                escaping = false
+                continue
+            }
             switch character {
             case "\\": escaping = true
             case "*": tokens.append(.star)
@@ -60,11 +64,16 @@ enum StringFolding {
         var t = 0, p = 0, starP = -1, starT = 0
         while t < text.count {
             if p < tokens.count, tokens[p].matches(text[t]) {
-                t += 1; p += 1
+                t += 1
+                p += 1
             } else if p < tokens.count, case .star = tokens[p] {
-                starP = p; starT = t; p += 1
+                starP = p
+                starT = t
+                p += 1
             } else if starP >= 0 {
-                p = starP + 1; starT += 1; t = starT
+                p = starP + 1
+                starT += 1
+                t = starT
             } else {
                 return false
             }

@@ -17,8 +17,9 @@ enum ValueComparison {
         if let x = a as? UUID, let y = b as? UUID { return x == y }
         if let x = a as? URL, let y = b as? URL { return x == y }
         if let x = EvaluationValues.elements(of: a), let y = EvaluationValues.elements(of: b) {
-            return collectionsEqual(x, y, unordered: EvaluationValues.isUnordered(a) || EvaluationValues.isUnordered(b),
-                                    options: options)
+            return collectionsEqual(
+                x, y, unordered: EvaluationValues.isUnordered(a) || EvaluationValues.isUnordered(b),
+                options: options)
         }
         if let x = a as? NSObject, let y = b as? NSObject { return x.isEqual(y) }
         if type(of: a) is AnyClass, type(of: b) is AnyClass, (a as AnyObject) === (b as AnyObject) { return true }
@@ -36,7 +37,8 @@ enum ValueComparison {
         if let x = a as? UUID, let y = b as? UUID { return order(x.uuidString, y.uuidString) }
         if let x = a as? URL, let y = b as? URL { return order(x.absoluteString, y.absoluteString) }
         if let x = a as? Data, let y = b as? Data {
-            return x.lexicographicallyPrecedes(y) ? .orderedAscending
+            return x.lexicographicallyPrecedes(y)
+                ? .orderedAscending
                 : (y.lexicographicallyPrecedes(x) ? .orderedDescending : .orderedSame)
         }
         return nil

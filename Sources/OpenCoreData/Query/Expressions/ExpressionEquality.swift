@@ -16,8 +16,8 @@ enum ExpressionEquality {
         case let (.method(r1, s1, a1), .method(r2, s2, a2)):
             return s1 == s2 && r1.isEqual(r2) && a1 == a2
         case let (.unionSet(l1, r1), .unionSet(l2, r2)),
-             let (.intersectSet(l1, r1), .intersectSet(l2, r2)),
-             let (.minusSet(l1, r1), .minusSet(l2, r2)):
+            let (.intersectSet(l1, r1), .intersectSet(l2, r2)),
+            let (.minusSet(l1, r1), .minusSet(l2, r2)):
             return l1.isEqual(l2) && r1.isEqual(r2)
         case let (.subquery(c1, v1, p1), .subquery(c2, v2, p2)):
             return v1 == v2 && c1.isEqual(c2) && p1.isEqual(p2)

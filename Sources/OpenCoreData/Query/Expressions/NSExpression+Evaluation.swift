@@ -16,8 +16,9 @@ extension NSExpression {
             if name == FetchExpression.functionName { return FetchExpression.evaluate(arguments.map { $0.evaluate(object, in: scope) }) }
             return ExpressionFunctions.evaluate(name, arguments.map { $0.evaluate(object, in: scope) })
         case .method(let receiver, let selector, let arguments):
-            return MethodCall.call(selector, on: receiver.evaluate(object, in: scope),
-                                   arguments: arguments.map { $0.evaluate(object, in: scope) })
+            return MethodCall.call(
+                selector, on: receiver.evaluate(object, in: scope),
+                arguments: arguments.map { $0.evaluate(object, in: scope) })
         case .unionSet(let left, let right):
             guard let a = collection(left, object, scope), let b = collection(right, object, scope) else { return nil }
             return EvaluationValues.distinct(a + b)
@@ -72,8 +73,10 @@ extension NSExpression {
         case .subquery(let collection, let variable, let predicate):
             var inner = bound
             inner.insert(variable)
-            return NSExpression(storage: .subquery(sub(collection), variable: variable,
-                                                   predicate: predicate.substituting(variables, bound: inner)))
+            return NSExpression(
+                storage: .subquery(
+                    sub(collection), variable: variable,
+                    predicate: predicate.substituting(variables, bound: inner)))
         case .aggregate(let subexpressions):
             return NSExpression(storage: .aggregate(subexpressions.map(sub)))
         case .block(let block, let arguments):
@@ -107,7 +110,10 @@ enum MethodCall {
     /// read as keys.
     static func call(_ selector: String, on receiver: Any?, arguments: [Any?]) -> Any? {
         if let object = EvaluationValues.flatten(receiver) as? ExpressionMethodReceiver,
-           case .handled(let value) = object._expressionMethod(selector, arguments: arguments) { return value }
+            case .handled(let value) = object._expressionMethod(selector, arguments: arguments)
+        {
+            return value
+        }
         if selector == "valueForKeyPath:" || selector == "valueForKey:" {
             guard arguments.count == 1, let path = arguments[0].flatMap(ValueComparison.string) else { return nil }
             if selector == "valueForKey:" { return KeyValueAccess.value(of: receiver, forKey: path) }

@@ -120,8 +120,9 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     /// is a programmer error and traps.
     public convenience init<Root, Value>(forKeyPath keyPath: KeyPath<Root, Value>) {
         guard let name = KeyPathNames.string(for: keyPath) else {
-            preconditionFailure("Cannot name the key path \(keyPath.debugDescription) as a Key-Value Coding key "
-                                + "path; have \(Root.self) implement KeyValueCoding.kvcKeyPathString(for:)")
+            preconditionFailure(
+                "Cannot name the key path \(keyPath.debugDescription) as a Key-Value Coding key "
+                    + "path; have \(Root.self) implement KeyValueCoding.kvcKeyPathString(for:)")
         }
         self.init(forKeyPath: name)
     }
@@ -150,9 +151,10 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         guard let arity = ExpressionFunctions.arity(of: name) else {
             preconditionFailure("Unknown function \"\(name)\" for an NSExpression")
         }
-        precondition(arity == expressions.count || (arity == -1 && !expressions.isEmpty),
-                     "The function \"\(name)\" takes \(arity == -1 ? "one or more" : String(arity)) "
-                        + "arguments, not \(expressions.count)")
+        precondition(
+            arity == expressions.count || (arity == -1 && !expressions.isEmpty),
+            "The function \"\(name)\" takes \(arity == -1 ? "one or more" : String(arity)) "
+                + "arguments, not \(expressions.count)")
         self.init(storage: .function(name, arguments: expressions))
     }
 
@@ -195,8 +197,10 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
 
     /// Creates an expression that returns the elements of a collection for which a predicate is true;
     /// inside the predicate, `$variable` is the element being tested.
-    public convenience init(forSubquery expression: NSExpression, usingIteratorVariable variable: String,
-                            predicate: NSPredicate) {
+    public convenience init(
+        forSubquery expression: NSExpression, usingIteratorVariable variable: String,
+        predicate: NSPredicate
+    ) {
         self.init(storage: .subquery(expression, variable: variable, predicate: predicate))
     }
 
@@ -215,8 +219,10 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
 
     /// Creates an expression that returns the value of `trueExpression` when the predicate is true for the
     /// evaluated object and the value of `falseExpression` otherwise (`TERNARY(predicate, a, b)`).
-    public convenience init(forConditional predicate: NSPredicate, trueExpression: NSExpression,
-                            falseExpression: NSExpression) {
+    public convenience init(
+        forConditional predicate: NSPredicate, trueExpression: NSExpression,
+        falseExpression: NSExpression
+    ) {
         self.init(storage: .conditional(predicate, trueExpression, falseExpression))
     }
 
@@ -246,8 +252,9 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     /// what was expected and the character offset. This initializer is an OpenCoreData addition for text
     /// that comes from users or files.
     public convenience init(validatingFormat expressionFormat: String, argumentArray arguments: [Any]? = nil) throws {
-        let parsed = try PredicateFormatParser.parseExpression(expressionFormat,
-                                                               arguments: (arguments ?? []).map { Optional($0) })
+        let parsed = try PredicateFormatParser.parseExpression(
+            expressionFormat,
+            arguments: (arguments ?? []).map { Optional($0) })
         self.init(copying: parsed)
     }
 
@@ -260,8 +267,10 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
             return try PredicateFormatParser.parseExpression(format, arguments: arguments)
         } catch {
             let message = (error as NSError).localizedDescription
-            preconditionFailure(message.contains(format) ? message
-                                : "Unable to parse the format string \"\(format)\": \(message)")
+            preconditionFailure(
+                message.contains(format)
+                    ? message
+                    : "Unable to parse the format string \"\(format)\": \(message)")
         }
     }
 

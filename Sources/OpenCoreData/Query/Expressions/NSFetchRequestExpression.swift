@@ -17,11 +17,16 @@ open class NSFetchRequestExpression: NSExpression, @unchecked Sendable {
     ///   - context: An expression that evaluates to an instance of `NSManagedObjectContext`.
     ///   - countFlag: If `true`, evaluating the expression performs `count(for:)` with the request;
     ///     if `false`, it performs `fetch(_:)`.
-    open class func expression(forFetch fetch: NSExpression, context: NSExpression,
-                               countOnly countFlag: Bool) -> NSExpression {
-        NSFetchRequestExpression(storage: .function(FetchExpression.functionName, arguments: [
-            fetch, context, NSExpression(forConstantValue: countFlag),
-        ]))
+    open class func expression(
+        forFetch fetch: NSExpression, context: NSExpression,
+        countOnly countFlag: Bool
+    ) -> NSExpression {
+        NSFetchRequestExpression(
+            storage: .function(
+                FetchExpression.functionName,
+                arguments: [
+                    fetch, context, NSExpression(forConstantValue: countFlag),
+                ]))
     }
 
     private var _fetchArguments: [NSExpression] {

@@ -71,7 +71,8 @@ struct PredicateFormatArguments {
         case .character:
             if let string = Self.string(value), string.count == 1 { return NSExpression(forConstantValue: string) }
             if let code = Self.integer(value), code >= 0, code <= Int(UInt32.max),
-               let scalar = Unicode.Scalar(UInt32(code)) {
+                let scalar = Unicode.Scalar(UInt32(code))
+            {
                 return NSExpression(forConstantValue: String(Character(scalar)))
             }
             throw PredicateFormatFailure(

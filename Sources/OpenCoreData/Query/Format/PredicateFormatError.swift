@@ -23,11 +23,13 @@ struct PredicateFormatFailure: Error {
         // Very long texts are shortened in the message; userInfo keeps the whole text.
         let shown = format.count > 300 ? String(format.prefix(300)) + "…" : format
         let description = "Unable to parse the format string \"\(shown)\": \(message) at offset \(characterOffset)"
-        return NSError(domain: NSCocoaErrorDomain, code: NSFormattingError, userInfo: [
-            NSLocalizedDescriptionKey: description,
-            NSLocalizedFailureReasonErrorKey: "\(message) at offset \(characterOffset)",
-            NSPredicateFormatStringErrorKey: format,
-            NSPredicateFormatOffsetErrorKey: characterOffset,
-        ])
+        return NSError(
+            domain: NSCocoaErrorDomain, code: NSFormattingError,
+            userInfo: [
+                NSLocalizedDescriptionKey: description,
+                NSLocalizedFailureReasonErrorKey: "\(message) at offset \(characterOffset)",
+                NSPredicateFormatStringErrorKey: format,
+                NSPredicateFormatOffsetErrorKey: characterOffset,
+            ])
     }
 }

@@ -18,7 +18,9 @@ enum PredicateFormatFunctions {
     static func problem(with name: String, argumentCount: Int) -> String {
         for candidate in candidates(for: name) {
             if let arity = ExpressionFunctions.arity(of: candidate) {
-                let expected = arity == -1 ? "one or more arguments"
+                let expected =
+                    arity == -1
+                    ? "one or more arguments"
                     : arity == 1 ? "1 argument" : "\(arity) arguments"
                 return "the function '\(candidate)' takes \(expected), not \(argumentCount)"
             }

@@ -164,12 +164,18 @@ struct PredicateFormatLexer {
         }
         var text = ""
         var isFloat = false
-        while Self.isDigit(peek()) { text.unicodeScalars.append(scalars[index]); index += 1 }
+        while Self.isDigit(peek()) {
+            text.unicodeScalars.append(scalars[index])
+            index += 1
+        }
         if peek() == ".", Self.isDigit(peek(1)) {
             isFloat = true
             text.append(".")
             index += 1
-            while Self.isDigit(peek()) { text.unicodeScalars.append(scalars[index]); index += 1 }
+            while Self.isDigit(peek()) {
+                text.unicodeScalars.append(scalars[index])
+                index += 1
+            }
         }
         if let e = peek(), e == "e" || e == "E" {
             var lookahead = 1
@@ -179,7 +185,10 @@ struct PredicateFormatLexer {
                 text.append("e")
                 if lookahead == 2, let sign = peek(1) { text.unicodeScalars.append(sign) }
                 index += lookahead
-                while Self.isDigit(peek()) { text.unicodeScalars.append(scalars[index]); index += 1 }
+                while Self.isDigit(peek()) {
+                    text.unicodeScalars.append(scalars[index])
+                    index += 1
+                }
             }
         }
         if let scalar = peek(), Self.isIdentifierStart(scalar) {
@@ -222,7 +231,10 @@ struct PredicateFormatLexer {
                 value.append("%")
                 continue
             }
-            guard scalar == "\\" else { value.append(scalar); continue }
+            guard scalar == "\\" else {
+                value.append(scalar)
+                continue
+            }
             let escapeStart = index - 1
             guard let escaped = peek() else {
                 throw PredicateFormatFailure(message: "unterminated string literal starting", offset: start)

@@ -10,7 +10,8 @@ extension PredicateFormatSyntax {
     /// "expected an expression after '>'".
     mutating func parseExpression(after token: PredicateFormatToken? = nil) throws(PredicateFormatFailure) -> NSExpression {
         if current.kind == .end || current.kind == .rightParen || current.kind == .comma
-            || current.kind == .rightBrace || current.kind == .rightBracket {
+            || current.kind == .rightBrace || current.kind == .rightBracket
+        {
             throw missingExpression(after: token)
         }
         let start = current
@@ -21,8 +22,9 @@ extension PredicateFormatSyntax {
     func missingExpression(after token: PredicateFormatToken?) -> PredicateFormatFailure {
         let found = current.kind == .end ? "" : ", found \(describe(current))"
         if let token {
-            return PredicateFormatFailure(message: "expected an expression after \(describe(token))\(found)",
-                                          offset: current.offset)
+            return PredicateFormatFailure(
+                message: "expected an expression after \(describe(token))\(found)",
+                offset: current.offset)
         }
         return PredicateFormatFailure(message: "expected an expression\(found)", offset: current.offset)
     }
@@ -36,9 +38,12 @@ extension PredicateFormatSyntax {
     }
 
     /// Reads the right operand of a binary operator.
-    private mutating func operand(after token: PredicateFormatToken,
-                                  _ level: (inout Self) throws(PredicateFormatFailure) -> Node)
-        throws(PredicateFormatFailure) -> NSExpression {
+    private mutating func operand(
+        after token: PredicateFormatToken,
+        _ level: (inout Self) throws(PredicateFormatFailure) -> Node
+    )
+        throws(PredicateFormatFailure) -> NSExpression
+    {
         if current.kind == .end { throw missingExpression(after: token) }
         let start = current
         return try requireExpression(try level(&self), startingAt: start)
@@ -48,8 +53,9 @@ extension PredicateFormatSyntax {
         switch node {
         case .expression(let expression): return expression
         case .predicate:
-            throw PredicateFormatFailure(message: "expected an expression before \(describe(token)), found a predicate",
-                                         offset: token.offset)
+            throw PredicateFormatFailure(
+                message: "expected an expression before \(describe(token)), found a predicate",
+                offset: token.offset)
         }
     }
 
@@ -125,8 +131,10 @@ extension PredicateFormatSyntax {
                 break
             }
         }
-        return .expression(NSExpression(forFunction: "from:subtract:",
-                                        arguments: [NSExpression(forConstantValue: 0), value]))
+        return .expression(
+            NSExpression(
+                forFunction: "from:subtract:",
+                arguments: [NSExpression(forConstantValue: 0), value]))
     }
 
     /// `power := postfix ("**" unary)?` — right-associative, so `2 ** 3 ** 2` is `2 ** 9`.
@@ -176,8 +184,9 @@ extension PredicateFormatSyntax {
             advance()
             return try arguments.keyPathString(for: spec, at: token.offset)
         default:
-            throw PredicateFormatFailure(message: "expected a key after \(describe(dot)), found \(describe(token))",
-                                         offset: token.offset)
+            throw PredicateFormatFailure(
+                message: "expected a key after \(describe(dot)), found \(describe(token))",
+                offset: token.offset)
         }
     }
 
@@ -195,7 +204,8 @@ extension PredicateFormatSyntax {
 
     /// Reads `[index]` after a collection: a number or expression, `FIRST`, `LAST` or `SIZE`.
     private mutating func parseSubscript(of base: NSExpression, opening: PredicateFormatToken)
-        throws(PredicateFormatFailure) -> NSExpression {
+        throws(PredicateFormatFailure) -> NSExpression
+    {
         try enter()
         defer { leave() }
         let result: NSExpression

@@ -15,8 +15,9 @@ extension PredicateFormatSyntax {
                 parenthesisDepth -= 1
             }
             if current.kind == .rightParen {
-                throw PredicateFormatFailure(message: "expected a predicate or an expression after '('",
-                                             offset: current.offset)
+                throw PredicateFormatFailure(
+                    message: "expected a predicate or an expression after '('",
+                    offset: current.offset)
             }
             let node = try parseOr()
             guard current.kind == .rightParen else {
@@ -119,8 +120,9 @@ extension PredicateFormatSyntax {
             }
         }
         guard current.kind == .rightBrace else {
-            throw PredicateFormatFailure(message: "expected ',' or '}' in the aggregate, found \(describe(current))",
-                                         offset: current.offset)
+            throw PredicateFormatFailure(
+                message: "expected ',' or '}' in the aggregate, found \(describe(current))",
+                offset: current.offset)
         }
         advance()
         return NSExpression(forAggregate: elements)
@@ -297,10 +299,12 @@ extension PredicateFormatSyntax {
 
     /// Reads a predicate inside a call, where it ends at `,` or `)`.
     private mutating func parsePredicateArgument(of name: String, at start: PredicateFormatToken)
-        throws(PredicateFormatFailure) -> NSPredicate {
+        throws(PredicateFormatFailure) -> NSPredicate
+    {
         if current.kind == .end || current.kind == .comma || current.kind == .rightParen {
-            throw PredicateFormatFailure(message: "expected a predicate in \(name), found \(describe(current))",
-                                         offset: current.offset)
+            throw PredicateFormatFailure(
+                message: "expected a predicate in \(name), found \(describe(current))",
+                offset: current.offset)
         }
         let node = try parseOr()
         switch node {

@@ -254,10 +254,13 @@ struct PredicateFormatSyntax {
         let token: PredicateFormatToken
     }
 
-    private func makeComparison(_ left: NSExpression, _ right: NSExpression,
-                                modifier: NSComparisonPredicate.Modifier, _ comparison: Comparison) -> NSComparisonPredicate {
-        NSComparisonPredicate(leftExpression: left, rightExpression: right, modifier: modifier,
-                              type: comparison.type, options: comparison.options)
+    private func makeComparison(
+        _ left: NSExpression, _ right: NSExpression,
+        modifier: NSComparisonPredicate.Modifier, _ comparison: Comparison
+    ) -> NSComparisonPredicate {
+        NSComparisonPredicate(
+            leftExpression: left, rightExpression: right, modifier: modifier,
+            type: comparison.type, options: comparison.options)
     }
 
     /// Reads a comparison operator and its `[cdn]` options, or returns `nil` when the current token is not

@@ -37,7 +37,9 @@ enum PredicateFormatPrinter {
         case .function:
             return format(function: expression)
         case .unionSet, .intersectSet, .minusSet:
-            let word = expression.expressionType == .unionSet ? "UNION"
+            let word =
+                expression.expressionType == .unionSet
+                ? "UNION"
                 : expression.expressionType == .intersectSet ? "INTERSECT" : "MINUS"
             return operandText(expression.leftExpression, minimum: Level.set) + " \(word) "
                 + operandText(expression.rightExpression, minimum: Level.additive)

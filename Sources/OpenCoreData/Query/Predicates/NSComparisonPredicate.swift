@@ -79,10 +79,13 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     public let customSelector: String?
 
     /// Creates a predicate that compares two expressions with the given operator, modifier and options.
-    public init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
-                modifier: Modifier, type: Operator, options: Options = []) {
-        precondition(type != .customSelector,
-                     "Use init(leftExpression:rightExpression:customSelector:) for a custom selector comparison")
+    public init(
+        leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
+        modifier: Modifier, type: Operator, options: Options = []
+    ) {
+        precondition(
+            type != .customSelector,
+            "Use init(leftExpression:rightExpression:customSelector:) for a custom selector comparison")
         leftExpression = lhs
         rightExpression = rhs
         comparisonPredicateModifier = modifier
@@ -101,8 +104,9 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     /// `"hasSuffix:"`, `"containsString:"`, `"isEqualToDate:"`, `"isEqualToNumber:"`; the `compare:`-style
     /// methods are true when the values are ordered the same.
     public init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression, customSelector selector: String) {
-        precondition(CustomSelectorComparison.isKnown(selector),
-                     "Unknown custom selector \"\(selector)\" for a comparison predicate")
+        precondition(
+            CustomSelectorComparison.isKnown(selector),
+            "Unknown custom selector \"\(selector)\" for a comparison predicate")
         leftExpression = lhs
         rightExpression = rhs
         comparisonPredicateModifier = .direct
@@ -117,9 +121,10 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
         if let customSelector {
             return NSComparisonPredicate(leftExpression: left, rightExpression: right, customSelector: customSelector)
         }
-        return NSComparisonPredicate(leftExpression: left, rightExpression: right,
-                                     modifier: comparisonPredicateModifier, type: predicateOperatorType,
-                                     options: options)
+        return NSComparisonPredicate(
+            leftExpression: left, rightExpression: right,
+            modifier: comparisonPredicateModifier, type: predicateOperatorType,
+            options: options)
     }
 
     override func evaluate(_ object: Any?, in scope: EvaluationScope) -> Bool {
@@ -127,8 +132,9 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     }
 
     override func substituting(_ variables: [String: Any], bound: Set<String>) -> NSPredicate {
-        with(left: leftExpression.substituting(variables, bound: bound),
-             right: rightExpression.substituting(variables, bound: bound))
+        with(
+            left: leftExpression.substituting(variables, bound: bound),
+            right: rightExpression.substituting(variables, bound: bound))
     }
 
     override func isStructurallyEqual(to other: NSPredicate) -> Bool {

@@ -24,8 +24,9 @@ open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
     ///
     /// A `.not` predicate negates its first subpredicate.
     public init(type: LogicalType, subpredicates: [NSPredicate]) {
-        precondition(type != .not || subpredicates.count == 1,
-                     "A NOT compound predicate takes exactly one subpredicate, not \(subpredicates.count)")
+        precondition(
+            type != .not || subpredicates.count == 1,
+            "A NOT compound predicate takes exactly one subpredicate, not \(subpredicates.count)")
         compoundPredicateType = type
         predicates = subpredicates
         super.init(subclassBase: ())
@@ -58,8 +59,9 @@ open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
     }
 
     override func substituting(_ variables: [String: Any], bound: Set<String>) -> NSPredicate {
-        NSCompoundPredicate(type: compoundPredicateType,
-                            subpredicates: predicates.map { $0.substituting(variables, bound: bound) })
+        NSCompoundPredicate(
+            type: compoundPredicateType,
+            subpredicates: predicates.map { $0.substituting(variables, bound: bound) })
     }
 
     override func isStructurallyEqual(to other: NSPredicate) -> Bool {

@@ -35,13 +35,16 @@ extension PredicateFormatInitializable where Self: NSPredicate {
     /// what was expected and the character offset. This initializer is an OpenCoreData addition for text
     /// that comes from users or files (Apple platforms raise an Objective-C exception instead).
     public init(validatingFormat predicateFormat: String, argumentArray arguments: [Any]? = nil) throws {
-        let parsed = try PredicateFormatParser.parsePredicate(predicateFormat,
-                                                              arguments: (arguments ?? []).map { Optional($0) })
+        let parsed = try PredicateFormatParser.parsePredicate(
+            predicateFormat,
+            arguments: (arguments ?? []).map { Optional($0) })
         guard let result = parsed as? Self else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSFormattingError, userInfo: [
-                NSLocalizedDescriptionKey:
-                    "The format string \"\(predicateFormat)\" describes \(type(of: parsed)), not \(Self.self)",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSFormattingError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The format string \"\(predicateFormat)\" describes \(type(of: parsed)), not \(Self.self)"
+                ])
         }
         self = result
     }
@@ -52,8 +55,10 @@ extension PredicateFormatInitializable where Self: NSPredicate {
             parsed = try PredicateFormatParser.parsePredicate(format, arguments: arguments)
         } catch {
             let message = (error as NSError).localizedDescription
-            preconditionFailure(message.contains(format) ? message
-                                : "Unable to parse the format string \"\(format)\": \(message)")
+            preconditionFailure(
+                message.contains(format)
+                    ? message
+                    : "Unable to parse the format string \"\(format)\": \(message)")
         }
         guard let result = parsed as? Self else {
             preconditionFailure("The format string \"\(format)\" describes a \(type(of: parsed)), not a \(Self.self)")

@@ -46,8 +46,9 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
     /// Another name is a programmer error and traps.
     public init(key: String?, ascending: Bool, selector: String?) {
         let name = selector ?? "compare:"
-        precondition(SortComparison.knownSelectors.contains(name),
-                     "Unknown sort selector \"\(name)\"; use one of \(SortComparison.knownSelectors.sorted())")
+        precondition(
+            SortComparison.knownSelectors.contains(name),
+            "Unknown sort selector \"\(name)\"; use one of \(SortComparison.knownSelectors.sorted())")
         self.key = key
         self.ascending = ascending
         self.selector = name
@@ -81,13 +82,17 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
 
     /// Creates a sort descriptor that orders by the property a Swift key path reads, with a comparator
     /// block.
-    public convenience init<Root, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool,
-                                         comparator cmptr: @escaping Comparator) {
+    public convenience init<Root, Value>(
+        keyPath: KeyPath<Root, Value>, ascending: Bool,
+        comparator cmptr: @escaping Comparator
+    ) {
         self.init(swiftKeyPath: keyPath, ascending: ascending, selector: nil, comparator: cmptr)
     }
 
-    private init<Root, Value>(swiftKeyPath: KeyPath<Root, Value>, ascending: Bool, selector: String?,
-                              comparator: Comparator?) {
+    private init<Root, Value>(
+        swiftKeyPath: KeyPath<Root, Value>, ascending: Bool, selector: String?,
+        comparator: Comparator?
+    ) {
         key = KeyPathNames.string(for: swiftKeyPath)
         self.ascending = ascending
         self.selector = selector

@@ -14,7 +14,10 @@ enum SortComparison {
         case other(Any)
 
         init(_ value: Any?) {
-            guard let value = EvaluationValues.flatten(value) else { self = .missing; return }
+            guard let value = EvaluationValues.flatten(value) else {
+                self = .missing
+                return
+            }
             if let number = NumericValue(flattened: value) {
                 self = .number(number)
             } else if let string = ValueComparison.string(value) {

@@ -21,9 +21,11 @@ extension PredicateFormatInitializable where Self: NSPredicate {
     public init<Input: NSObject>(converting predicate: Foundation.Predicate<Input>) throws {
         let converted = try NSPredicate.converted(predicate)
         guard let result = converted as? Self else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSFormattingError, userInfo: [
-                NSLocalizedDescriptionKey: "The predicate converts to \(type(of: converted)), not \(Self.self)",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSFormattingError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The predicate converts to \(type(of: converted)), not \(Self.self)"
+                ])
         }
         self = result
     }

@@ -13,7 +13,8 @@ extension NSSortDescriptor {
             self.init(key: reference.key, ascending: ascending, selector: reference.selector)
             return
         }
-        self.init(key: sortDescriptor.keyPath.flatMap { KeyPathNames.string(for: $0) },
-                  ascending: ascending, selector: "compare:")
+        self.init(
+            key: sortDescriptor.keyPath.flatMap { KeyPathNames.string(for: $0) },
+            ascending: ascending, selector: "compare:")
     }
 }

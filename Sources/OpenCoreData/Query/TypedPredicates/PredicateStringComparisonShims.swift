@@ -9,7 +9,8 @@ extension PredicateExpressions {
     /// A predicate expression that tests whether a string contains another, ignoring case and
     /// diacritics, as `localizedStandardContains(_:)` does.
     public struct StringLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>:
-        PredicateExpression where Root.Output: StringProtocol, Other.Output: StringProtocol {
+        PredicateExpression
+    where Root.Output: StringProtocol, Other.Output: StringProtocol {
         public typealias Output = Bool
 
         /// The string searched.
@@ -32,7 +33,8 @@ extension PredicateExpressions {
     /// A predicate expression that compares two strings ignoring case, as `caseInsensitiveCompare(_:)`
     /// does.
     public struct StringCaseInsensitiveCompare<Root: PredicateExpression, Compared: PredicateExpression>:
-        PredicateExpression where Root.Output: StringProtocol, Compared.Output: StringProtocol {
+        PredicateExpression
+    where Root.Output: StringProtocol, Compared.Output: StringProtocol {
         public typealias Output = ComparisonResult
 
         /// The string compared.
@@ -54,7 +56,8 @@ extension PredicateExpressions {
 
     /// A predicate expression that compares two strings as `localizedCompare(_:)` does.
     public struct StringLocalizedCompare<Root: PredicateExpression, Compared: PredicateExpression>:
-        PredicateExpression where Root.Output: StringProtocol, Compared.Output: StringProtocol {
+        PredicateExpression
+    where Root.Output: StringProtocol, Compared.Output: StringProtocol {
         public typealias Output = ComparisonResult
 
         /// The string compared.
@@ -76,7 +79,8 @@ extension PredicateExpressions {
 
     /// Builds the expression `#Predicate` makes of `localizedStandardContains(_:)`.
     public static func build_localizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>(
-        _ root: Root, _ other: Other)
+        _ root: Root, _ other: Other
+    )
         -> StringLocalizedStandardContains<Root, Other>
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
         StringLocalizedStandardContains(root: root, other: other)
@@ -84,7 +88,8 @@ extension PredicateExpressions {
 
     /// Builds the expression `#Predicate` makes of `caseInsensitiveCompare(_:)`.
     public static func build_caseInsensitiveCompare<Root: PredicateExpression, Compared: PredicateExpression>(
-        _ root: Root, _ compared: Compared)
+        _ root: Root, _ compared: Compared
+    )
         -> StringCaseInsensitiveCompare<Root, Compared>
     where Root.Output: StringProtocol, Compared.Output: StringProtocol {
         StringCaseInsensitiveCompare(root: root, compared: compared)
@@ -92,7 +97,8 @@ extension PredicateExpressions {
 
     /// Builds the expression `#Predicate` makes of `localizedCompare(_:)`.
     public static func build_localizedCompare<Root: PredicateExpression, Compared: PredicateExpression>(
-        _ root: Root, _ compared: Compared)
+        _ root: Root, _ compared: Compared
+    )
         -> StringLocalizedCompare<Root, Compared>
     where Root.Output: StringProtocol, Compared.Output: StringProtocol {
         StringLocalizedCompare(root: root, compared: compared)

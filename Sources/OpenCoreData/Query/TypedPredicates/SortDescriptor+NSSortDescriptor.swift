@@ -14,7 +14,8 @@ extension SortDescriptor where Compared: NSObject {
     ///   - comparedType: The type that the sort descriptor compares.
     public init?(_ descriptor: NSSortDescriptor, comparing comparedType: Compared.Type) {
         guard let key = descriptor.key, let selector = descriptor.selector,
-              SortKeyReference.convertibleSelectors.contains(selector) else { return nil }
+            SortKeyReference.convertibleSelectors.contains(selector)
+        else { return nil }
         // Linux has no way from a key to a Swift key path of the property: the sort descriptor reads the
         // key through a key path to a subscript that takes it, and the registry names that key path again.
         let reference = SortKeyReference(key: key, selector: selector)

@@ -10,7 +10,7 @@ enum TypedPredicateConstants {
         }
         switch value {
         case is String, is Bool, is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8, is UInt16,
-             is UInt32, is UInt64, is Double, is Float, is Decimal, is Date, is UUID, is Data, is URL:
+            is UInt32, is UInt64, is Double, is Float, is Decimal, is Date, is UUID, is Data, is URL:
             return value
         case let result as ComparisonResult:
             return result.rawValue

@@ -58,8 +58,9 @@ struct TypedPredicateConversion {
     /// The constant a subtree evaluates to with no variable bound, when it is one a store can compare.
     private static func folded(_ node: Any) -> TypedPredicateConverted? {
         guard let expression = node as? any PredicateExpression,
-              let value = try? evaluatedWithoutBindings(expression),
-              let constant = try? TypedPredicateConstants.storable(value) else { return nil }
+            let value = try? evaluatedWithoutBindings(expression),
+            let constant = try? TypedPredicateConstants.storable(value)
+        else { return nil }
         return .expression(NSExpression(forConstantValue: constant))
     }
 
@@ -79,8 +80,9 @@ struct TypedPredicateConversion {
         case .expression(let expression):
             return expression
         case .predicate(let predicate):
-            return NSExpression(forConditional: predicate, trueExpression: NSExpression(forConstantValue: true),
-                                falseExpression: NSExpression(forConstantValue: false))
+            return NSExpression(
+                forConditional: predicate, trueExpression: NSExpression(forConstantValue: true),
+                falseExpression: NSExpression(forConstantValue: false))
         }
     }
 
@@ -90,22 +92,28 @@ struct TypedPredicateConversion {
         case .predicate(let predicate):
             return predicate
         case .expression(let expression):
-            return NSComparisonPredicate(leftExpression: expression,
-                                         rightExpression: NSExpression(forConstantValue: true),
-                                         modifier: .direct, type: .equalTo)
+            return NSComparisonPredicate(
+                leftExpression: expression,
+                rightExpression: NSExpression(forConstantValue: true),
+                modifier: .direct, type: .equalTo)
         }
     }
 
     /// `value != nil`, the test of `?.` and `??`.
     static func isPresent(_ value: NSExpression) -> NSPredicate {
-        NSComparisonPredicate(leftExpression: value, rightExpression: NSExpression(forConstantValue: nil),
-                              modifier: .direct, type: .notEqualTo)
+        NSComparisonPredicate(
+            leftExpression: value, rightExpression: NSExpression(forConstantValue: nil),
+            modifier: .direct, type: .notEqualTo)
     }
 
-    func comparison(_ lhs: Any, _ rhs: Any, _ type: NSComparisonPredicate.Operator,
-                    options: NSComparisonPredicate.Options = []) throws -> TypedPredicateConverted {
-        .predicate(NSComparisonPredicate(leftExpression: try expression(lhs), rightExpression: try expression(rhs),
-                                         modifier: .direct, type: type, options: options))
+    func comparison(
+        _ lhs: Any, _ rhs: Any, _ type: NSComparisonPredicate.Operator,
+        options: NSComparisonPredicate.Options = []
+    ) throws -> TypedPredicateConverted {
+        .predicate(
+            NSComparisonPredicate(
+                leftExpression: try expression(lhs), rightExpression: try expression(rhs),
+                modifier: .direct, type: type, options: options))
     }
 }
 

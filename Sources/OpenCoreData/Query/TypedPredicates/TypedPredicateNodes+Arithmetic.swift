@@ -12,23 +12,29 @@ extension PredicateExpressions.Arithmetic: TypedPredicateNode {
         case .subtract: function = "from:subtract:"
         case .multiply: function = "multiply:by:"
         }
-        return .expression(NSExpression(forFunction: function,
-                                        arguments: [try conversion.expression(lhs), try conversion.expression(rhs)]))
+        return .expression(
+            NSExpression(
+                forFunction: function,
+                arguments: [try conversion.expression(lhs), try conversion.expression(rhs)]))
     }
 }
 
 extension PredicateExpressions.FloatDivision: TypedPredicateNode {
     /// `$0.x / 2` becomes `x / 2` (`divide:by:`).
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .expression(NSExpression(forFunction: "divide:by:",
-                                 arguments: [try conversion.expression(lhs), try conversion.expression(rhs)]))
+        .expression(
+            NSExpression(
+                forFunction: "divide:by:",
+                arguments: [try conversion.expression(lhs), try conversion.expression(rhs)]))
     }
 }
 
 extension PredicateExpressions.UnaryMinus: TypedPredicateNode {
     /// `-$0.x` becomes `x * -1`.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .expression(NSExpression(forFunction: "multiply:by:",
-                                 arguments: [try conversion.expression(wrapped), NSExpression(forConstantValue: -1)]))
+        .expression(
+            NSExpression(
+                forFunction: "multiply:by:",
+                arguments: [try conversion.expression(wrapped), NSExpression(forConstantValue: -1)]))
     }
 }

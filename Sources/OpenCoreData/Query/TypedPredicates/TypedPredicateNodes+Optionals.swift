@@ -7,8 +7,10 @@ extension PredicateExpressions.OptionalFlatMap: TypedPredicateNode {
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
         let value = try conversion.expression(wrapped)
         let inner = conversion.binding(variable.key, to: value)
-        return .expression(NSExpression(forConditional: TypedPredicateConversion.isPresent(value), trueExpression: try inner.expression(transform),
-                                        falseExpression: NSExpression(forConstantValue: nil)))
+        return .expression(
+            NSExpression(
+                forConditional: TypedPredicateConversion.isPresent(value), trueExpression: try inner.expression(transform),
+                falseExpression: NSExpression(forConstantValue: nil)))
     }
 }
 
@@ -16,16 +18,20 @@ extension PredicateExpressions.NilCoalesce: TypedPredicateNode {
     /// `$0.note ?? ""` becomes `TERNARY(note != nil, note, "")`.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
         let value = try conversion.expression(lhs)
-        return .expression(NSExpression(forConditional: TypedPredicateConversion.isPresent(value), trueExpression: value,
-                                        falseExpression: try conversion.expression(rhs)))
+        return .expression(
+            NSExpression(
+                forConditional: TypedPredicateConversion.isPresent(value), trueExpression: value,
+                falseExpression: try conversion.expression(rhs)))
     }
 }
 
 extension PredicateExpressions.Conditional: TypedPredicateNode {
     /// `$0.isDone ? a : b` becomes `TERNARY(isDone == YES, a, b)`.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .expression(NSExpression(forConditional: try conversion.predicate(test),
-                                 trueExpression: try conversion.expression(trueBranch),
-                                 falseExpression: try conversion.expression(falseBranch)))
+        .expression(
+            NSExpression(
+                forConditional: try conversion.predicate(test),
+                trueExpression: try conversion.expression(trueBranch),
+                falseExpression: try conversion.expression(falseBranch)))
     }
 }

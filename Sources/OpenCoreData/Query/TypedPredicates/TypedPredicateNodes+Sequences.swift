@@ -5,8 +5,10 @@ import Foundation
 
 extension TypedPredicateConversion {
     /// `SUBQUERY(sequence, $_local_N, test)`, the closure's variable bound to the iterator variable.
-    func subquery(_ sequence: Any, _ variable: PredicateExpressions.VariableID, _ test: Any,
-                  negated: Bool = false) throws -> NSExpression {
+    func subquery(
+        _ sequence: Any, _ variable: PredicateExpressions.VariableID, _ test: Any,
+        negated: Bool = false
+    ) throws -> NSExpression {
         let collection = try expression(sequence)
         let name = newIteratorName()
         var condition = try binding(variable, to: NSExpression(forVariable: name)).predicate(test)
@@ -16,8 +18,9 @@ extension TypedPredicateConversion {
 
     /// `expression.@count <op> 0`.
     static func count(of expression: NSExpression, _ type: NSComparisonPredicate.Operator) -> NSPredicate {
-        NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "@count", operand: expression),
-                              rightExpression: NSExpression(forConstantValue: 0), modifier: .direct, type: type)
+        NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: "@count", operand: expression),
+            rightExpression: NSExpression(forConstantValue: 0), modifier: .direct, type: type)
     }
 }
 
@@ -31,8 +34,9 @@ extension PredicateExpressions.SequenceContainsWhere: TypedPredicateNode {
 extension PredicateExpressions.SequenceAllSatisfy: TypedPredicateNode {
     /// `$0.tags.allSatisfy { … }` becomes `SUBQUERY(tags, $_local_1, NOT (…)).@count == 0`.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .predicate(TypedPredicateConversion.count(
-            of: try conversion.subquery(sequence, variable.key, test, negated: true), .equalTo))
+        .predicate(
+            TypedPredicateConversion.count(
+                of: try conversion.subquery(sequence, variable.key, test, negated: true), .equalTo))
     }
 }
 
@@ -81,8 +85,10 @@ extension PredicateExpressions.RangeExpressionContains: TypedPredicateNode {
             guard closed.includesUpperBound else {
                 return .predicate(TypedPredicateBounds.predicate(value, lower: lower, upper: upper, includesUpper: false))
             }
-            return .predicate(NSComparisonPredicate(leftExpression: value, rightExpression: NSExpression(forAggregate: [lower, upper]),
-                                                    modifier: .direct, type: .between))
+            return .predicate(
+                NSComparisonPredicate(
+                    leftExpression: value, rightExpression: NSExpression(forAggregate: [lower, upper]),
+                    modifier: .direct, type: .between))
         }
         guard let bounds = try? TypedPredicateBounds.evaluated(range) else {
             throw TypedPredicateConversionError.unsupportedNode(TypedPredicateConversion.name(of: range))
@@ -90,8 +96,10 @@ extension PredicateExpressions.RangeExpressionContains: TypedPredicateNode {
         let lower = try bounds.lower.map { NSExpression(forConstantValue: try TypedPredicateConstants.storable($0)) }
         let upper = try bounds.upper.map { NSExpression(forConstantValue: try TypedPredicateConstants.storable($0)) }
         if let lower, let upper, bounds.includesUpper {
-            return .predicate(NSComparisonPredicate(leftExpression: value, rightExpression: NSExpression(forAggregate: [lower, upper]),
-                                                    modifier: .direct, type: .between))
+            return .predicate(
+                NSComparisonPredicate(
+                    leftExpression: value, rightExpression: NSExpression(forAggregate: [lower, upper]),
+                    modifier: .direct, type: .between))
         }
         return .predicate(TypedPredicateBounds.predicate(value, lower: lower, upper: upper, includesUpper: bounds.includesUpper))
     }
@@ -125,16 +133,22 @@ enum TypedPredicateBounds {
     }
 
     /// `value >= lower AND value < upper` (or `<=`), either side left out when it has no bound.
-    static func predicate(_ value: NSExpression, lower: NSExpression?, upper: NSExpression?,
-                          includesUpper: Bool) -> NSPredicate {
+    static func predicate(
+        _ value: NSExpression, lower: NSExpression?, upper: NSExpression?,
+        includesUpper: Bool
+    ) -> NSPredicate {
         var parts: [NSPredicate] = []
         if let lower {
-            parts.append(NSComparisonPredicate(leftExpression: value, rightExpression: lower, modifier: .direct,
-                                               type: .greaterThanOrEqualTo))
+            parts.append(
+                NSComparisonPredicate(
+                    leftExpression: value, rightExpression: lower, modifier: .direct,
+                    type: .greaterThanOrEqualTo))
         }
         if let upper {
-            parts.append(NSComparisonPredicate(leftExpression: value, rightExpression: upper, modifier: .direct,
-                                               type: includesUpper ? .lessThanOrEqualTo : .lessThan))
+            parts.append(
+                NSComparisonPredicate(
+                    leftExpression: value, rightExpression: upper, modifier: .direct,
+                    type: includesUpper ? .lessThanOrEqualTo : .lessThan))
         }
         return parts.count == 1 ? parts[0] : NSCompoundPredicate(andPredicateWithSubpredicates: parts)
     }

@@ -25,9 +25,11 @@ extension PredicateExpressions.StringContainsRegex: TypedPredicateNode {
         guard case .constant(let value) = pattern.storage, let text = value as? String else {
             throw TypedPredicateConversionError.unsupportedNode("StringContainsRegex with a regular expression that is not a constant")
         }
-        return .predicate(NSComparisonPredicate(leftExpression: try conversion.expression(subject),
-                                                rightExpression: NSExpression(forConstantValue: ".*" + text + ".*"),
-                                                modifier: .direct, type: .matches))
+        return .predicate(
+            NSComparisonPredicate(
+                leftExpression: try conversion.expression(subject),
+                rightExpression: NSExpression(forConstantValue: ".*" + text + ".*"),
+                modifier: .direct, type: .matches))
     }
 }
 
@@ -40,9 +42,12 @@ extension TypedPredicateConversion {
         func compare(_ type: NSComparisonPredicate.Operator) -> NSPredicate {
             NSComparisonPredicate(leftExpression: a, rightExpression: b, modifier: .direct, type: type, options: options)
         }
-        let ordered = NSExpression(forConditional: compare(.lessThan), trueExpression: NSExpression(forConstantValue: -1),
-                                   falseExpression: NSExpression(forConstantValue: 1))
-        return .expression(NSExpression(forConditional: compare(.equalTo), trueExpression: NSExpression(forConstantValue: 0),
-                                        falseExpression: ordered))
+        let ordered = NSExpression(
+            forConditional: compare(.lessThan), trueExpression: NSExpression(forConstantValue: -1),
+            falseExpression: NSExpression(forConstantValue: 1))
+        return .expression(
+            NSExpression(
+                forConditional: compare(.equalTo), trueExpression: NSExpression(forConstantValue: 0),
+                falseExpression: ordered))
     }
 }

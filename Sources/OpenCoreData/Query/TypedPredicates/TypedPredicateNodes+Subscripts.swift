@@ -12,15 +12,19 @@ extension PredicateExpressions.CollectionIndexSubscript: TypedPredicateNode
 where Wrapped.Output: TypedPredicateIndexedCollection {
     /// `$0.values[0]` becomes `values[0]`.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .expression(PredicateFormatSubscripts.expression(try conversion.expression(wrapped),
-                                                         index: try conversion.expression(index)))
+        .expression(
+            PredicateFormatSubscripts.expression(
+                try conversion.expression(wrapped),
+                index: try conversion.expression(index)))
     }
 }
 
 extension PredicateExpressions.DictionaryKeySubscript: TypedPredicateNode {
     /// `$0.table["a"]` becomes `table["a"]`.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .expression(PredicateFormatSubscripts.expression(try conversion.expression(wrapped),
-                                                         index: try conversion.expression(key)))
+        .expression(
+            PredicateFormatSubscripts.expression(
+                try conversion.expression(wrapped),
+                index: try conversion.expression(key)))
     }
 }

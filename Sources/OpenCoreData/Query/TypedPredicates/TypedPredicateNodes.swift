@@ -23,9 +23,10 @@ extension PredicateExpressions.KeyPath: TypedPredicateNode {
         case .collectionCount?:
             return .expression(Self.appending(isString ? "length" : "@count", to: base))
         case .collectionIsEmpty?:
-            return .predicate(NSComparisonPredicate(
-                leftExpression: Self.appending(isString ? "length" : "@count", to: base),
-                rightExpression: NSExpression(forConstantValue: 0), modifier: .direct, type: .equalTo))
+            return .predicate(
+                NSComparisonPredicate(
+                    leftExpression: Self.appending(isString ? "length" : "@count", to: base),
+                    rightExpression: NSExpression(forConstantValue: 0), modifier: .direct, type: .equalTo))
         case .collectionFirst?:
             // Foundation reports `first` and `last` of arrays only; a set's (a to-many relationship's) has
             // no order, and no conversion, as on Apple platforms.
@@ -93,15 +94,21 @@ extension PredicateExpressions.Comparison: TypedPredicateNode {
 
 extension PredicateExpressions.Conjunction: TypedPredicateNode {
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .predicate(NSCompoundPredicate(andPredicateWithSubpredicates: [try conversion.predicate(lhs),
-                                                                       try conversion.predicate(rhs)]))
+        .predicate(
+            NSCompoundPredicate(andPredicateWithSubpredicates: [
+                try conversion.predicate(lhs),
+                try conversion.predicate(rhs),
+            ]))
     }
 }
 
 extension PredicateExpressions.Disjunction: TypedPredicateNode {
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .predicate(NSCompoundPredicate(orPredicateWithSubpredicates: [try conversion.predicate(lhs),
-                                                                      try conversion.predicate(rhs)]))
+        .predicate(
+            NSCompoundPredicate(orPredicateWithSubpredicates: [
+                try conversion.predicate(lhs),
+                try conversion.predicate(rhs),
+            ]))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import OpenCoreData
 
 /// Damaged compiled models and model caches give a thrown error — `NSFileReadCorruptFileError` (259)
@@ -51,8 +52,9 @@ struct CompiledModelBadInputTests {
         #expect(store.localizedDescription.contains(reason), "\(store.localizedDescription)", sourceLocation: sourceLocation)
         #expect(store.userInfo[NSFilePathErrorKey] as? String != nil, sourceLocation: sourceLocation)
         #expect(model?.code == 134060, "\(String(describing: model))", sourceLocation: sourceLocation)
-        #expect(model?.localizedDescription.contains(reason) == true, "\(String(describing: model?.localizedDescription))",
-                sourceLocation: sourceLocation)
+        #expect(
+            model?.localizedDescription.contains(reason) == true, "\(String(describing: model?.localizedDescription))",
+            sourceLocation: sourceLocation)
     }
 
     /// Apple's cache of the SampleModel_V1 store, inflated.
@@ -91,8 +93,10 @@ struct CompiledModelBadInputTests {
     }
 
     /// A minimal model archive of one entity, whose fields `change` may edit.
-    static func modelArchive(entity change: (KeyedArchiveWriter, Int, inout [(String, KeyedArchiveWriter.ArchiveValue)]) -> Void = { _, _, _ in },
-                             model extra: [(String, KeyedArchiveWriter.ArchiveValue)] = []) -> Data {
+    static func modelArchive(
+        entity change: (KeyedArchiveWriter, Int, inout [(String, KeyedArchiveWriter.ArchiveValue)]) -> Void = { _, _, _ in },
+        model extra: [(String, KeyedArchiveWriter.ArchiveValue)] = []
+    ) -> Data {
         archive { writer in
             let model = writer.reserve(), entity = writer.reserve()
             var fields: [(String, KeyedArchiveWriter.ArchiveValue)] = [
@@ -100,9 +104,11 @@ struct CompiledModelBadInputTests {
             ]
             change(writer, entity, &fields)
             writer.fill(entity, classes: ["NSEntityDescription", "NSObject"], fields: fields)
-            let table = writer.instance(classes: ["NSMutableDictionary", "NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array([writer.string("Thing")])), ("NS.objects", .array([.uid(entity)])),
-            ])
+            let table = writer.instance(
+                classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
+                fields: [
+                    ("NS.keys", .array([writer.string("Thing")])), ("NS.objects", .array([.uid(entity)])),
+                ])
             writer.fill(model, classes: ["NSManagedObjectModel", "NSObject"], fields: [("NSEntities", table)] + extra)
             return model
         }
@@ -118,27 +124,43 @@ struct CompiledModelBadInputTests {
         try Self.expectRefused(archive: array, "an archived NSArray, not NSManagedObjectModel")
         let stringEntity = Self.archive { writer in
             let model = writer.reserve()
-            let table = writer.instance(classes: ["NSMutableDictionary", "NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array([writer.string("Thing")])), ("NS.objects", .array([writer.string("not an entity")])),
-            ])
+            let table = writer.instance(
+                classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
+                fields: [
+                    ("NS.keys", .array([writer.string("Thing")])), ("NS.objects", .array([writer.string("not an entity")])),
+                ])
             writer.fill(model, classes: ["NSManagedObjectModel", "NSObject"], fields: [("NSEntities", table)])
             return model
         }
         try Self.expectRefused(archive: stringEntity, "plain value where an object was expected")
         let attributeAsProperty = Self.modelArchive { writer, _, fields in
             let bogus = writer.instance(classes: ["NSURLSessionTask", "NSObject"], fields: [])
-            fields.append(("NSProperties", writer.instance(classes: ["NSMutableDictionary", "NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array([writer.string("p")])), ("NS.objects", .array([bogus])),
-            ])))
+            fields.append(
+                (
+                    "NSProperties",
+                    writer.instance(
+                        classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
+                        fields: [
+                            ("NS.keys", .array([writer.string("p")])), ("NS.objects", .array([bogus])),
+                        ])
+                ))
         }
         try Self.expectRefused(archive: attributeAsProperty, "an archived NSURLSessionTask")
         let unknownType = Self.modelArchive { writer, entity, fields in
-            let attribute = writer.instance(classes: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"], fields: [
-                ("NSPropertyName", writer.string("p")), ("NSEntity", .uid(entity)), ("NSAttributeType", .integer(12_345)),
-            ])
-            fields.append(("NSProperties", writer.instance(classes: ["NSMutableDictionary", "NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array([writer.string("p")])), ("NS.objects", .array([attribute])),
-            ])))
+            let attribute = writer.instance(
+                classes: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"],
+                fields: [
+                    ("NSPropertyName", writer.string("p")), ("NSEntity", .uid(entity)), ("NSAttributeType", .integer(12_345)),
+                ])
+            fields.append(
+                (
+                    "NSProperties",
+                    writer.instance(
+                        classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
+                        fields: [
+                            ("NS.keys", .array([writer.string("p")])), ("NS.objects", .array([attribute])),
+                        ])
+                ))
         }
         try Self.expectRefused(archive: unknownType, "unknown attribute type 12345")
     }
@@ -150,25 +172,47 @@ struct CompiledModelBadInputTests {
         let selfContaining = Self.modelArchive { writer, _, fields in
             let list = writer.reserve()
             writer.fill(list, classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array([.uid(list)]))])
-            fields.append(("NSUserInfo", writer.instance(classes: ["NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array([writer.string("loop")])), ("NS.objects", .array([.uid(list)])),
-            ])))
+            fields.append(
+                (
+                    "NSUserInfo",
+                    writer.instance(
+                        classes: ["NSDictionary", "NSObject"],
+                        fields: [
+                            ("NS.keys", .array([writer.string("loop")])), ("NS.objects", .array([.uid(list)])),
+                        ])
+                ))
         }
         try Self.expectRefused(archive: selfContaining, "contains itself")
         let predicateLoop = Self.modelArchive { writer, entity, fields in
             let predicate = writer.reserve()
-            writer.fill(predicate, classes: ["NSCompoundPredicate", "NSPredicate", "NSObject"], fields: [
-                ("NSCompoundPredicateType", .integer(1)),
-                ("NSSubpredicates", writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array([.uid(predicate)]))])),
-            ])
-            let attribute = writer.instance(classes: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"], fields: [
-                ("NSPropertyName", writer.string("p")), ("NSEntity", .uid(entity)), ("NSAttributeType", .integer(700)),
-                ("NSValidationPredicates", writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array([.uid(predicate)]))])),
-                ("NSValidationWarnings", writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array([writer.string("w")]))])),
-            ])
-            fields.append(("NSProperties", writer.instance(classes: ["NSMutableDictionary", "NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array([writer.string("p")])), ("NS.objects", .array([attribute])),
-            ])))
+            writer.fill(
+                predicate, classes: ["NSCompoundPredicate", "NSPredicate", "NSObject"],
+                fields: [
+                    ("NSCompoundPredicateType", .integer(1)),
+                    ("NSSubpredicates", writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array([.uid(predicate)]))])),
+                ])
+            let attribute = writer.instance(
+                classes: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"],
+                fields: [
+                    ("NSPropertyName", writer.string("p")), ("NSEntity", .uid(entity)), ("NSAttributeType", .integer(700)),
+                    (
+                        "NSValidationPredicates",
+                        writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array([.uid(predicate)]))])
+                    ),
+                    (
+                        "NSValidationWarnings",
+                        writer.instance(classes: ["NSArray", "NSObject"], fields: [("NS.objects", .array([writer.string("w")]))])
+                    ),
+                ])
+            fields.append(
+                (
+                    "NSProperties",
+                    writer.instance(
+                        classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
+                        fields: [
+                            ("NS.keys", .array([writer.string("p")])), ("NS.objects", .array([attribute])),
+                        ])
+                ))
         }
         try Self.expectRefused(archive: predicateLoop, "contains itself")
     }
@@ -178,35 +222,59 @@ struct CompiledModelBadInputTests {
         let dangling = Self.modelArchive { _, _, fields in fields.append(("NSSuperentity", .uid(9_999))) }
         try Self.expectRefused(archive: dangling, "which it does not hold")
         let hugeCount = Self.modelArchive { writer, entity, fields in
-            let destination = writer.instance(classes: ["NSRelationshipDescription", "NSPropertyDescription", "NSObject"], fields: [
-                ("NSPropertyName", writer.string("r")), ("NSEntity", .uid(entity)), ("NSDestinationEntity", .uid(entity)),
-                ("NSMaxCount", .integer(1 << 40)),
-            ])
-            fields.append(("NSProperties", writer.instance(classes: ["NSMutableDictionary", "NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array([writer.string("r")])), ("NS.objects", .array([destination])),
-            ])))
+            let destination = writer.instance(
+                classes: ["NSRelationshipDescription", "NSPropertyDescription", "NSObject"],
+                fields: [
+                    ("NSPropertyName", writer.string("r")), ("NSEntity", .uid(entity)), ("NSDestinationEntity", .uid(entity)),
+                    ("NSMaxCount", .integer(1 << 40)),
+                ])
+            fields.append(
+                (
+                    "NSProperties",
+                    writer.instance(
+                        classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
+                        fields: [
+                            ("NS.keys", .array([writer.string("r")])), ("NS.objects", .array([destination])),
+                        ])
+                ))
         }
         try Self.expectRefused(archive: hugeCount, "NSMaxCount is 1099511627776")
         let mismatched = Self.modelArchive { writer, _, fields in
-            fields.append(("NSProperties", writer.instance(classes: ["NSMutableDictionary", "NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array([writer.string("a"), writer.string("b")])), ("NS.objects", .array([])),
-            ])))
+            fields.append(
+                (
+                    "NSProperties",
+                    writer.instance(
+                        classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
+                        fields: [
+                            ("NS.keys", .array([writer.string("a"), writer.string("b")])), ("NS.objects", .array([])),
+                        ])
+                ))
         }
         try Self.expectRefused(archive: mismatched, "as many keys as values")
         let deep = Self.modelArchive { writer, entity, fields in
             var expression = writer.instance(classes: ["NSSelfExpression", "NSExpression", "NSObject"], fields: [("NSExpressionType", .integer(1))])
             for _ in 0..<2_000 {
-                expression = writer.instance(classes: ["NSFunctionExpression", "NSExpression", "NSObject"], fields: [
-                    ("NSExpressionType", .integer(4)), ("NSSelectorName", writer.string("uppercase:")), ("NSOperand", expression),
-                ])
+                expression = writer.instance(
+                    classes: ["NSFunctionExpression", "NSExpression", "NSObject"],
+                    fields: [
+                        ("NSExpressionType", .integer(4)), ("NSSelectorName", writer.string("uppercase:")), ("NSOperand", expression),
+                    ])
             }
-            let derived = writer.instance(classes: ["NSDerivedAttributeDescription", "NSAttributeDescription", "NSPropertyDescription", "NSObject"], fields: [
-                ("NSPropertyName", writer.string("d")), ("NSEntity", .uid(entity)), ("NSAttributeType", .integer(700)),
-                ("NSDerivationExpression", expression),
-            ])
-            fields.append(("NSProperties", writer.instance(classes: ["NSMutableDictionary", "NSDictionary", "NSObject"], fields: [
-                ("NS.keys", .array([writer.string("d")])), ("NS.objects", .array([derived])),
-            ])))
+            let derived = writer.instance(
+                classes: ["NSDerivedAttributeDescription", "NSAttributeDescription", "NSPropertyDescription", "NSObject"],
+                fields: [
+                    ("NSPropertyName", writer.string("d")), ("NSEntity", .uid(entity)), ("NSAttributeType", .integer(700)),
+                    ("NSDerivationExpression", expression),
+                ])
+            fields.append(
+                (
+                    "NSProperties",
+                    writer.instance(
+                        classes: ["NSMutableDictionary", "NSDictionary", "NSObject"],
+                        fields: [
+                            ("NS.keys", .array([writer.string("d")])), ("NS.objects", .array([derived])),
+                        ])
+                ))
         }
         try Self.expectRefused(archive: deep, "too deeply")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// Reading compiled models (`.mom`, `.momd`) and model caches against their ground truth: Apple's model
@@ -37,7 +38,8 @@ struct CompiledModelReadingTests {
             #expect(compiled.entityVersionHashesByName == appleHashes[version.name], "\(version.name)")
             #expect(source.entityVersionHashesByName == appleHashes[version.name], "\(version.name)")
         }
-        #expect(try NSManagedObjectModel.checksumsForVersionedModel(at: CompiledFixtures.sampleMomd)
+        #expect(
+            try NSManagedObjectModel.checksumsForVersionedModel(at: CompiledFixtures.sampleMomd)
                 == NSManagedObjectModel.checksumsForVersionedModel(at: CompiledFixtures.sampleSource))
     }
 
@@ -99,7 +101,8 @@ struct CompiledModelReadingTests {
         let favorites = try #require(author.propertiesByName["favFeedbacks"] as? NSFetchedPropertyDescription)
         #expect(favorites.userInfo?["search"] as? String == "great")
         #expect(favorites.fetchRequest?.entityName == "Feedback")
-        #expect(favorites.fetchRequest?.predicate?.predicateFormat
+        #expect(
+            favorites.fetchRequest?.predicate?.predicateFormat
                 == "authorAlias == $FETCH_SOURCE.alias AND comment CONTAINS[c] $FETCHED_PROPERTY.userInfo.search")
         let feedbacks = try #require(author.propertiesByName["feedbacks"] as? NSFetchedPropertyDescription)
         #expect(feedbacks.fetchRequest?.sortDescriptors?.map { "\($0.key ?? ""):\($0.ascending)" } == ["rating:true"])
@@ -110,7 +113,8 @@ struct CompiledModelReadingTests {
         let count = try #require(book.attributesByName["pagesCount"] as? NSDerivedAttributeDescription)
         #expect(count.derivationExpression?.description == "count:(pages)")
         let title = try #require(book.attributesByName["title"])
-        #expect(title.validationPredicates.map(\.predicateFormat)
+        #expect(
+            title.validationPredicates.map(\.predicateFormat)
                 == ["length >= 3 AND length <= 50", "SELF CONTAINS \"title\""])
         #expect(title.validationWarnings.map { "\($0)" } == ["Title must have a length between 3 and 50 chars.", "Title must contain 'title'."])
         #expect(book.relationshipsByName["pages"]?.maxCount == 10000)
@@ -126,8 +130,9 @@ struct CompiledModelReadingTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(at: CompiledFixtures.sampleMomd, to: directory.appendingPathComponent("SampleModel.momd"))
-        try FileManager.default.copyItem(at: CompiledFixtures.sampleMomd.appendingPathComponent("SampleModel3.mom"),
-                                         to: directory.appendingPathComponent("Other.mom"))
+        try FileManager.default.copyItem(
+            at: CompiledFixtures.sampleMomd.appendingPathComponent("SampleModel3.mom"),
+            to: directory.appendingPathComponent("Other.mom"))
         let bundle = try #require(Bundle(path: directory.path))
         // Other.mom's entities repeat SampleModel's, so the two cannot merge; each alone is found.
         #expect(NSManagedObjectModel.mergedModel(from: [bundle]) == nil)
@@ -191,9 +196,11 @@ struct CompiledModelReadingTests {
         let current = try NSManagedObjectModel.load(from: momd)
         #expect(current.entitiesByName["LuxuryCar"] != nil)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: current)
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
-        ])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: url,
+            options: [
+                NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+            ])
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         let plates = try context.performAndWait {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import OpenCoreData
 
 /// The compiled model and the model caches of the fixture stores.
@@ -34,16 +35,20 @@ enum CompiledFixtures {
     }
 
     static let cachedStores: [CachedStore] = [
-        CachedStore(folder: "alemar11__CoreDataPlus__SampleModel_V1", file: "SampleModel_V1.sqlite",
-                    modelVersion: "SampleModel.xcdatamodeld/SampleModel.xcdatamodel"),
-        CachedStore(folder: "alemar11__CoreDataPlus__SampleModel_V2", file: "SampleModel_V2.sqlite",
-                    modelVersion: "SampleModel.xcdatamodeld/SampleModel2.xcdatamodel"),
+        CachedStore(
+            folder: "alemar11__CoreDataPlus__SampleModel_V1", file: "SampleModel_V1.sqlite",
+            modelVersion: "SampleModel.xcdatamodeld/SampleModel.xcdatamodel"),
+        CachedStore(
+            folder: "alemar11__CoreDataPlus__SampleModel_V2", file: "SampleModel_V2.sqlite",
+            modelVersion: "SampleModel.xcdatamodeld/SampleModel2.xcdatamodel"),
         CachedStore(folder: "alemar11__CoreDataPlus__SampleModel2_V1", file: "SampleModel2_V1.sqlite", modelVersion: nil),
-        CachedStore(folder: "wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example_3",
-                    file: "CoreDataMigration_Example_3.sqlite",
-                    modelVersion: "CoreDataMigration_Example.xcdatamodeld/CoreDataMigration_Example 3.xcdatamodel"),
-        CachedStore(folder: "duckduckgo__BrowserServicesKit__Bookmarks_V5", file: "Bookmarks_V5.sqlite",
-                    modelVersion: "BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel"),
+        CachedStore(
+            folder: "wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example_3",
+            file: "CoreDataMigration_Example_3.sqlite",
+            modelVersion: "CoreDataMigration_Example.xcdatamodeld/CoreDataMigration_Example 3.xcdatamodel"),
+        CachedStore(
+            folder: "duckduckgo__BrowserServicesKit__Bookmarks_V5", file: "Bookmarks_V5.sqlite",
+            modelVersion: "BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel"),
     ]
 
     /// The raw `Z_MODELCACHE.Z_CONTENT` and the `Z_METADATA` hashes of a store (read from a copy: opening

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// Writing compiled models and model caches: what is written reads back to the same model, with the
@@ -12,7 +13,8 @@ struct CompiledModelWritingTests {
         var result: [String: Set<String>] = [:]
         for uid in 1..<reader.objects.count {
             guard case .dictionary(let fields)? = try reader.node(ofObject: uid), fields["$class"] != nil,
-                  let instance = try reader.instance(uid) else { continue }
+                let instance = try reader.instance(uid)
+            else { continue }
             result[instance.className, default: []].formUnion(instance.fields.keys)
         }
         return result
@@ -22,7 +24,10 @@ struct CompiledModelWritingTests {
     static func shapeDifferences(_ ours: [String: Set<String>], _ apple: [String: Set<String>]) -> [String] {
         var lines: [String] = []
         for (name, keys) in apple.sorted(by: { $0.key < $1.key }) {
-            guard let mine = ours[name] else { lines.append("\(name): not written"); continue }
+            guard let mine = ours[name] else {
+                lines.append("\(name): not written")
+                continue
+            }
             if mine != keys {
                 lines.append("\(name): missing \(keys.subtracting(mine).sorted()), extra \(mine.subtracting(keys).sorted())")
             }
@@ -42,8 +47,9 @@ struct CompiledModelWritingTests {
         }
     }
 
-    @Test("a cache written for a fixture store's model holds the classes and keys of Apple's cache",
-          arguments: CompiledFixtures.cachedStores)
+    @Test(
+        "a cache written for a fixture store's model holds the classes and keys of Apple's cache",
+        arguments: CompiledFixtures.cachedStores)
     func cacheShapeIsApples(_ store: CompiledFixtures.CachedStore) throws {
         let blob = try CompiledFixtures.cacheAndHashes(of: store).cache
         let appleArchive = try RawDeflate.inflate(blob)
@@ -74,17 +80,19 @@ struct CompiledModelWritingTests {
         for path in try ModelFixtureTests.allModelPaths() {
             let isBundle = path.pathExtension == "xcdatamodeld"
             let versions = isBundle ? try NSManagedObjectModel.versions(inBundleAt: path) : []
-            let sources: [(String, NSManagedObjectModel)] = isBundle
+            let sources: [(String, NSManagedObjectModel)] =
+                isBundle
                 ? versions.compactMap { version in (try? version.loadModel()).map { (version.name, $0) } }
                 : [(path.deletingPathExtension().lastPathComponent, try NSManagedObjectModel.load(from: path))]
-            guard !sources.isEmpty else { continue }   // Xcode 3 binary versions only
+            guard !sources.isEmpty else { continue }  // Xcode 3 binary versions only
             let output = directory.appendingPathComponent(UUID().uuidString)
             if isBundle, sources.count == versions.count {
                 let momd = try NSManagedObjectModel.compileModel(at: path, into: output)
                 let info = try #require(try CompiledModelFiles.versionInfo(inBundle: momd))
                 let hashes = try #require(info["NSManagedObjectModel_VersionHashes"] as? [String: [String: Data]])
                 #expect(info["NSManagedObjectModel_CurrentVersionName"] as? String == versions.first(where: \.isCurrent)?.name)
-                #expect(try NSManagedObjectModel.load(from: momd).versionChecksum
+                #expect(
+                    try NSManagedObjectModel.load(from: momd).versionChecksum
                         == NSManagedObjectModel.load(from: path).versionChecksum, "\(path.lastPathComponent)")
                 for (name, source) in sources {
                     #expect(hashes[name] == source.entityVersionHashesByName, "\(path.lastPathComponent) \(name)")
@@ -158,9 +166,11 @@ struct CompiledModelWritingTests {
         }
         #expect(try SQLiteModelCache.archivedModel(inStoreAt: url).entitiesByName["ExpensiveSportCar"] != nil)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: new)
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
-        ])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: url,
+            options: [
+                NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+            ])
         for store in coordinator.persistentStores { try coordinator.remove(store) }
         let cached = try SQLiteModelCache.archivedModel(inStoreAt: url)
         #expect(ModelComparison.differences(new, cached).isEmpty)
@@ -177,10 +187,13 @@ struct CompiledModelWritingTests {
         #expect(result.error.isEmpty, "no progress bar in a pipe")
         let names = try FileManager.default.contentsOfDirectory(atPath: momd.path).sorted()
         #expect(names == ["SampleModel.mom", "SampleModel2.mom", "SampleModel3.mom", "VersionInfo.plist"])
-        #expect(try NSManagedObjectModel.load(from: momd).entityVersionHashesByName
+        #expect(
+            try NSManagedObjectModel.load(from: momd).entityVersionHashesByName
                 == NSManagedObjectModel.load(from: CompiledFixtures.sampleSource).entityVersionHashesByName)
-        let single = try StoreProcesses.ocd(["model", "compile", CompiledFixtures.sampleSource.appendingPathComponent("SampleModel3.xcdatamodel").path,
-                                             "-o", directory.path])
+        let single = try StoreProcesses.ocd([
+            "model", "compile", CompiledFixtures.sampleSource.appendingPathComponent("SampleModel3.xcdatamodel").path,
+            "-o", directory.path,
+        ])
         #expect(single.status == 0, "\(single.error)")
         #expect(try NSManagedObjectModel.load(from: directory.appendingPathComponent("SampleModel3.mom")).versionIdentifiers == ["3"])
         let missing = try StoreProcesses.ocd(["model", "compile", directory.appendingPathComponent("None.xcdatamodeld").path, "-o", directory.path])

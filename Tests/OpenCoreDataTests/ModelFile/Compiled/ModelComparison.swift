@@ -24,8 +24,10 @@ struct ModelComparison {
     }
 
     /// The differences between `left` and `right`.
-    static func differences(_ left: NSManagedObjectModel, _ right: NSManagedObjectModel,
-                            ignoring ignored: Set<Ignored> = []) -> [String] {
+    static func differences(
+        _ left: NSManagedObjectModel, _ right: NSManagedObjectModel,
+        ignoring ignored: Set<Ignored> = []
+    ) -> [String] {
         var comparison = ModelComparison(ignoring: ignored)
         comparison.compare(left, right)
         return comparison.differences
@@ -69,9 +71,10 @@ struct ModelComparison {
         }
         check("model", "configurations", left.configurations.sorted(), right.configurations.sorted())
         for configuration in left.configurations where right.configurations.contains(configuration) {
-            check("configuration \(configuration)", "entities",
-                  (left.entities(forConfigurationName: configuration) ?? []).compactMap(\.name).sorted(),
-                  (right.entities(forConfigurationName: configuration) ?? []).compactMap(\.name).sorted())
+            check(
+                "configuration \(configuration)", "entities",
+                (left.entities(forConfigurationName: configuration) ?? []).compactMap(\.name).sorted(),
+                (right.entities(forConfigurationName: configuration) ?? []).compactMap(\.name).sorted())
         }
         check("model", "fetch request templates", left.fetchRequestTemplatesByName.keys.sorted(), right.fetchRequestTemplatesByName.keys.sorted())
         for (name, request) in left.fetchRequestTemplatesByName {
@@ -97,7 +100,9 @@ struct ModelComparison {
         check(place, "own properties", left.properties.map(\.name).sorted(), right.properties.map(\.name).sorted())
         check(place, "all properties", left.propertiesByName.keys.sorted(), right.propertiesByName.keys.sorted())
         for property in left.properties {
-            if let other = right.properties.first(where: { $0.name == property.name }) { compare(property, other, place: "\(place).\(property.name)") }
+            if let other = right.properties.first(where: { $0.name == property.name }) {
+                compare(property, other, place: "\(place).\(property.name)")
+            }
         }
         check(place, "indexes", left.indexes.map(Self.describe).sorted(), right.indexes.map(Self.describe).sorted())
         check(place, "uniquenessConstraints", Self.names(left.uniquenessConstraints), Self.names(right.uniquenessConstraints))
@@ -135,8 +140,9 @@ struct ModelComparison {
             compare(a, b, place: place)
         case let (a as NSRelationshipDescription, b as NSRelationshipDescription):
             check(place, "destination", a.destinationEntity?.name ?? "", b.destinationEntity?.name ?? "")
-            check(place, "inverse", a.inverseRelationship.map { "\($0.entity.name ?? "").\($0.name)" } ?? "",
-                  b.inverseRelationship.map { "\($0.entity.name ?? "").\($0.name)" } ?? "")
+            check(
+                place, "inverse", a.inverseRelationship.map { "\($0.entity.name ?? "").\($0.name)" } ?? "",
+                b.inverseRelationship.map { "\($0.entity.name ?? "").\($0.name)" } ?? "")
             check(place, "minCount", a.minCount, b.minCount)
             check(place, "maxCount", a.maxCount, b.maxCount)
             check(place, "deleteRule", a.deleteRule.rawValue, b.deleteRule.rawValue)

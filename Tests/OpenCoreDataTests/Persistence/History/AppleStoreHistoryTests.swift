@@ -10,8 +10,9 @@ import Testing
 @Suite("Persistent history: an Apple-written store")
 struct AppleStoreHistoryTests {
     /// The fixture with its model cache.
-    static let fixture = CompiledFixtures.CachedStore(folder: "alemar11__CoreDataPlus__SampleModel2_V1",
-                                                      file: "SampleModel2_V1.sqlite", modelVersion: nil)
+    static let fixture = CompiledFixtures.CachedStore(
+        folder: "alemar11__CoreDataPlus__SampleModel2_V1",
+        file: "SampleModel2_V1.sqlite", modelVersion: nil)
 
     /// A copy of the fixture in a directory of its own, opened with its cached model and tracking on.
     final class AppleStack {
@@ -47,8 +48,9 @@ struct AppleStoreHistoryTests {
 
         func transactions() throws -> [NSPersistentHistoryTransaction] {
             try context.performAndWait {
-                let result = try #require(try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast))
-                                          as? NSPersistentHistoryResult)
+                let result = try #require(
+                    try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast))
+                        as? NSPersistentHistoryResult)
                 return try #require(result.result as? [NSPersistentHistoryTransaction])
             }
         }
@@ -132,7 +134,9 @@ struct AppleStoreHistoryTests {
         }
 
         // The rows as Apple's: Z_ENT numbers, NULL Z_OPT, interned keys, changes numbered after Apple's.
-        let transaction = try StoreKit.rows(stack.url, """
+        let transaction = try StoreKit.rows(
+            stack.url,
+            """
             SELECT Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZCONTEXTNAMETS, ZBUNDLEIDTS, ZPROCESSIDTS, ZAUTHOR, ZBUNDLEID, ZQUERYGEN
             FROM ATRANSACTION ORDER BY Z_PK
             """)
@@ -144,7 +148,9 @@ struct AppleStoreHistoryTests {
         #expect(row["ZAUTHORTS"] as Int64 == 2, "the author reuses Apple's string 'xctest'")
         #expect(row["ZCONTEXTNAMETS"] as Int64 == 1, "the context name reuses Apple's string")
         for column in ["ZAUTHOR", "ZBUNDLEID", "ZQUERYGEN"] { #expect((row[column] as DatabaseValue).isNull) }
-        let strings = try StoreKit.rows(stack.url, "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING ORDER BY Z_PK").map { ($0[0] as Int64, $0[1] as String) }
+        let strings = try StoreKit.rows(stack.url, "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING ORDER BY Z_PK").map {
+            ($0[0] as Int64, $0[1] as String)
+        }
         #expect(strings.prefix(2).map(\.1) == ["com.apple.dt.xctest.tool", "xctest"])
         let ours = Set([HistoryAuthor.bundleID, HistoryAuthor.processID])
         #expect(Set(strings.dropFirst(2).map(\.1)) == ours)
@@ -181,7 +187,8 @@ struct AppleStoreHistoryTests {
         #expect(new.bundleID == HistoryAuthor.bundleID)
         #expect(new.processID == HistoryAuthor.processID)
         #expect(new.changes?.map(\.changeType) == [.insert, .update, .delete])
-        #expect(new.changes?.map { $0.changedObjectID.uriRepresentation() }
+        #expect(
+            new.changes?.map { $0.changedObjectID.uriRepresentation() }
                 == [writer, book, feedback].map { $0.uriRepresentation() })
         #expect(new.changes?[1].updatedProperties?.map(\.name) == ["title"])
     }

@@ -49,7 +49,8 @@ struct HistoryDamageTests {
 
     @Test("a string key naming no row, or not an integer, reads as no string")
     func danglingStringKeys() throws {
-        let (stack, before) = try Self.damagedStack("""
+        let (stack, before) = try Self.damagedStack(
+            """
             UPDATE ATRANSACTION SET ZAUTHORTS = 999, ZBUNDLEIDTS = 'x', ZCONTEXTNAMETS = -1 WHERE Z_PK = 1;
             UPDATE ATRANSACTIONSTRING SET ZNAME = NULL WHERE ZNAME = 'main';
             """)
@@ -65,7 +66,8 @@ struct HistoryDamageTests {
 
     @Test("a change of an entity number naming no entity, or of an unknown change type, is left out; the others read")
     func unknownEntitiesAndTypes() throws {
-        let (stack, before) = try Self.damagedStack("""
+        let (stack, before) = try Self.damagedStack(
+            """
             UPDATE ACHANGE SET ZENTITY = 77 WHERE Z_PK = 1;
             UPDATE ACHANGE SET ZCHANGETYPE = 9 WHERE Z_PK = 3;
             UPDATE ACHANGE SET ZENTITY = NULL WHERE Z_PK = 5;
@@ -83,7 +85,8 @@ struct HistoryDamageTests {
     @Test("a ZCOLUMNS blob of the wrong size: a longer one with bits past the entity's properties names no properties, a shorter one what it holds")
     func wrongSizedColumns() throws {
         // Note numbers five properties (one byte); change 3 and 4 are the updates.
-        let (stack, before) = try Self.damagedStack("""
+        let (stack, before) = try Self.damagedStack(
+            """
             UPDATE ACHANGE SET ZCOLUMNS = x'FFFFFFFFFFFF' WHERE Z_PK = 3;
             UPDATE ACHANGE SET ZCOLUMNS = x'0800000000' WHERE Z_PK = 4;
             INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
@@ -102,7 +105,8 @@ struct HistoryDamageTests {
 
     @Test("a change whose transaction is missing belongs to no transaction read; a tombstone value of the wrong type is left out")
     func orphanChangesAndBadTombstones() throws {
-        let (stack, before) = try Self.damagedStack("""
+        let (stack, before) = try Self.damagedStack(
+            """
             UPDATE ACHANGE SET ZTRANSACTIONID = 999 WHERE Z_PK = 1;
             UPDATE ACHANGE SET ZTRANSACTIONID = NULL WHERE Z_PK = 3;
             UPDATE ACHANGE SET ZTOMBSTONE0 = x'00FF' WHERE ZCHANGETYPE = 2;

@@ -47,7 +47,10 @@ struct HistoryRecordingTests {
         let stack = try HistoryKit.Stack()
         // Note preserves rank and title (scan is stored externally): two columns.
         let sql = try #require(try Self.historyStatements(stack.url)["ACHANGE"])
-        #expect(sql == "CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB, ZTOMBSTONE0 BLOB, ZTOMBSTONE1 BLOB )")
+        #expect(
+            sql
+                == "CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB, ZTOMBSTONE0 BLOB, ZTOMBSTONE1 BLOB )"
+        )
         try stack.close()
 
         // A model preserving one more attribute opens the same file and adds a column.
@@ -55,8 +58,9 @@ struct HistoryRecordingTests {
         let text = try #require(model.entitiesByName["Note"]?.attributesByName["text"])
         text.preservesValueInHistoryOnDeletion = true
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        _ = try coordinator.addPersistentStore(type: .sqlite, at: stack.url,
-                                               options: HistoryKit.tracking.merging([NSIgnorePersistentStoreVersioningOption: true]) { $1 })
+        _ = try coordinator.addPersistentStore(
+            type: .sqlite, at: stack.url,
+            options: HistoryKit.tracking.merging([NSIgnorePersistentStoreVersioningOption: true]) { $1 })
         let columns = try StoreKit.rows(stack.url, "SELECT name FROM pragma_table_info('ACHANGE')").map { $0[0] as String }
         #expect(columns.suffix(3) == ["ZTOMBSTONE0", "ZTOMBSTONE1", "ZTOMBSTONE2"])
         #expect(try StoreProcesses.sqlite(stack.url, "PRAGMA integrity_check") == "ok")
@@ -71,7 +75,9 @@ struct HistoryRecordingTests {
         let ids = try stack.insertNotes(["a", "b"])
         let after = Date().timeIntervalSinceReferenceDate
 
-        let transactions = try StoreKit.rows(stack.url, """
+        let transactions = try StoreKit.rows(
+            stack.url,
+            """
             SELECT Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP,
                    ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, ZQUERYGEN FROM ATRANSACTION
             """)
@@ -95,17 +101,20 @@ struct HistoryRecordingTests {
         #expect(try string("ZBUNDLEIDTS") == (Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName))
         #expect(try stack.rows("SELECT Z_ENT, Z_OPT FROM ATRANSACTIONSTRING GROUP BY Z_ENT, Z_OPT") == [["16003", "NULL"]])
 
-        let changes = try stack.rows("SELECT Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, ZTOMBSTONE0 FROM ACHANGE ORDER BY Z_PK")
+        let changes = try stack.rows(
+            "SELECT Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, ZTOMBSTONE0 FROM ACHANGE ORDER BY Z_PK")
         let keys = ids.compactMap(\.primaryKey).map { DatabaseValueText(stringLiteral: String($0)) }
         let note = try StoreKit.rows(stack.url, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Note'")[0][0] as Int64
-        #expect(changes == [
-            ["1", "16001", "NULL", "0", .init(stringLiteral: "\(note)"), keys[0], "1", "NULL", "NULL"],
-            ["2", "16001", "NULL", "0", .init(stringLiteral: "\(note)"), keys[1], "1", "NULL", "NULL"],
-        ])
+        #expect(
+            changes == [
+                ["1", "16001", "NULL", "0", .init(stringLiteral: "\(note)"), keys[0], "1", "NULL", "NULL"],
+                ["2", "16001", "NULL", "0", .init(stringLiteral: "\(note)"), keys[1], "1", "NULL", "NULL"],
+            ])
         // author, context name, process name and bundle identifier, each once (a program without a bundle
         // identifier records its process name for both).
         let strings = Set(["importer", "import context", HistoryAuthor.processID, HistoryAuthor.bundleID]).count
-        #expect(try stack.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT")
+        #expect(
+            try stack.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT")
                 == [["CHANGE", "2"], ["TRANSACTION", "1"], ["TRANSACTIONSTRING", .init(stringLiteral: "\(strings)")]])
 
         // The same strings again are not added again; a context without author or name records NULL keys.
@@ -150,7 +159,8 @@ struct HistoryRecordingTests {
             stack.context.delete(note)
             try stack.context.save()
         }
-        #expect(try stack.rows("SELECT ZCHANGETYPE, ZCOLUMNS, ZTOMBSTONE0, ZTOMBSTONE1 FROM ACHANGE WHERE ZTRANSACTIONID = 2")
+        #expect(
+            try stack.rows("SELECT ZCHANGETYPE, ZCOLUMNS, ZTOMBSTONE0, ZTOMBSTONE1 FROM ACHANGE WHERE ZTRANSACTIONID = 2")
                 == [["2", "NULL", "42", "Keep me"]])
         let change = try #require(try stack.transactions().last?.changes?.first)
         #expect(change.changeType == .delete)
@@ -192,7 +202,8 @@ struct HistoryRecordingTests {
         #expect(throws: (any Error).self) { try stack.insertNotes(["lost"]) }
         #expect(try stack.rows("SELECT ZTEXT FROM ZNOTE") == [["kept"]])
         #expect(try stack.rows("SELECT count(*) FROM ATRANSACTION") == [["1"]])
-        #expect(try stack.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Note', 'TRANSACTION', 'CHANGE') ORDER BY Z_ENT")
+        #expect(
+            try stack.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Note', 'TRANSACTION', 'CHANGE') ORDER BY Z_ENT")
                 == [["1"], ["1"], ["1"]])
     }
 
@@ -201,7 +212,8 @@ struct HistoryRecordingTests {
         let stack = try HistoryKit.Stack()
         stack.context.transactionAuthor = "batcher"
         try stack.context.performAndWait {
-            let insert = NSBatchInsertRequest(entityName: "Note", objects: [["text": "m1", "rank": 1], ["text": "m2", "rank": 2], ["text": "m3", "rank": 3]])
+            let insert = NSBatchInsertRequest(
+                entityName: "Note", objects: [["text": "m1", "rank": 1], ["text": "m2", "rank": 2], ["text": "m3", "rank": 3]])
             _ = try stack.context.execute(insert)
             let update = NSBatchUpdateRequest(entityName: "Note")
             update.predicate = NSPredicate(format: "rank >= 2")
@@ -262,7 +274,8 @@ struct HistoryRecordingTests {
         #expect(Set(changes.filter { $0.changeType == .insert }.map(\.changedObjectID)) == Set(ids))
         #expect(changes.filter { $0.changeType == .update }.map(\.changedObjectID) == first)
         // Each insert change names a row of its entity's table with that key.
-        let rows = try stack.rows("""
+        let rows = try stack.rows(
+            """
             SELECT count(*) FROM ACHANGE c JOIN Z_PRIMARYKEY e ON e.Z_ENT = c.ZENTITY
             WHERE c.ZTRANSACTIONID = 2 AND c.ZCHANGETYPE = 0 AND c.Z_ENT = 16001 AND c.Z_OPT IS NULL AND c.ZCOLUMNS IS NULL
             AND (EXISTS (SELECT 1 FROM ZNOTE n WHERE n.Z_PK = c.ZENTITYPK AND n.Z_ENT = c.ZENTITY)
@@ -281,7 +294,9 @@ struct HistoryRecordingTests {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: stack.model)
         _ = try coordinator.addPersistentStore(type: .sqlite, at: stack.url, options: HistoryKit.tracking)
         #expect(try StoreKit.rows(stack.url, "SELECT count(*) FROM ATRANSACTION")[0][0] as Int64 == 0)
-        #expect(coordinator.currentPersistentHistoryToken(fromStores: nil) == NSPersistentHistoryToken(
-            transactionNumbers: [coordinator.persistentStores[0].identifier: 0]))
+        #expect(
+            coordinator.currentPersistentHistoryToken(fromStores: nil)
+                == NSPersistentHistoryToken(
+                    transactionNumbers: [coordinator.persistentStores[0].identifier: 0]))
     }
 }

@@ -108,7 +108,8 @@ struct HistoryRequestTests {
         changesOnly.resultType = .changesOnly
         #expect((try stack.execute(changesOnly) as? [NSPersistentHistoryChange])?.count == 2)
 
-        fetch.predicate = NSPredicate(format: "changeType == %d AND transaction.transactionNumber == 1", NSPersistentHistoryChangeType.insert.rawValue)
+        fetch.predicate = NSPredicate(
+            format: "changeType == %d AND transaction.transactionNumber == 1", NSPersistentHistoryChangeType.insert.rawValue)
         #expect(try stack.transactions(.fetchHistory(withFetch: fetch)).flatMap { $0.changes ?? [] }.map(\.changedObjectID) == ids)
     }
 
@@ -242,7 +243,8 @@ struct HistoryRequestTests {
         let date = Date(timeIntervalSince1970: 100)
         let fetch = NSPersistentHistoryChangeRequest.fetchHistory(after: date)
         #expect(fetch.description == "NSPersistentHistoryChangeRequest : Fetch < \(date) - (null)-(null)> 5")
-        #expect(NSPersistentHistoryChangeRequest.deleteHistory(before: date).description
+        #expect(
+            NSPersistentHistoryChangeRequest.deleteHistory(before: date).description
                 == "NSPersistentHistoryChangeRequest : Delete < \(date) - (null)-(null)> 0")
         let copy = try #require(fetch.copy() as? NSPersistentHistoryChangeRequest)
         #expect(copy !== fetch && copy.resultType == fetch.resultType && copy.description == fetch.description)

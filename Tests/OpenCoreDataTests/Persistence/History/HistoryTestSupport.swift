@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import OpenCoreData
@@ -44,8 +45,10 @@ enum HistoryKit {
         let store: NSPersistentStore
         let context: NSManagedObjectContext
 
-        init(model: NSManagedObjectModel = HistoryKit.model(), options: [AnyHashable: Any]? = HistoryKit.tracking,
-             fileName: String = "Notes.sqlite") throws {
+        init(
+            model: NSManagedObjectModel = HistoryKit.model(), options: [AnyHashable: Any]? = HistoryKit.tracking,
+            fileName: String = "Notes.sqlite"
+        ) throws {
             url = directory.file(fileName)
             self.model = model
             coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
@@ -89,8 +92,10 @@ enum HistoryKit {
         }
 
         /// The transactions (with changes) a request returns.
-        func transactions(_ request: NSPersistentHistoryChangeRequest = .fetchHistory(after: Date.distantPast),
-                          in context: NSManagedObjectContext? = nil) throws -> [NSPersistentHistoryTransaction] {
+        func transactions(
+            _ request: NSPersistentHistoryChangeRequest = .fetchHistory(after: Date.distantPast),
+            in context: NSManagedObjectContext? = nil
+        ) throws -> [NSPersistentHistoryTransaction] {
             try #require(try execute(request, in: context) as? [NSPersistentHistoryTransaction])
         }
 
@@ -105,7 +110,6 @@ enum HistoryKit {
     }
 }
 
-import GRDB
 
 /// A SQL value as text, for comparing rows in expectations: `NULL`, integers and reals as SQLite prints
 /// them, text as it is, blobs as `x'…'`.

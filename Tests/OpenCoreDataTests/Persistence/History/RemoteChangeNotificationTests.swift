@@ -16,7 +16,8 @@ final class RemoteChangeRecorder: @unchecked Sendable {
     private var observer: NSObjectProtocol?
 
     init(_ coordinator: NSPersistentStoreCoordinator) {
-        observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: coordinator, queue: nil) { [weak self] note in
+        observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: coordinator, queue: nil) {
+            [weak self] note in
             guard let self else { return }
             self.lock.lock()
             self.received.append(Received(notification: note, time: Date()))
@@ -130,18 +131,22 @@ struct RemoteChangeNotificationTests {
         for index in 1...100 {
             try stack.insertNotes(["n\(index)"], in: writer)
             let saved = Date()
-            let received = try #require(recorder.wait(forTransaction: Int64(index), store: identifier, timeout: 5),
-                                        "transaction \(index) was notified")
+            let received = try #require(
+                recorder.wait(forTransaction: Int64(index), store: identifier, timeout: 5),
+                "transaction \(index) was notified")
             delays.append(max(0, received.time.timeIntervalSince(saved)))
         }
         delays.sort()
         let median = delays[delays.count / 2] * 1000, worst = delays[delays.count - 1] * 1000
-        print("remote change delay over 100 saves (ms): median \(String(format: "%.2f", median)), 95th \(String(format: "%.2f", delays[94] * 1000)), worst \(String(format: "%.2f", worst))")
+        print(
+            "remote change delay over 100 saves (ms): median \(String(format: "%.2f", median)), 95th \(String(format: "%.2f", delays[94] * 1000)), worst \(String(format: "%.2f", worst))"
+        )
         try stack.close()
     }
 
-    @Test("another process saves; this one gets the notification, fetches the history after its token, merges it and sees the change",
-          .tags(.slow))
+    @Test(
+        "another process saves; this one gets the notification, fetches the history after its token, merges it and sees the change",
+        .tags(.slow))
     func twoProcesses() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("Items.sqlite")
@@ -153,8 +158,10 @@ struct RemoteChangeNotificationTests {
         let recorder = RemoteChangeRecorder(coordinator)
         let token = try #require(coordinator.currentPersistentHistoryToken(fromStores: nil))
 
-        let writer = try StoreProcesses.ocd(["selftest", "history-worker", "--store", url.path, "--role", "writer",
-                                             "--worker", "7", "--saves", "1"])
+        let writer = try StoreProcesses.ocd([
+            "selftest", "history-worker", "--store", url.path, "--role", "writer",
+            "--worker", "7", "--saves", "1",
+        ])
         #expect(writer.status == 0, "\(writer.error)")
         let identifier = try #require(coordinator.persistentStores.first?.identifier)
         let received = try #require(recorder.wait(forTransaction: 1, store: identifier, timeout: 10))
@@ -171,8 +178,9 @@ struct RemoteChangeNotificationTests {
         }
     }
 
-    @Test("under load: four writer processes, 400 saves, one reader process: every transaction merged once, none missed",
-          .tags(.slow))
+    @Test(
+        "under load: four writer processes, 400 saves, one reader process: every transaction merged once, none missed",
+        .tags(.slow))
     func manyProcesses() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("Items.sqlite")
@@ -182,8 +190,12 @@ struct RemoteChangeNotificationTests {
 
         let writers = 4, saves = 100
         let log = directory.file("reader.log")
-        let reader = try StoreProcesses.startHistoryWorker(store: url, ["--role", "reader", "--expect", "\(writers * saves)",
-                                                                        "--timeout", "120"], log: log)
+        let reader = try StoreProcesses.startHistoryWorker(
+            store: url,
+            [
+                "--role", "reader", "--expect", "\(writers * saves)",
+                "--timeout", "120",
+            ], log: log)
         defer { if reader.isRunning { reader.terminate() } }
         // The reader has its token before any writer saves.
         let ready = Date().addingTimeInterval(30)
@@ -191,8 +203,9 @@ struct RemoteChangeNotificationTests {
             Thread.sleep(forTimeInterval: 0.02)
         }
         let processes = try (1...writers).map { worker in
-            try StoreProcesses.startHistoryWorker(store: url, ["--role", "writer", "--worker", "\(worker)", "--saves", "\(saves)"],
-                                                  log: directory.file("writer-\(worker).log"))
+            try StoreProcesses.startHistoryWorker(
+                store: url, ["--role", "writer", "--worker", "\(worker)", "--saves", "\(saves)"],
+                log: directory.file("writer-\(worker).log"))
         }
         for process in processes {
             process.waitUntilExit()
@@ -212,17 +225,23 @@ struct RemoteChangeNotificationTests {
             return Double(field.dropFirst("latency_ms=".count))
         }.sorted()
         if !latencies.isEmpty {
-            print("cross-process commit-to-merge delay over \(latencies.count) transactions (ms): median \(latencies[latencies.count / 2]), worst \(latencies[latencies.count - 1]); \(done)")
+            print(
+                "cross-process commit-to-merge delay over \(latencies.count) transactions (ms): median \(latencies[latencies.count / 2]), worst \(latencies[latencies.count - 1]); \(done)"
+            )
         }
     }
 
     /// The model of `ocd selftest history-worker`: Item(worker, sequence, title).
     static func itemModel() -> NSManagedObjectModel {
         let model = NSManagedObjectModel()
-        model.entities = [ModelKit.entity("Item", [
-            ModelKit.attribute("worker", .integer64AttributeType), ModelKit.attribute("sequence", .integer64AttributeType),
-            ModelKit.attribute("title", .stringAttributeType),
-        ])]
+        model.entities = [
+            ModelKit.entity(
+                "Item",
+                [
+                    ModelKit.attribute("worker", .integer64AttributeType), ModelKit.attribute("sequence", .integer64AttributeType),
+                    ModelKit.attribute("title", .stringAttributeType),
+                ])
+        ]
         model.entities[0].managedObjectClassName = "NSManagedObject"
         return model
     }

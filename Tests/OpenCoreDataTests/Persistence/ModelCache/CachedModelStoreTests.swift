@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// A transformer that gives the stored bytes as they are, standing in for an app's own.
@@ -13,8 +14,9 @@ final class StoredBytesTransformer: ValueTransformer {
 /// `NSManagedObjectModel(cachedInStoreAt:)` and `load(cachedInStoreAt:)` on the Apple-written fixture stores.
 @Suite("Stores opened with their cached model")
 struct CachedModelStoreTests {
-    @Test("the cached model opens its store without migration and every row reads through key-value coding",
-          arguments: CompiledFixtures.cachedStores)
+    @Test(
+        "the cached model opens its store without migration and every row reads through key-value coding",
+        arguments: CompiledFixtures.cachedStores)
     func opensAndReadsEveryRow(_ fixture: CompiledFixtures.CachedStore) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -27,9 +29,11 @@ struct CachedModelStoreTests {
         let hashes = try CompiledFixtures.cacheAndHashes(of: fixture).hashes
         #expect(model.entityVersionHashesByName == hashes)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-            NSMigratePersistentStoresAutomaticallyOption: false, NSInferMappingModelAutomaticallyOption: false,
-        ])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: url,
+            options: [
+                NSMigratePersistentStoresAutomaticallyOption: false, NSInferMappingModelAutomaticallyOption: false,
+            ])
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         var rows = 0, values = 0
@@ -76,7 +80,8 @@ struct CachedModelStoreTests {
         let text = directory.appendingPathComponent("notes.sqlite")
         try Data("not a database at all, but long enough to look like a file header".utf8).write(to: text)
         #expect(Self.code { try NSManagedObjectModel.load(cachedInStoreAt: text) } == NSFileReadCorruptFileError)
-        #expect(Self.code { try NSManagedObjectModel.load(cachedInStoreAt: directory.appendingPathComponent("none.sqlite")) }
+        #expect(
+            Self.code { try NSManagedObjectModel.load(cachedInStoreAt: directory.appendingPathComponent("none.sqlite")) }
                 == NSFileReadNoSuchFileError)
     }
 

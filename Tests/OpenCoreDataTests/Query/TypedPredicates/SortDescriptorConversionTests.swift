@@ -1,10 +1,11 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("SortDescriptor and NSSortDescriptor convert both ways")
 struct SortDescriptorConversionTests {
-    @Test("compare:, localizedStandardCompare: and localizedCompare: convert and come back unchanged",
-          arguments: ["compare:", "localizedStandardCompare:", "localizedCompare:"])
+    @Test(
+        "compare:, localizedStandardCompare: and localizedCompare: convert and come back unchanged",
+        arguments: ["compare:", "localizedStandardCompare:", "localizedCompare:"])
     func roundTrip(_ selector: String) throws {
         for ascending in [true, false] {
             let object = NSSortDescriptor(key: "traveler.name", ascending: ascending, selector: selector)
@@ -27,8 +28,9 @@ struct SortDescriptorConversionTests {
         #expect(typed.order == .reverse)
     }
 
-    @Test("the selectors Apple's conversion refuses, a missing key and a comparator block give nil",
-          arguments: ["caseInsensitiveCompare:", "localizedCaseInsensitiveCompare:"])
+    @Test(
+        "the selectors Apple's conversion refuses, a missing key and a comparator block give nil",
+        arguments: ["caseInsensitiveCompare:", "localizedCaseInsensitiveCompare:"])
     func refused(_ selector: String) {
         #expect(SortDescriptor(NSSortDescriptor(key: "name", ascending: true, selector: selector), comparing: Trip.self) == nil)
         #expect(SortDescriptor(NSSortDescriptor(key: nil, ascending: true), comparing: Trip.self) == nil)

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 /// The fields of the object Apple's conversion tests use (`/work/shared/TYPED-PREDICATES.md`, §1.2):
 /// a:Int, b:String, f:Bool, g:[Int], h:[String:Int], i:Date, j:String?, k:UUID, l:Data, m:URL.
@@ -23,13 +23,16 @@ final class ConversionSubject: NSObject {
 struct TypedPredicateConversionTableTests {
     /// The converted predicate printing as `NSPredicate(format: expected)` prints, and its result on a
     /// fresh subject agreeing with Foundation's own evaluation.
-    private func check(_ predicate: Predicate<ConversionSubject>, _ expected: NSPredicate,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func check(
+        _ predicate: Predicate<ConversionSubject>, _ expected: NSPredicate,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let converted = try #require(NSPredicate(predicate), sourceLocation: sourceLocation)
         #expect(converted.predicateFormat == expected.predicateFormat, sourceLocation: sourceLocation)
         let subject = ConversionSubject()
-        #expect(converted.evaluate(with: subject) == (try predicate.evaluate(subject)),
-                "\(converted.predicateFormat)", sourceLocation: sourceLocation)
+        #expect(
+            converted.evaluate(with: subject) == (try predicate.evaluate(subject)),
+            "\(converted.predicateFormat)", sourceLocation: sourceLocation)
     }
 
     @Test("comparisons, AND, OR, NOT and arithmetic")
@@ -52,11 +55,13 @@ struct TypedPredicateConversionTableTests {
         let regex = #/[e-f][l-m]/#
         try check(#Predicate { $0.b.contains(regex) }, NSPredicate(format: "b MATCHES '.*[e-f][l-m].*'"))
         let same = ComparisonResult.orderedSame
-        try check(#Predicate { $0.b.caseInsensitiveCompare("ABC") == same },
-                  NSPredicate(format: "TERNARY(b ==[c] 'ABC', 0, TERNARY(b <[c] 'ABC', -1, 1)) == 0"))
+        try check(
+            #Predicate { $0.b.caseInsensitiveCompare("ABC") == same },
+            NSPredicate(format: "TERNARY(b ==[c] 'ABC', 0, TERNARY(b <[c] 'ABC', -1, 1)) == 0"))
         // Apple prints `==[l]`, `<[l]` and `CONTAINS[cdl]`: OpenCoreData's predicates have no locale option.
-        try check(#Predicate { $0.b.localizedCompare("ABC") == same },
-                  NSPredicate(format: "TERNARY(b == 'ABC', 0, TERNARY(b < 'ABC', -1, 1)) == 0"))
+        try check(
+            #Predicate { $0.b.localizedCompare("ABC") == same },
+            NSPredicate(format: "TERNARY(b == 'ABC', 0, TERNARY(b < 'ABC', -1, 1)) == 0"))
         try check(#Predicate { $0.b.localizedStandardContains("ABC") }, NSPredicate(format: "b CONTAINS[cd] 'ABC'"))
     }
 
@@ -68,12 +73,15 @@ struct TypedPredicateConversionTableTests {
         try check(#Predicate { $0.g.last == 9 }, NSPredicate(format: "g[LAST] == 9"))
         try check(#Predicate { $0.g[0] == 2 }, NSPredicate(format: "(SELF.g)[0] == 2"))
         try check(#Predicate { $0.h["A"] == 1 }, NSPredicate(format: "(SELF.h)['A'] == 1"))
-        try check(#Predicate { $0.g.contains { $0 == 2 } },
-                  NSPredicate(format: "SUBQUERY(g, $_local_1, $_local_1 == 2).@count != 0"))
-        try check(#Predicate { $0.g.allSatisfy { $0 == 2 } },
-                  NSPredicate(format: "SUBQUERY(g, $_local_1, NOT ($_local_1 == 2)).@count == 0"))
-        try check(#Predicate { object in object.g.filter { $0 == object.d }.count > 0 },
-                  NSPredicate(format: "SUBQUERY(g, $_local_1, $_local_1 == d).@count > 0"))
+        try check(
+            #Predicate { $0.g.contains { $0 == 2 } },
+            NSPredicate(format: "SUBQUERY(g, $_local_1, $_local_1 == 2).@count != 0"))
+        try check(
+            #Predicate { $0.g.allSatisfy { $0 == 2 } },
+            NSPredicate(format: "SUBQUERY(g, $_local_1, NOT ($_local_1 == 2)).@count == 0"))
+        try check(
+            #Predicate { object in object.g.filter { $0 == object.d }.count > 0 },
+            NSPredicate(format: "SUBQUERY(g, $_local_1, $_local_1 == d).@count > 0"))
         try check(#Predicate { [1, 2, 3].contains($0.a) }, NSPredicate(format: "a IN {1, 2, 3}"))
         // Apple's conversion prints `g.@max.#self == g.@min.#self`; OpenCoreData's the functions `max:` and `min:`.
         try check(#Predicate { $0.g.max() == $0.g.min() }, NSPredicate(format: "max:(g) == min:(g)"))
@@ -83,10 +91,12 @@ struct TypedPredicateConversionTableTests {
     func ranges() throws {
         let now = Date.now
         let later = now.addingTimeInterval(60)
-        try check(#Predicate { (now...later).contains($0.i) },
-                  NSPredicate(format: "i BETWEEN %@", [now, later]))
-        try check(#Predicate { (now..<later).contains($0.i) },
-                  NSPredicate(format: "i >= %@ AND i < %@", now, later))
+        try check(
+            #Predicate { (now...later).contains($0.i) },
+            NSPredicate(format: "i BETWEEN %@", [now, later]))
+        try check(
+            #Predicate { (now..<later).contains($0.i) },
+            NSPredicate(format: "i >= %@ AND i < %@", now, later))
         // The macro takes partial ranges only as captured values.
         let from = now..., through = ...now, upTo = ..<now
         try check(#Predicate { from.contains($0.i) }, NSPredicate(format: "i >= %@", now))
@@ -102,8 +112,9 @@ struct TypedPredicateConversionTableTests {
         try check(#Predicate { ($0.f && true) == false }, NSPredicate(format: "TERNARY(f == YES AND YES == YES, YES, NO) == NO"))
         try check(#Predicate { $0.f ? true : false }, NSPredicate(format: "TERNARY(f == YES, YES, NO) == YES"))
         try check(#Predicate { ($0.j ?? "").isEmpty }, NSPredicate(format: "TERNARY(j != NULL, j, '').length == 0"))
-        try check(#Predicate { ($0.j?.count ?? -1) > 1 },
-                  NSPredicate(format: "TERNARY(TERNARY(j != nil, j.length, nil) != nil, TERNARY(j != nil, j.length, nil), 1 * -1) > 1"))
+        try check(
+            #Predicate { ($0.j?.count ?? -1) > 1 },
+            NSPredicate(format: "TERNARY(TERNARY(j != nil, j.length, nil) != nil, TERNARY(j != nil, j.length, nil), 1 * -1) > 1"))
         try check(#Predicate { $0.j == nil }, NSPredicate(format: "j == nil"))
     }
 

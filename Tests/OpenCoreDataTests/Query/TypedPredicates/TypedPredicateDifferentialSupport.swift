@@ -28,8 +28,10 @@ struct GadgetStack {
     let directory = TemporaryDirectory()
     let coordinator: NSPersistentStoreCoordinator
     static let epoch = Date(timeIntervalSinceReferenceDate: 700_000_000)
-    static let titles = ["Café", "cafe", "CAFÉ", "Ärger", "zebra", "Zebra", "naïve", "apple", "Apple pie", "",
-                         "résumé", "Resume", "x", "Straße", "STRASSE", "smile ☺", "a.b", "100%", "Ω", "the end"]
+    static let titles = [
+        "Café", "cafe", "CAFÉ", "Ärger", "zebra", "Zebra", "naïve", "apple", "Apple pie", "",
+        "résumé", "Resume", "x", "Straße", "STRASSE", "smile ☺", "a.b", "100%", "Ω", "the end",
+    ]
     static let codes = (0..<40).map { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", $0))! }
 
     init() throws {
@@ -97,8 +99,10 @@ struct GadgetStack {
             attribute("active", .booleanAttributeType), attribute("added", .dateAttributeType),
             attribute("code", .UUIDAttributeType), gadgetMaker,
         ]
-        maker.properties = [attribute("name", .stringAttributeType), attribute("country", .stringAttributeType, optional: true),
-                            makerGadgets]
+        maker.properties = [
+            attribute("name", .stringAttributeType), attribute("country", .stringAttributeType, optional: true),
+            makerGadgets,
+        ]
         let model = NSManagedObjectModel()
         model.entities = [gadget, maker]
         return model

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import OpenCoreData
+import Testing
 
 /// For each typed predicate: the SQLite store's fetch, the converted `NSPredicate` evaluated in memory, and
 /// Foundation's own `Predicate.evaluate` select the same objects.
@@ -51,8 +51,10 @@ struct TypedPredicateDifferentialTests {
         [
             ("gadgets.contains { stock > n }", #Predicate<Maker> { $0.gadgets.contains { $0.stock > n } }),
             ("gadgets.allSatisfy { stock > n }", #Predicate<Maker> { $0.gadgets.allSatisfy { $0.stock > n } }),
-            ("gadgets.filter { title.contains(s) }.count > 1",
-             #Predicate<Maker> { $0.gadgets.filter { $0.title.contains(s) }.count > 1 }),
+            (
+                "gadgets.filter { title.contains(s) }.count > 1",
+                #Predicate<Maker> { $0.gadgets.filter { $0.title.contains(s) }.count > 1 }
+            ),
             ("gadgets.isEmpty", #Predicate<Maker> { $0.gadgets.isEmpty }),
             ("gadgets.count > k", #Predicate<Maker> { $0.gadgets.count > k }),
             ("(country ?? \"\") == s", #Predicate<Maker> { ($0.country ?? "") == s }),
@@ -61,8 +63,10 @@ struct TypedPredicateDifferentialTests {
 
     /// An empty search string is left out: `"abc".contains("")` is true in Swift, while `CONTAINS ""` and
     /// `BEGINSWITH ""` match nothing, in Apple's predicates as in these (`emptySearchString` shows it).
-    static let parameters: [(Int64, String, Double, Int)] = [(3, "caf", 5.0, 0), (7, "e", 10.0, -5), (0, "Ä", 0.0, 12),
-                                                             (12, "Zebra", 17.5, -30)]
+    static let parameters: [(Int64, String, Double, Int)] = [
+        (3, "caf", 5.0, 0), (7, "e", 10.0, -5), (0, "Ä", 0.0, 12),
+        (12, "Zebra", 17.5, -30),
+    ]
 
     @Test("gadget predicates agree, at least 100 of them")
     func gadgets() throws {
@@ -114,8 +118,10 @@ struct TypedPredicateDifferentialTests {
         }
     }
 
-    static func check<T: NSManagedObject>(_ label: String, _ typed: Predicate<T>, all: [T],
-                                          in context: NSManagedObjectContext, entity: String) throws {
+    static func check<T: NSManagedObject>(
+        _ label: String, _ typed: Predicate<T>, all: [T],
+        in context: NSManagedObjectContext, entity: String
+    ) throws {
         let converted = try NSPredicate(converting: typed)
         let request = NSFetchRequest<T>(entityName: entity)
         request.predicate = converted

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Typed predicates fetch through SQL")
 struct TypedPredicateFetchTests {

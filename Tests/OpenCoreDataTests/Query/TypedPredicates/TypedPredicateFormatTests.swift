@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("Typed predicates convert to Apple's predicate formats")
 struct TypedPredicateFormatTests {
@@ -38,21 +38,33 @@ struct TypedPredicateFormatTests {
             (NSPredicate(#Predicate<Trip> { (1...3).contains($0.nights) }), "nights BETWEEN {1, 3}"),
             (NSPredicate(#Predicate<Trip> { (1..<3).contains($0.nights) }), "nights >= 1 AND nights < 3"),
             (NSPredicate(#Predicate<Trip> { $0.name.count > 3 }), "name.length > 3"),
-            (NSPredicate(#Predicate<Trip> { ($0.nights > 3 ? $0.name : $0.destination) == "x" }),
-             "TERNARY(nights > 3, name, destination) == \"x\""),
-            (NSPredicate(#Predicate<Trip> { $0.name.caseInsensitiveCompare("ANN") == same }),
-             "TERNARY(name ==[c] \"ANN\", 0, TERNARY(name <[c] \"ANN\", -1, 1)) == 0"),
+            (
+                NSPredicate(#Predicate<Trip> { ($0.nights > 3 ? $0.name : $0.destination) == "x" }),
+                "TERNARY(nights > 3, name, destination) == \"x\""
+            ),
+            (
+                NSPredicate(#Predicate<Trip> { $0.name.caseInsensitiveCompare("ANN") == same }),
+                "TERNARY(name ==[c] \"ANN\", 0, TERNARY(name <[c] \"ANN\", -1, 1)) == 0"
+            ),
             (NSPredicate(#Predicate<Trip> { $0.nights > limit / 2 }), "nights > 2"),
-            (NSPredicate(#Predicate<Traveler> { $0.trips.contains { $0.nights > 3 } }),
-             "SUBQUERY(trips, $_local_1, $_local_1.nights > 3).@count != 0"),
-            (NSPredicate(#Predicate<Traveler> { $0.trips.allSatisfy { $0.nights > 3 } }),
-             "SUBQUERY(trips, $_local_1, NOT $_local_1.nights > 3).@count == 0"),
-            (NSPredicate(#Predicate<Traveler> { $0.trips.filter { $0.nights > 3 }.count > 1 }),
-             "SUBQUERY(trips, $_local_1, $_local_1.nights > 3).@count > 1"),
+            (
+                NSPredicate(#Predicate<Traveler> { $0.trips.contains { $0.nights > 3 } }),
+                "SUBQUERY(trips, $_local_1, $_local_1.nights > 3).@count != 0"
+            ),
+            (
+                NSPredicate(#Predicate<Traveler> { $0.trips.allSatisfy { $0.nights > 3 } }),
+                "SUBQUERY(trips, $_local_1, NOT $_local_1.nights > 3).@count == 0"
+            ),
+            (
+                NSPredicate(#Predicate<Traveler> { $0.trips.filter { $0.nights > 3 }.count > 1 }),
+                "SUBQUERY(trips, $_local_1, $_local_1.nights > 3).@count > 1"
+            ),
             (NSPredicate(#Predicate<Traveler> { $0.trips.count > 1 }), "trips.@count > 1"),
             (NSPredicate(#Predicate<Traveler> { $0.trips.isEmpty }), "trips.@count == 0"),
-            (NSPredicate(#Predicate<Traveler> { $0.trips.contains { $0.nights > 3 } && $0.trips.contains { $0.nights < 2 } }),
-             "SUBQUERY(trips, $_local_1, $_local_1.nights > 3).@count != 0 AND SUBQUERY(trips, $_local_2, $_local_2.nights < 2).@count != 0"),
+            (
+                NSPredicate(#Predicate<Traveler> { $0.trips.contains { $0.nights > 3 } && $0.trips.contains { $0.nights < 2 } }),
+                "SUBQUERY(trips, $_local_1, $_local_1.nights > 3).@count != 0 AND SUBQUERY(trips, $_local_2, $_local_2.nights < 2).@count != 0"
+            ),
         ]
         for (predicate, expected) in cases {
             #expect(predicate?.predicateFormat == expected)

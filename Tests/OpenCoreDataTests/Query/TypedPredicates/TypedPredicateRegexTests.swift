@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("A regular expression in #Predicate runs as MATCHES, in SQL and in memory")
 struct TypedPredicateRegexTests {

@@ -1,5 +1,5 @@
-import Testing
 import OpenCoreData
+import Testing
 
 @Suite("String operators Foundation on Linux lacks in #Predicate")
 struct TypedPredicateStringShimTests {

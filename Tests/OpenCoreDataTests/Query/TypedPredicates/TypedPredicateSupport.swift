@@ -58,9 +58,11 @@ struct TripStack {
         travelerTrips.isOptional = true
         tripTraveler.inverseRelationship = travelerTrips
         travelerTrips.inverseRelationship = tripTraveler
-        trip.properties = [attribute("destination", .stringAttributeType), attribute("name", .stringAttributeType),
-                           attribute("startDate", .dateAttributeType), attribute("nights", .integer64AttributeType),
-                           attribute("note", .stringAttributeType), tripTraveler]
+        trip.properties = [
+            attribute("destination", .stringAttributeType), attribute("name", .stringAttributeType),
+            attribute("startDate", .dateAttributeType), attribute("nights", .integer64AttributeType),
+            attribute("note", .stringAttributeType), tripTraveler,
+        ]
         traveler.properties = [attribute("name", .stringAttributeType), travelerTrips]
         let model = NSManagedObjectModel()
         model.entities = [trip, traveler]

@@ -12,10 +12,13 @@ extension NSAtomicStore {
         if metadata[NSStoreModelVersionHashesKey] != nil {
             let configuration = configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : configurationName
             guard model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleVersionHashError, userInfo: [
-                    NSLocalizedDescriptionKey: "The model used to open the store at \(url?.path ?? "(no location)") is incompatible with the one used to create it.",
-                    NSAffectedStoresErrorKey: [self],
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleVersionHashError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "The model used to open the store at \(url?.path ?? "(no location)") is incompatible with the one used to create it.",
+                        NSAffectedStoresErrorKey: [self],
+                    ])
             }
         }
         // Each node's values must be usable before any fetch reads them.
@@ -52,7 +55,9 @@ extension NSAtomicStore {
         for attribute in entity.attributesByName.values where !attribute.isTransient {
             guard let raw = node.value(forKey: attribute.name), !(raw is NSNull) else { continue }
             guard let value = ManagedValueCoercion.canonical(raw, for: attribute.attributeType) else {
-                throw _badValue("holds \(Swift.type(of: raw)) for the attribute \(attribute.name) of \(entity.name ?? "an object"), which is not a value of its type.")
+                throw _badValue(
+                    "holds \(Swift.type(of: raw)) for the attribute \(attribute.name) of \(entity.name ?? "an object"), which is not a value of its type."
+                )
             }
             values[attribute.name] = value
         }
@@ -68,22 +73,36 @@ extension NSAtomicStore {
     func _destinationIDs(_ value: Any?, of relationship: NSRelationshipDescription, in node: NSAtomicStoreCacheNode) throws -> [NSManagedObjectID] {
         guard let value, !(value is NSNull) else { return [] }
         let elements: [Any]
-        if let nodes = value as? Set<NSAtomicStoreCacheNode> { elements = Array(nodes) }
-        else if let nodes = value as? [NSAtomicStoreCacheNode] { elements = nodes }
-        else if let set = value as? NSOrderedSet { elements = set.array }
-        else if let set = value as? NSSet { elements = set.allObjects }
-        else if let set = value as? Set<AnyHashable> { elements = Array(set) }
-        else if let array = value as? [Any] { elements = array }
-        else { elements = [value] }
+        if let nodes = value as? Set<NSAtomicStoreCacheNode> {
+            elements = Array(nodes)
+        } else if let nodes = value as? [NSAtomicStoreCacheNode] {
+            elements = nodes
+        } else if let set = value as? NSOrderedSet {
+            elements = set.array
+        } else if let set = value as? NSSet {
+            elements = set.allObjects
+        } else if let set = value as? Set<AnyHashable> {
+            elements = Array(set)
+        } else if let array = value as? [Any] {
+            elements = array
+        } else {
+            elements = [value]
+        }
         return try elements.map { element in
             let id: NSManagedObjectID
-            if let target = element as? NSAtomicStoreCacheNode { id = target.objectID }
-            else if let target = element as? NSManagedObjectID { id = target }
-            else {
-                throw _badValue("holds \(Swift.type(of: element)) for the relationship \(relationship.name) of \(node.objectID.entity.name ?? "an object"); expected cache nodes.")
+            if let target = element as? NSAtomicStoreCacheNode {
+                id = target.objectID
+            } else if let target = element as? NSManagedObjectID {
+                id = target
+            } else {
+                throw _badValue(
+                    "holds \(Swift.type(of: element)) for the relationship \(relationship.name) of \(node.objectID.entity.name ?? "an object"); expected cache nodes."
+                )
             }
             if let destination = relationship.destinationEntity, !id.entity.isKindOf(entity: destination) {
-                throw _badValue("holds an object of \(id.entity.name ?? "?") for the relationship \(relationship.name), whose destination is \(destination.name ?? "?").")
+                throw _badValue(
+                    "holds an object of \(id.entity.name ?? "?") for the relationship \(relationship.name), whose destination is \(destination.name ?? "?")."
+                )
             }
             return id
         }
@@ -115,11 +134,17 @@ final class AtomicNodeObject: NSObject, KeyValueCoding {
             return wrap(value)
         }
         let elements: [Any]
-        if let nodes = value as? Set<NSAtomicStoreCacheNode> { elements = Array(nodes) }
-        else if let set = value as? NSOrderedSet { elements = set.array }
-        else if let set = value as? NSSet { elements = set.allObjects }
-        else if let array = value as? [Any] { elements = array }
-        else { elements = [] }
+        if let nodes = value as? Set<NSAtomicStoreCacheNode> {
+            elements = Array(nodes)
+        } else if let set = value as? NSOrderedSet {
+            elements = set.array
+        } else if let set = value as? NSSet {
+            elements = set.allObjects
+        } else if let array = value as? [Any] {
+            elements = array
+        } else {
+            elements = []
+        }
         let objects = elements.map(wrap)
         return relationship.isOrdered ? objects as [Any] : NSSet(array: objects)
     }

@@ -39,7 +39,9 @@ extension NSAtomicStore {
             for object in inserted {
                 let node = newCacheNode(for: object)
                 guard node.objectID == object.objectID else {
-                    throw _saveError("newCacheNode(for:) returned a node for \(node.objectID.uriRepresentation().absoluteString) for the object \(object.objectID.uriRepresentation().absoluteString).")
+                    throw _saveError(
+                        "newCacheNode(for:) returned a node for \(node.objectID.uriRepresentation().absoluteString) for the object \(object.objectID.uriRepresentation().absoluteString)."
+                    )
                 }
                 node._version = 1
                 newNodes.append(node)
@@ -74,7 +76,8 @@ extension NSAtomicStore {
     /// Throws the conflicts of a save: each changed, deleted or locked object whose node changed since
     /// the context read it, or is gone.
     private func _checkVersions(_ changes: StoreSaveChanges) throws {
-        let expected = changes.updated.map { ($0.objectID, $0.expectedVersion) }
+        let expected =
+            changes.updated.map { ($0.objectID, $0.expectedVersion) }
             + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
             + changes.versionChecks.map { ($0.objectID, $0.expectedVersion) }
         var conflicts: [StoreSaveConflicts.Conflict] = []
@@ -95,9 +98,11 @@ extension NSAtomicStore {
     }
 
     private func _saveError(_ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
-            NSLocalizedDescriptionKey: "Cannot save to the atomic store \(Swift.type(of: self)) at \(url?.path ?? "(no location)"): \(message)",
-            NSAffectedStoresErrorKey: [self],
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "Cannot save to the atomic store \(Swift.type(of: self)) at \(url?.path ?? "(no location)"): \(message)",
+                NSAffectedStoresErrorKey: [self],
+            ])
     }
 }

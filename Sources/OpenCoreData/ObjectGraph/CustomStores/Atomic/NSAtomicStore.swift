@@ -84,7 +84,8 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
         for (name, relationship) in managedObject.entity.relationshipsByName where !relationship.isTransient {
             let value = managedObject.value(forKey: name)
             if relationship.isToMany {
-                let objects = (value as? Set<NSManagedObject>).map(Array.init)
+                let objects =
+                    (value as? Set<NSManagedObject>).map(Array.init)
                     ?? (value as? NSOrderedSet)?.array.compactMap { $0 as? NSManagedObject } ?? []
                 let nodes = objects.compactMap { cacheNode(for: $0.objectID) }
                 cache[name] = relationship.isOrdered ? nodes as [Any] : Set(nodes) as Any
@@ -173,16 +174,20 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
 
     /// The error for a required method the subclass did not override.
     func _mustOverride(_ method: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "The atomic store \(Swift.type(of: self)) does not override \(method).",
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The atomic store \(Swift.type(of: self)) does not override \(method)."
+            ])
     }
 
     /// The error for a value the subclass gave that Core Data cannot use.
     func _badValue(_ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
-            NSLocalizedDescriptionKey: "The atomic store \(Swift.type(of: self)) at \(url?.path ?? "(no location)") \(message)",
-            NSAffectedStoresErrorKey: [self],
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The atomic store \(Swift.type(of: self)) at \(url?.path ?? "(no location)") \(message)",
+                NSAffectedStoresErrorKey: [self],
+            ])
     }
 }

@@ -6,8 +6,10 @@ import Foundation
 extension NSManagedObjectContext {
     /// The results of a fetch from the coordinator's stores when one of them is an incremental store;
     /// `nil` when none is (the fetch goes the usual way).
-    func _fetchThroughIncrementalStores<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
-                                           coordinator: NSPersistentStoreCoordinator) throws -> [Any]? {
+    func _fetchThroughIncrementalStores<T>(
+        _ request: NSFetchRequest<T>, entity: NSEntityDescription,
+        coordinator: NSPersistentStoreCoordinator
+    ) throws -> [Any]? {
         let stores = coordinator._stores(for: entity, request: request)
         guard stores.contains(where: { $0 is NSIncrementalStore }) else { return nil }
         return try StoreRequestor.run(self) { try _fetch(request, entity: entity, from: stores) }
@@ -72,7 +74,8 @@ extension NSManagedObjectContext {
         case .managedObjectIDResultType:
             return try elements.map { element in
                 guard let id = element as? NSManagedObjectID else {
-                    throw store._badResult("returned \(Swift.type(of: element)) from execute(_:with:) for an object ID fetch; expected NSManagedObjectID.")
+                    throw store._badResult(
+                        "returned \(Swift.type(of: element)) from execute(_:with:) for an object ID fetch; expected NSManagedObjectID.")
                 }
                 return id
             }
@@ -89,8 +92,11 @@ extension NSManagedObjectContext {
         default:
             let objects: [NSManagedObject] = try elements.map { element in
                 guard let object = element as? NSManagedObject, object.managedObjectContext === self,
-                      object.entity.isKindOf(entity: entity) else {
-                    throw store._badResult("returned \(Swift.type(of: element)) from execute(_:with:) for a fetch of \(entity.name ?? "objects"); expected managed objects of that entity in the fetching context.")
+                    object.entity.isKindOf(entity: entity)
+                else {
+                    throw store._badResult(
+                        "returned \(Swift.type(of: element)) from execute(_:with:) for a fetch of \(entity.name ?? "objects"); expected managed objects of that entity in the fetching context."
+                    )
                 }
                 return object
             }

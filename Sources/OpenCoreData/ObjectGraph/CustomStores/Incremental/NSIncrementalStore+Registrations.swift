@@ -26,8 +26,10 @@ extension NSIncrementalStore {
     }
 
     /// Tells the incremental stores of a coordinator which of their objects a context let go of.
-    static func _contextDidRelease(_ identities: [ObjectIdentity], context: ObjectIdentifier,
-                                   coordinator: NSPersistentStoreCoordinator) {
+    static func _contextDidRelease(
+        _ identities: [ObjectIdentity], context: ObjectIdentifier,
+        coordinator: NSPersistentStoreCoordinator
+    ) {
         let stores = coordinator.persistentStores.compactMap { $0 as? NSIncrementalStore }
         guard !stores.isEmpty, !identities.isEmpty else { return }
         for store in stores {

@@ -8,16 +8,20 @@ extension NSIncrementalStore {
         _model = model
         try loadMetadata()
         guard let metadata, let uuid = metadata[NSStoreUUIDKey] as? String, !uuid.isEmpty,
-              metadata[NSStoreTypeKey] is String else {
+            metadata[NSStoreTypeKey] is String
+        else {
             throw _badResult("set no metadata with NSStoreTypeKey and NSStoreUUIDKey in loadMetadata().")
         }
         if metadata[NSStoreModelVersionHashesKey] != nil {
             let configuration = configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : configurationName
             guard model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) else {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleVersionHashError, userInfo: [
-                    NSLocalizedDescriptionKey: "The model used to open the store at \(url?.path ?? "(no location)") is incompatible with the one used to create it.",
-                    NSAffectedStoresErrorKey: [self],
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleVersionHashError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "The model used to open the store at \(url?.path ?? "(no location)") is incompatible with the one used to create it.",
+                        NSAffectedStoresErrorKey: [self],
+                    ])
             }
         }
     }
@@ -79,7 +83,9 @@ extension NSIncrementalStore {
         }
         for (object, id) in zip(objects, ids) {
             guard !id.isTemporaryID, id.storeIdentifier == identifier, NSManagedObjectID.sameEntity(id.entity, object.entity) else {
-                throw _badResult("returned \(id.uriRepresentation().absoluteString) from obtainPermanentIDs(for:) for a new \(object.entity.name ?? "object"): an ID must be permanent, of the object's entity, and made by this store with newObjectID(for:referenceObject:).")
+                throw _badResult(
+                    "returned \(id.uriRepresentation().absoluteString) from obtainPermanentIDs(for:) for a new \(object.entity.name ?? "object"): an ID must be permanent, of the object's entity, and made by this store with newObjectID(for:referenceObject:)."
+                )
             }
         }
         return ids
@@ -139,14 +145,18 @@ extension NSIncrementalStore {
     /// when the node left them out).
     func _row(from node: NSIncrementalStoreNode, for objectID: NSManagedObjectID, context: NSManagedObjectContext) throws -> StoreRow {
         guard node.objectID == objectID else {
-            throw _badResult("returned a node for \(node.objectID.uriRepresentation().absoluteString) when asked for \(objectID.uriRepresentation().absoluteString).")
+            throw _badResult(
+                "returned a node for \(node.objectID.uriRepresentation().absoluteString) when asked for \(objectID.uriRepresentation().absoluteString)."
+            )
         }
         let entity = objectID.entity
         var values: [String: Any] = [:]
         for attribute in entity.attributesByName.values where !attribute.isTransient {
             guard let raw = node.value(for: attribute), !(raw is NSNull) else { continue }
             guard let value = ManagedValueCoercion.canonical(raw, for: attribute.attributeType) else {
-                throw _badResult("returned \(Swift.type(of: raw)) for the attribute \(attribute.name) of \(entity.name ?? "an object"), which is not a value of its type.")
+                throw _badResult(
+                    "returned \(Swift.type(of: raw)) for the attribute \(attribute.name) of \(entity.name ?? "an object"), which is not a value of its type."
+                )
             }
             values[attribute.name] = value
         }
@@ -165,13 +175,17 @@ extension NSIncrementalStore {
     /// A destination the subclass named: an ID (or object) of the relationship's destination entity.
     private func _destinationID(_ value: Any, of relationship: NSRelationshipDescription) throws -> NSManagedObjectID {
         let id: NSManagedObjectID
-        if let value = value as? NSManagedObjectID { id = value }
-        else if let object = value as? NSManagedObject { id = object.objectID }
-        else {
+        if let value = value as? NSManagedObjectID {
+            id = value
+        } else if let object = value as? NSManagedObject {
+            id = object.objectID
+        } else {
             throw _badResult("returned \(Swift.type(of: value)) for the relationship \(relationship.name); expected NSManagedObjectID.")
         }
         if let destination = relationship.destinationEntity, !id.entity.isKindOf(entity: destination) {
-            throw _badResult("returned an object of \(id.entity.name ?? "?") for the relationship \(relationship.name), whose destination is \(destination.name ?? "?").")
+            throw _badResult(
+                "returned an object of \(id.entity.name ?? "?") for the relationship \(relationship.name), whose destination is \(destination.name ?? "?")."
+            )
         }
         return id
     }
@@ -180,15 +194,23 @@ extension NSIncrementalStore {
     func _destinationIDs(_ value: Any, of relationship: NSRelationshipDescription) throws -> [NSManagedObjectID] {
         if value is NSNull { return [] }
         let elements: [Any]
-        if let ids = value as? [NSManagedObjectID] { elements = ids }
-        else if let ids = value as? Set<NSManagedObjectID> { elements = Array(ids) }
-        else if let set = value as? NSOrderedSet { elements = set.array }
-        else if let set = value as? NSSet { elements = set.allObjects }
-        else if let set = value as? Set<AnyHashable> { elements = Array(set) }
-        else if let array = value as? [Any] { elements = array }
-        else if !relationship.isToMany { elements = [value] }
-        else {
-            throw _badResult("returned \(Swift.type(of: value)) for the to-many relationship \(relationship.name); expected a collection of NSManagedObjectID.")
+        if let ids = value as? [NSManagedObjectID] {
+            elements = ids
+        } else if let ids = value as? Set<NSManagedObjectID> {
+            elements = Array(ids)
+        } else if let set = value as? NSOrderedSet {
+            elements = set.array
+        } else if let set = value as? NSSet {
+            elements = set.allObjects
+        } else if let set = value as? Set<AnyHashable> {
+            elements = Array(set)
+        } else if let array = value as? [Any] {
+            elements = array
+        } else if !relationship.isToMany {
+            elements = [value]
+        } else {
+            throw _badResult(
+                "returned \(Swift.type(of: value)) for the to-many relationship \(relationship.name); expected a collection of NSManagedObjectID.")
         }
         return try elements.map { try _destinationID($0, of: relationship) }
     }

@@ -23,10 +23,11 @@ extension NSIncrementalStore {
         if let temporary = insertedIDs.first(where: \.isTemporaryID) {
             throw _saveError("the new object \(temporary.uriRepresentation().absoluteString) has no permanent ID.")
         }
-        let request = NSSaveChangesRequest(inserted: try objects(insertedIDs, "inserted"),
-                                           updated: try objects(changes.updated.map(\.objectID), "updated"),
-                                           deleted: try objects(changes.deleted.map(\.objectID), "deleted"),
-                                           locked: try objects(changes.versionChecks.map(\.objectID), "locked"))
+        let request = NSSaveChangesRequest(
+            inserted: try objects(insertedIDs, "inserted"),
+            updated: try objects(changes.updated.map(\.objectID), "updated"),
+            deleted: try objects(changes.deleted.map(\.objectID), "deleted"),
+            locked: try objects(changes.versionChecks.map(\.objectID), "locked"))
         request.affectedStores = [self]
         _ = try execute(request, with: context)
         var versions = ObjectIDMap<Int64>()
@@ -37,7 +38,8 @@ extension NSIncrementalStore {
     /// Throws the conflicts of a save: each changed, deleted or locked object whose node no longer has
     /// the version the context read (or that the store no longer has).
     private func _checkVersions(_ changes: StoreSaveChanges, context: NSManagedObjectContext) throws {
-        let expected = changes.updated.map { ($0.objectID, $0.expectedVersion) }
+        let expected =
+            changes.updated.map { ($0.objectID, $0.expectedVersion) }
             + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
             + changes.versionChecks.map { ($0.objectID, $0.expectedVersion) }
         var conflicts: [StoreSaveConflicts.Conflict] = []
@@ -52,10 +54,13 @@ extension NSIncrementalStore {
     }
 
     private func _saveError(_ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
-            NSLocalizedDescriptionKey: "Cannot save to the incremental store \(Swift.type(of: self)) at \(url?.path ?? "(no location)"): \(message)",
-            NSAffectedStoresErrorKey: [self],
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "Cannot save to the incremental store \(Swift.type(of: self)) at \(url?.path ?? "(no location)"): \(message)",
+                NSAffectedStoresErrorKey: [self],
+            ])
     }
 }
 
@@ -64,7 +69,8 @@ extension NSManagedObjectContext {
     /// for the new objects, so that the store is handed them under the IDs it gave.
     func _obtainPermanentIDsForIncrementalStores(_ source: any ContextObjectSource) throws {
         guard let coordinator = source as? NSPersistentStoreCoordinator, !_inserted.isEmpty,
-              coordinator.persistentStores.contains(where: { $0 is NSIncrementalStore || $0 is NSAtomicStore }) else { return }
+            coordinator.persistentStores.contains(where: { $0 is NSIncrementalStore || $0 is NSAtomicStore })
+        else { return }
         try obtainPermanentIDs(for: Array(_inserted.values))
     }
 }

@@ -89,8 +89,10 @@ open class NSIncrementalStore: NSPersistentStore, @unchecked Sendable {
     /// Returns the value of a relationship of an object: the destination's ``NSManagedObjectID`` (or
     /// `NSNull`) for a to-one relationship, a collection of ``NSManagedObjectID``s for a to-many
     /// relationship (an array or ordered set, in order, for an ordered one).
-    open func newValue(forRelationship relationship: NSRelationshipDescription, forObjectWith objectID: NSManagedObjectID,
-                       with context: NSManagedObjectContext?) throws -> Any {
+    open func newValue(
+        forRelationship relationship: NSRelationshipDescription, forObjectWith objectID: NSManagedObjectID,
+        with context: NSManagedObjectContext?
+    ) throws -> Any {
         throw _mustOverride("newValue(forRelationship:forObjectWith:with:)")
     }
 
@@ -162,16 +164,20 @@ open class NSIncrementalStore: NSPersistentStore, @unchecked Sendable {
 
     /// The error for a required method the subclass did not override.
     func _mustOverride(_ method: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "The incremental store \(Swift.type(of: self)) does not override \(method).",
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The incremental store \(Swift.type(of: self)) does not override \(method)."
+            ])
     }
 
     /// The error for a value the subclass returned that Core Data cannot use.
     func _badResult(_ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError, userInfo: [
-            NSLocalizedDescriptionKey: "The incremental store \(Swift.type(of: self)) at \(url?.path ?? "(no location)") \(message)",
-            NSAffectedStoresErrorKey: [self],
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreOperationError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The incremental store \(Swift.type(of: self)) at \(url?.path ?? "(no location)") \(message)",
+                NSAffectedStoresErrorKey: [self],
+            ])
     }
 }

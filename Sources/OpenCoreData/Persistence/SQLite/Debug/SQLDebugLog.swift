@@ -133,8 +133,9 @@ public struct SQLDebugLog: Sendable {
     /// or `nil` when they leave it off.
     public static var process: SQLDebugLog? { processLog }
 
-    private static let processLog = SQLDebugLog(arguments: CommandLine.arguments,
-                                                environment: ProcessInfo.processInfo.environment)
+    private static let processLog = SQLDebugLog(
+        arguments: CommandLine.arguments,
+        environment: ProcessInfo.processInfo.environment)
 
     /// Whether messages of a kind are shown at this log's level.
     public func shows(_ kind: MessageKind) -> Bool {
@@ -144,7 +145,8 @@ public struct SQLDebugLog: Sendable {
     /// Writes a message of a kind when this log's level shows it.
     func write(_ kind: MessageKind, _ message: @autoclosure () -> String) {
         guard shows(kind) else { return }
-        logger.log(level: kind.loggerLevel, Logger.Message(stringLiteral: message()),
-                   metadata: ["kind": .string(kind.rawValue)])
+        logger.log(
+            level: kind.loggerLevel, Logger.Message(stringLiteral: message()),
+            metadata: ["kind": .string(kind.rawValue)])
     }
 }

@@ -86,7 +86,8 @@ public final class SQLDebugLogRecorder: @unchecked Sendable {
         func log(event: LogEvent) {
             var kind = SQLDebugLog.MessageKind.annotation
             if case let .string(raw)? = event.metadata?["kind"] ?? metadata["kind"],
-               let recorded = SQLDebugLog.MessageKind(rawValue: raw) {
+                let recorded = SQLDebugLog.MessageKind(rawValue: raw)
+            {
                 kind = recorded
             }
             recorder.append(Entry(kind: kind, message: event.message.description))

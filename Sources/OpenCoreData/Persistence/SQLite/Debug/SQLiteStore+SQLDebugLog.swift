@@ -12,16 +12,20 @@ extension SQLiteStore {
 
     /// Runs a fetch of `sql` inside a read, logging its query plan (level 4) first and then its total
     /// time and row count.
-    func loggedFetch<T>(_ sql: String, arguments: StatementArguments, in db: Database,
-                        rowCount: (T) -> Int, _ body: () throws -> T) rethrows -> T {
+    func loggedFetch<T>(
+        _ sql: String, arguments: StatementArguments, in db: Database,
+        rowCount: (T) -> Int, _ body: () throws -> T
+    ) rethrows -> T {
         guard let log = _sqlDebugLog else { return try body() }
         log.writeQueryPlan(of: sql, arguments: arguments, in: db)
         let start = log.startTiming(.annotation)
         let result = try body()
         if let start {
             let count = rowCount(result)
-            log.write(.annotation, "CoreData: annotation: total fetch execution time: "
-                + "\(SQLDebugLog.seconds(SQLDebugLog.elapsed(since: start))) for \(count) rows.")
+            log.write(
+                .annotation,
+                "CoreData: annotation: total fetch execution time: "
+                    + "\(SQLDebugLog.seconds(SQLDebugLog.elapsed(since: start))) for \(count) rows.")
         }
         return result
     }
@@ -33,8 +37,10 @@ extension SQLiteStore {
         let start = log.startTiming(.annotation)
         let count = try body()
         if let start {
-            log.write(.annotation, "CoreData: annotation: total count request execution time: "
-                + "\(SQLDebugLog.seconds(SQLDebugLog.elapsed(since: start))) for count of \(count).")
+            log.write(
+                .annotation,
+                "CoreData: annotation: total count request execution time: "
+                    + "\(SQLDebugLog.seconds(SQLDebugLog.elapsed(since: start))) for count of \(count).")
         }
         return count
     }
@@ -42,24 +48,30 @@ extension SQLiteStore {
     /// Logs that an object's row was read to fulfil its fault.
     func logFaultFulfilled(_ objectID: NSManagedObjectID, found: Bool) {
         guard let log = _sqlDebugLog else { return }
-        log.write(.annotation, "CoreData: annotation: fault fulfilled from database for : \(objectID.uriRepresentation().absoluteString)"
-            + (found ? "" : " (no row)"))
+        log.write(
+            .annotation,
+            "CoreData: annotation: fault fulfilled from database for : \(objectID.uriRepresentation().absoluteString)"
+                + (found ? "" : " (no row)"))
     }
 
     /// Logs that a relationship's destinations were read for one object.
     func logRelationshipFault(_ relationship: NSRelationshipDescription, of objectID: NSManagedObjectID, rows: Int) {
         guard let log = _sqlDebugLog else { return }
         let kind = relationship.isToMany ? "to-many" : "to-one"
-        log.write(.annotation, "CoreData: annotation: \(kind) relationship fault \"\(relationship.name)\" for objectID "
-            + "\(objectID.uriRepresentation().absoluteString) fulfilled from database.  Got \(rows) rows")
+        log.write(
+            .annotation,
+            "CoreData: annotation: \(kind) relationship fault \"\(relationship.name)\" for objectID "
+                + "\(objectID.uriRepresentation().absoluteString) fulfilled from database.  Got \(rows) rows")
     }
 
     /// Runs a save, logging its total time and what it wrote (level 2).
     func loggedSave(_ changes: StoreSaveChanges, _ body: () throws -> StoreSaveResult) rethrows -> StoreSaveResult {
         guard let start = _sqlDebugLog?.startTiming(.timing) else { return try body() }
         let result = try body()
-        _sqlDebugLog?.write(.timing, "CoreData: annotation: save executed in \(SQLDebugLog.seconds(SQLDebugLog.elapsed(since: start))): "
-            + "\(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted.")
+        _sqlDebugLog?.write(
+            .timing,
+            "CoreData: annotation: save executed in \(SQLDebugLog.seconds(SQLDebugLog.elapsed(since: start))): "
+                + "\(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted.")
         return result
     }
 }

@@ -24,24 +24,30 @@ extension SQLiteFetchCompiler {
     ///
     /// Worked out once per entity and `includesSubentities` for this compiler's layout (see
     /// ``SQLiteRowSelections``).
-    func rowSelection(of entity: NSEntityDescription, layout: SQLiteEntityLayout, includesSubentities: Bool,
-                      alias: String) throws -> SQLiteRowSelection {
+    func rowSelection(
+        of entity: NSEntityDescription, layout: SQLiteEntityLayout, includesSubentities: Bool,
+        alias: String
+    ) throws -> SQLiteRowSelection {
         let key = SQLiteRowSelections.Key(entityNumber: layout.number, includesSubentities: includesSubentities)
         return try rowSelections.selection(for: key) {
-            SQLiteRowSelection(columns: try resultColumns(of: entity, layout: layout, includesSubentities: includesSubentities),
-                               alias: alias)
+            SQLiteRowSelection(
+                columns: try resultColumns(of: entity, layout: layout, includesSubentities: includesSubentities),
+                alias: alias)
         }
     }
 
     /// The columns of ``rowSelection(of:layout:includesSubentities:alias:)``, worked out.
-    private func resultColumns(of entity: NSEntityDescription, layout: SQLiteEntityLayout,
-                                 includesSubentities: Bool) throws -> [SelectedColumn] {
+    private func resultColumns(
+        of entity: NSEntityDescription, layout: SQLiteEntityLayout,
+        includesSubentities: Bool
+    ) throws -> [SelectedColumn] {
         guard let table = schema.table(named: layout.table) else {
             throw Self.unsupported("the store has no table \(layout.table) for entity \"\(layout.name)\"")
         }
         let fetchedNumbers = Set(includesSubentities ? layout.numbersIncludingSubentities : [layout.number])
         let fetchedNames = Set(schema.entities.filter { fetchedNumbers.contains($0.number) }.map(\.name))
-        let entityColumn = fetchedNumbers.count == 1
+        let entityColumn =
+            fetchedNumbers.count == 1
             ? SelectedColumn(name: "0", role: .fixedEntityNumber(Int64(layout.number)), entities: [])
             : SelectedColumn(name: "Z_ENT", role: .entityNumber, entities: [])
         var columns: [SelectedColumn] = [
@@ -83,7 +89,8 @@ extension SQLiteFetchCompiler {
         }
         for component in components.dropFirst() {
             guard let composite = attribute as? NSCompositeAttributeDescription,
-                  let element = composite.elements.first(where: { $0.name == component }) else { return nil }
+                let element = composite.elements.first(where: { $0.name == component })
+            else { return nil }
             attribute = element
         }
         return attribute.attributeType

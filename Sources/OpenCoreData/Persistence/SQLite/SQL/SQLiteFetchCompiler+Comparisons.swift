@@ -13,8 +13,10 @@ extension SQLiteFetchCompiler {
     }
 
     /// Compiles `left op right`.
-    func compare(_ left: SQLiteOperand, _ right: SQLiteOperand, _ op: Operator,
-                 _ options: NSComparisonPredicate.Options, _ predicate: NSPredicate) throws -> SQLFragment {
+    func compare(
+        _ left: SQLiteOperand, _ right: SQLiteOperand, _ op: Operator,
+        _ options: NSComparisonPredicate.Options, _ predicate: NSPredicate
+    ) throws -> SQLFragment {
         switch (left, right) {
         case (.constant(let a), .constant(let b)):
             return .constant(ComparisonEvaluation.compare(a, b, op, options))
@@ -75,9 +77,11 @@ extension SQLiteFetchCompiler {
     // MARK: - Scalars
 
     /// A column or computed value compared with a constant.
-    private func scalarWithConstant(_ sql: SQLFragment, _ category: SQLiteValueCategory?, _ value: Any?,
-                                    _ op: Operator, _ options: NSComparisonPredicate.Options,
-                                    _ predicate: NSPredicate) throws -> SQLFragment {
+    private func scalarWithConstant(
+        _ sql: SQLFragment, _ category: SQLiteValueCategory?, _ value: Any?,
+        _ op: Operator, _ options: NSComparisonPredicate.Options,
+        _ predicate: NSPredicate
+    ) throws -> SQLFragment {
         let foldsText = Self.folds(options) && (category == .string || category == nil)
         switch op {
         case .equalTo, .notEqualTo:
@@ -88,7 +92,8 @@ extension SQLiteFetchCompiler {
             case .value(let v):
                 if foldsText, case .string = v.storage {
                     equal = "\(SQLiteFunctions.compare)(" + sql + ", ?, \(Self.bits(options))) = 0"
-                    return op == .equalTo ? SQLFragment(equal.sql, equal.arguments + [v]) : Self.negated(SQLFragment(equal.sql, equal.arguments + [v]))
+                    return op == .equalTo
+                        ? SQLFragment(equal.sql, equal.arguments + [v]) : Self.negated(SQLFragment(equal.sql, equal.arguments + [v]))
                 }
                 return sql + (op == .equalTo ? " = ?" : " IS NOT ?") + SQLFragment("", [v])
             }
@@ -118,8 +123,10 @@ extension SQLiteFetchCompiler {
     }
 
     /// `value IN constant`: membership in a collection (a dictionary's values), or a substring.
-    private func membership(_ sql: SQLFragment, _ category: SQLiteValueCategory?, in container: Any?,
-                            _ options: NSComparisonPredicate.Options, _ predicate: NSPredicate) throws -> SQLFragment {
+    private func membership(
+        _ sql: SQLFragment, _ category: SQLiteValueCategory?, in container: Any?,
+        _ options: NSComparisonPredicate.Options, _ predicate: NSPredicate
+    ) throws -> SQLFragment {
         guard let container = EvaluationValues.flatten(container) else { return .constant(false) }
         if let text = ValueComparison.string(container) {
             guard category == .string || category == nil else { return .constant(false) }
@@ -154,9 +161,11 @@ extension SQLiteFetchCompiler {
     }
 
     /// Two computed values or columns.
-    private func scalars(_ a: SQLFragment, _ ca: SQLiteValueCategory?, _ b: SQLFragment, _ cb: SQLiteValueCategory?,
-                         _ op: Operator, _ options: NSComparisonPredicate.Options,
-                         _ predicate: NSPredicate) throws -> SQLFragment {
+    private func scalars(
+        _ a: SQLFragment, _ ca: SQLiteValueCategory?, _ b: SQLFragment, _ cb: SQLiteValueCategory?,
+        _ op: Operator, _ options: NSComparisonPredicate.Options,
+        _ predicate: NSPredicate
+    ) throws -> SQLFragment {
         let bothNull = "(" + a + " IS NULL AND " + b + " IS NULL)"
         if let ca, let cb, ca != cb {
             switch op {
@@ -169,7 +178,8 @@ extension SQLiteFetchCompiler {
         let foldsText = Self.folds(options) && text
         switch op {
         case .equalTo, .notEqualTo:
-            let equal: SQLFragment = foldsText
+            let equal: SQLFragment =
+                foldsText
                 ? "(\(SQLiteFunctions.compare)(" + a + ", " + b + ", \(Self.bits(options))) = 0 OR " + bothNull + ")"
                 : a + " IS " + b
             return op == .equalTo ? equal : Self.negated(equal)
@@ -188,13 +198,15 @@ extension SQLiteFetchCompiler {
     }
 
     /// A constant on the left of an operator that has no mirror image (`"text" CONTAINS title`…).
-    private func compareConstantLeft(_ left: SQLiteOperand, _ right: SQLiteOperand, _ op: Operator,
-                                     _ options: NSComparisonPredicate.Options, _ predicate: NSPredicate) throws -> SQLFragment {
+    private func compareConstantLeft(
+        _ left: SQLiteOperand, _ right: SQLiteOperand, _ op: Operator,
+        _ options: NSComparisonPredicate.Options, _ predicate: NSPredicate
+    ) throws -> SQLFragment {
         guard case .constant(let value) = left else { return .constant(false) }
         switch (op, right) {
         case (.matches, .scalar(let sql, let category)), (.like, .scalar(let sql, let category)),
-             (.beginsWith, .scalar(let sql, let category)), (.endsWith, .scalar(let sql, let category)),
-             (.contains, .scalar(let sql, let category)):
+            (.beginsWith, .scalar(let sql, let category)), (.endsWith, .scalar(let sql, let category)),
+            (.contains, .scalar(let sql, let category)):
             guard category == .string || category == nil, let text = value.flatMap(ValueComparison.string) else {
                 return .constant(false)
             }
@@ -212,8 +224,10 @@ extension SQLiteFetchCompiler {
     }
 
     /// `ocd_like(text, pattern, options)` and its siblings.
-    private static func stringFunction(_ op: Operator, _ text: SQLFragment, _ other: SQLFragment,
-                                       _ options: NSComparisonPredicate.Options) -> SQLFragment {
+    private static func stringFunction(
+        _ op: Operator, _ text: SQLFragment, _ other: SQLFragment,
+        _ options: NSComparisonPredicate.Options
+    ) -> SQLFragment {
         let name: String
         switch op {
         case .matches: name = SQLiteFunctions.matches
@@ -243,13 +257,16 @@ extension SQLiteFetchCompiler {
         let id = representable.objectIDForStore
         if let storeIdentifier, let other = id.storeIdentifier, other != storeIdentifier { return .some(nil) }
         guard let key = id.primaryKey, let table = try? layout(of: id.entity).table,
-              table == (try layout(of: entity)).table else { return .some(nil) }
+            table == (try layout(of: entity)).table
+        else { return .some(nil) }
         return .some(key)
     }
 
     /// An object (`SELF`, a to-one relationship) compared with a constant or another object.
-    private func objectComparison(_ sql: SQLFragment, _ entity: NSEntityDescription, _ other: SQLiteOperand,
-                                  _ op: Operator, _ predicate: NSPredicate) throws -> SQLFragment {
+    private func objectComparison(
+        _ sql: SQLFragment, _ entity: NSEntityDescription, _ other: SQLiteOperand,
+        _ op: Operator, _ predicate: NSPredicate
+    ) throws -> SQLFragment {
         switch other {
         case .constant(let raw):
             let value = EvaluationValues.flatten(raw)
@@ -268,7 +285,10 @@ extension SQLiteFetchCompiler {
                 var keys: [DatabaseValue] = []
                 var includesNil = false
                 for element in elements {
-                    guard let element = EvaluationValues.flatten(element) else { includesNil = true; continue }
+                    guard let element = EvaluationValues.flatten(element) else {
+                        includesNil = true
+                        continue
+                    }
                     if case .some(.some(let key)) = try primaryKey(of: element, comparableWith: entity) {
                         keys.append(key.databaseValue)
                     }
@@ -285,7 +305,9 @@ extension SQLiteFetchCompiler {
             }
         case .object(let otherSQL, let otherEntity):
             let sameTable = try layout(of: entity).table == layout(of: otherEntity).table
-            let equal: SQLFragment = sameTable ? sql + " IS " + otherSQL
+            let equal: SQLFragment =
+                sameTable
+                ? sql + " IS " + otherSQL
                 : "(" + sql + " IS NULL AND " + otherSQL + " IS NULL)"
             switch op {
             case .equalTo: return equal

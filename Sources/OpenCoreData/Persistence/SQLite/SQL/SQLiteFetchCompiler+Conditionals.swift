@@ -8,8 +8,10 @@ extension SQLiteFetchCompiler {
     /// branch of a predicate that is not true. Branches of different kinds have no SQL form: in memory a
     /// `TERNARY` may give a string for one object and a number for another, which no column comparison can
     /// follow.
-    func conditionalOperand(_ test: NSPredicate, _ whenTrue: NSExpression, _ whenFalse: NSExpression,
-                            in scope: SQLiteQueryScope, expression: NSExpression) throws -> SQLiteOperand {
+    func conditionalOperand(
+        _ test: NSPredicate, _ whenTrue: NSExpression, _ whenFalse: NSExpression,
+        in scope: SQLiteQueryScope, expression: NSExpression
+    ) throws -> SQLiteOperand {
         let condition = try predicateSQL(test, in: scope)
         let branches = [try operand(whenTrue, in: scope), try operand(whenFalse, in: scope)]
         if case .constant(let a) = branches[0], case .constant(let b) = branches[1], Self.isNull(a) && Self.isNull(b) {

@@ -36,8 +36,9 @@ extension SQLiteFetchCompiler {
     func compileDictionaries<Result>(_ request: NSFetchRequest<Result>) throws -> SQLiteDictionaryQuery {
         let entity = try fetchedEntity(of: request)
         let layout = try self.layout(of: entity)
-        let scope = SQLiteQueryScope(entity: entity, layout: layout, parent: nil, binding: nil,
-                                     counter: SQLiteQueryScope.AliasCounter())
+        let scope = SQLiteQueryScope(
+            entity: entity, layout: layout, parent: nil, binding: nil,
+            counter: SQLiteQueryScope.AliasCounter())
         let requested: [Any] = request.propertiesToFetch ?? Self.storedAttributes(of: entity)
         guard !requested.isEmpty else { throw Self.unsupported("propertiesToFetch is empty") }
         let terms = try requested.map { try dictionaryTerm($0, entity: entity, in: scope) }
@@ -45,7 +46,9 @@ extension SQLiteFetchCompiler {
         if !groups.isEmpty {
             let grouped = Set(groups.map(\.key))
             for term in terms where !term.isAggregate && !grouped.contains(term.key) {
-                throw Self.unsupported("the fetched property \"\(term.key)\" is neither an aggregate nor in propertiesToGroupBy; every fetched property of a grouped fetch must be one or the other")
+                throw Self.unsupported(
+                    "the fetched property \"\(term.key)\" is neither an aggregate nor in propertiesToGroupBy; every fetched property of a grouped fetch must be one or the other"
+                )
             }
         }
 
@@ -91,7 +94,8 @@ extension SQLiteFetchCompiler {
             selected += term.select
         }
         let distinct = request.returnsDistinctResults ? "DISTINCT " : ""
-        var statement = "SELECT \(distinct)" + SQLFragment.joined(selected, separator: ", ")
+        var statement =
+            "SELECT \(distinct)" + SQLFragment.joined(selected, separator: ", ")
             + " FROM \(scope.fromClause(table: layout.table))"
         if !conditions.isEmpty {
             statement = statement + " WHERE " + SQLFragment.joined(conditions, separator: " AND ")
@@ -107,12 +111,14 @@ extension SQLiteFetchCompiler {
         }
         let limit = max(0, request.fetchLimit), offset = max(0, request.fetchOffset)
         if limit > 0 || offset > 0 {
-            statement = statement + " LIMIT ? OFFSET ?"
+            statement =
+                statement + " LIMIT ? OFFSET ?"
                 + SQLFragment("", [Int64(limit > 0 ? limit : -1).databaseValue, Int64(offset).databaseValue])
         }
         // The FROM clause is read after every term compiled: joins added by key paths are in it.
-        return SQLiteDictionaryQuery(sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments),
-                                     columns: columns)
+        return SQLiteDictionaryQuery(
+            sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments),
+            columns: columns)
     }
 
     /// The stored attributes of an entity, inherited ones first: what a dictionary fetch without
@@ -127,7 +133,8 @@ extension SQLiteFetchCompiler {
         var seen = Set<String>()
         return chain.reversed().flatMap(\.properties).compactMap { property in
             guard let attribute = property as? NSAttributeDescription, !attribute.isTransient,
-                  seen.insert(attribute.name).inserted else { return nil }
+                seen.insert(attribute.name).inserted
+            else { return nil }
             return attribute
         }
     }
@@ -141,9 +148,10 @@ extension SQLiteFetchCompiler {
                 throw Self.unsupported("the expression description \"\(description.name)\" has no expression")
             }
             let (sql, category, isAggregate) = try selectExpression(expression, in: scope)
-            return DictionaryTerm(key: description.name, select: [sql],
-                                  kind: .expression(description.expressionResultType),
-                                  isAggregate: isAggregate, category: category)
+            return DictionaryTerm(
+                key: description.name, select: [sql],
+                kind: .expression(description.expressionResultType),
+                isAggregate: isAggregate, category: category)
         case let description as NSPropertyDescription:
             return try keyPathTerm(description.name, entity: entity, in: scope)
         case let path as String:
@@ -163,26 +171,30 @@ extension SQLiteFetchCompiler {
     private func keyPathTerm(_ path: String, entity: NSEntityDescription, in scope: SQLiteQueryScope) throws -> DictionaryTerm {
         if path.hasPrefix("@") {
             let (sql, category, _) = try selectExpression(NSExpression(forKeyPath: path), in: scope)
-            return DictionaryTerm(key: path, select: [sql], kind: .expression(.undefinedAttributeType),
-                                  isAggregate: true, category: category)
+            return DictionaryTerm(
+                key: path, select: [sql], kind: .expression(.undefinedAttributeType),
+                isAggregate: true, category: category)
         }
         switch try resolve(path, in: scope, alias: scope.alias, entity: entity) {
         case .attribute(let column, let type):
             guard let attribute = attribute(at: path, from: entity) else {
                 throw Self.unsupported("\"\(path)\" names no attribute of entity \"\(entity.name ?? "")\"")
             }
-            return DictionaryTerm(key: path, select: [SQLFragment(column)], kind: .attribute(attribute),
-                                  isAggregate: false, category: SQLiteValueCategory(attributeType: type))
+            return DictionaryTerm(
+                key: path, select: [SQLFragment(column)], kind: .attribute(attribute),
+                isAggregate: false, category: SQLiteValueCategory(attributeType: type))
         case .object(let keyColumn, let destination):
             var select = [SQLFragment(keyColumn)]
             if let entityColumn = try entityColumn(at: path, from: entity, keyColumn: keyColumn) {
                 select.append(SQLFragment(entityColumn))
             }
-            return DictionaryTerm(key: path, select: select,
-                                  kind: .objectID(destination: destination, hasEntityColumn: select.count == 2),
-                                  isAggregate: false, category: nil)
+            return DictionaryTerm(
+                key: path, select: select,
+                kind: .objectID(destination: destination, hasEntityColumn: select.count == 2),
+                isAggregate: false, category: nil)
         case .toMany:
-            throw Self.unsupported("\"\(path)\" crosses a to-many relationship; fetch it with an NSExpressionDescription (for example \(path).@count)")
+            throw Self.unsupported(
+                "\"\(path)\" crosses a to-many relationship; fetch it with an NSExpressionDescription (for example \(path).@count)")
         }
     }
 
@@ -196,7 +208,8 @@ extension SQLiteFetchCompiler {
                 var element: NSAttributeDescription = attribute
                 for name in components[(index + 1)...] {
                     guard let composite = element as? NSCompositeAttributeDescription,
-                          let next = composite.elements.first(where: { $0.name == name }) else { return nil }
+                        let next = composite.elements.first(where: { $0.name == name })
+                    else { return nil }
                     element = next
                 }
                 return element
@@ -219,7 +232,8 @@ extension SQLiteFetchCompiler {
             owner = destination
         }
         guard case .foreignKey(_, let column?, _)? = try layout(of: owner).relationships[last],
-              let dot = keyColumn.firstIndex(of: ".") else { return nil }
+            let dot = keyColumn.firstIndex(of: ".")
+        else { return nil }
         return String(keyColumn[..<dot]) + "." + column
     }
 
@@ -227,7 +241,8 @@ extension SQLiteFetchCompiler {
     /// rows (`sum:`, `average:`, `min:`, `max:`, `count:` of a scalar, or `@sum.x`-style key paths), or a
     /// per-row value (`posts.@count`, arithmetic, a key path).
     func selectExpression(_ expression: NSExpression, in scope: SQLiteQueryScope)
-        throws -> (sql: SQLFragment, category: SQLiteValueCategory?, isAggregate: Bool) {
+        throws -> (sql: SQLFragment, category: SQLiteValueCategory?, isAggregate: Bool)
+    {
         switch expression.storage {
         case .function(let name, let arguments):
             if let function = Self.aggregateFunctions[name], arguments.count == 1 {
@@ -241,7 +256,8 @@ extension SQLiteFetchCompiler {
                     // An aggregate over a to-many relationship, `count:(employees)` or
                     // `sum:(employees.salary)`: the group's total of each row's own aggregate.
                     if let perRow = Self.perRowAggregate(function, arguments[0]),
-                       case .scalar(let sql, let category) = try operand(perRow, in: scope) {
+                        case .scalar(let sql, let category) = try operand(perRow, in: scope)
+                    {
                         let outer = function == "COUNT" ? "SUM" : function
                         return (aggregate(outer, sql, category), function == "COUNT" ? .number : category, true)
                     }
@@ -251,7 +267,8 @@ extension SQLiteFetchCompiler {
             }
         case .keyPath(let path, let base):
             if case .evaluatedObject = base.storage, let first = path.split(separator: ".").first,
-               let function = Self.aggregateOperators[String(first)] {
+                let function = Self.aggregateOperators[String(first)]
+            {
                 let rest = path.split(separator: ".").dropFirst().joined(separator: ".")
                 if function == "COUNT", rest.isEmpty { return (SQLFragment("COUNT(*)"), .number, true) }
                 guard !rest.isEmpty, case .scalar(let sql, let category) = try operand(NSExpression(forKeyPath: rest), in: scope) else {

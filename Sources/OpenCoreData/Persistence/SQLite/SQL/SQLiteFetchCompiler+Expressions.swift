@@ -30,7 +30,8 @@ extension SQLiteFetchCompiler {
             return try keyPathOperand(path, base: base, in: scope, expression: expression)
         case .subquery(let collection, let variable, let predicate):
             guard case .collection(var rows) = try operand(collection, in: scope, binding: variable),
-                  rows.rest.isEmpty else {
+                rows.rest.isEmpty
+            else {
                 throw Self.unsupported("the collection of \(expression) is not a to-many relationship")
             }
             rows.filter = try predicateSQL(predicate, in: rows.scope)
@@ -62,8 +63,10 @@ extension SQLiteFetchCompiler {
     }
 
     /// A key path operand, read from the evaluated object, a subquery variable or a subquery.
-    private func keyPathOperand(_ path: String, base: NSExpression, in scope: SQLiteQueryScope,
-                                expression: NSExpression) throws -> SQLiteOperand {
+    private func keyPathOperand(
+        _ path: String, base: NSExpression, in scope: SQLiteQueryScope,
+        expression: NSExpression
+    ) throws -> SQLiteOperand {
         switch base.storage {
         case .evaluatedObject:
             return try pathOperand(resolve(path, in: scope, alias: scope.alias, entity: scope.entity))
@@ -75,9 +78,10 @@ extension SQLiteFetchCompiler {
                 throw Self.unsupported("\(expression) is not a collection")
             }
             let components = path.split(separator: ".").map(String.init)
-            return try collectionOperand(SQLiteCollection(
-                scope: rows.scope, source: rows.source, correlation: rows.correlation, filter: rows.filter,
-                optionalOwner: rows.optionalOwner, rest: components, description: "\(expression)"))
+            return try collectionOperand(
+                SQLiteCollection(
+                    scope: rows.scope, source: rows.source, correlation: rows.correlation, filter: rows.filter,
+                    optionalOwner: rows.optionalOwner, rest: components, description: "\(expression)"))
         default:
             throw Self.unsupported("the key path \(expression) is read from a value the store cannot compute")
         }
@@ -128,10 +132,11 @@ extension SQLiteFetchCompiler {
         let optionalOwner = path.ownerAlias == path.scope.alias ? nil : "\(path.ownerAlias).Z_PK"
         switch path.storage {
         case .inverseForeignKey(let table, let column, _):
-            return SQLiteCollection(scope: rows, source: "\(table) \(rows.alias)",
-                                    correlation: "\(rows.alias).\(column) = \(path.ownerAlias).Z_PK",
-                                    filter: nil, optionalOwner: optionalOwner, rest: path.rest,
-                                    description: path.description)
+            return SQLiteCollection(
+                scope: rows, source: "\(table) \(rows.alias)",
+                correlation: "\(rows.alias).\(column) = \(path.ownerAlias).Z_PK",
+                filter: nil, optionalOwner: optionalOwner, rest: path.rest,
+                description: path.description)
         case .joinTable(let table, let sourceColumn, let destinationColumn, _):
             let link = rows.makeAlias()
             return SQLiteCollection(
@@ -169,8 +174,10 @@ extension SQLiteFetchCompiler {
         default: throw Self.unsupported("the collection operator \(first) in \(rows.description) has no SQL form")
         }
         guard !tail.isEmpty,
-              case .attribute(let column, let type) = try resolve(tail.joined(separator: "."), in: rows.scope,
-                                                                  alias: rows.scope.alias, entity: rows.scope.entity) else {
+            case .attribute(let column, let type) = try resolve(
+                tail.joined(separator: "."), in: rows.scope,
+                alias: rows.scope.alias, entity: rows.scope.entity)
+        else {
             throw Self.unsupported("\(first) in \(rows.description) must be followed by an attribute of the destination")
         }
         let category = SQLiteValueCategory(attributeType: type)
@@ -189,23 +196,28 @@ extension SQLiteFetchCompiler {
     /// A function call: arithmetic and string functions run in SQL through the registered
     /// `ocd_function`; `now()` is bound as the current date; statistics of one to-many key path become
     /// aggregate subqueries.
-    private func functionOperand(_ name: String, _ arguments: [NSExpression], in scope: SQLiteQueryScope,
-                                 expression: NSExpression) throws -> SQLiteOperand {
+    private func functionOperand(
+        _ name: String, _ arguments: [NSExpression], in scope: SQLiteQueryScope,
+        expression: NSExpression
+    ) throws -> SQLiteOperand {
         if name == "now", arguments.isEmpty { return .constant(Date()) }
         if name == "noindex:", arguments.count == 1 { return try operand(arguments[0], in: scope) }
         let statistics = ["sum:": "@sum", "count:": "@count", "min:": "@min", "max:": "@max", "average:": "@avg"]
         if let op = statistics[name], arguments.count == 1,
-           case .collection(let rows) = try operand(arguments[0], in: scope) {
+            case .collection(let rows) = try operand(arguments[0], in: scope)
+        {
             let rest = op == "@count" ? [op] : [op] + rows.rest
             guard op == "@count" || !rows.rest.isEmpty else {
                 throw Self.unsupported("\(expression) needs the attribute to aggregate")
             }
             let counted = op == "@count" && !rows.rest.isEmpty
             if counted { throw Self.unsupported("\(expression): count: applies to a to-many relationship itself") }
-            return try collectionOperand(SQLiteCollection(scope: rows.scope, source: rows.source,
-                                                          correlation: rows.correlation, filter: rows.filter,
-                                                          optionalOwner: rows.optionalOwner, rest: rest,
-                                                          description: "\(expression)"))
+            return try collectionOperand(
+                SQLiteCollection(
+                    scope: rows.scope, source: rows.source,
+                    correlation: rows.correlation, filter: rows.filter,
+                    optionalOwner: rows.optionalOwner, rest: rest,
+                    description: "\(expression)"))
         }
         guard Self.sqlFunctions.contains(name), ExpressionFunctions.arity(of: name) == arguments.count else {
             throw Self.unsupported("the function \(expression) has no SQL form")
@@ -218,7 +230,11 @@ extension SQLiteFetchCompiler {
                 parts.append(sql)
                 categories.append(category)
             case .constant(let value):
-                guard let value else { parts.append(SQLFragment("NULL")); categories.append(nil); continue }
+                guard let value else {
+                    parts.append(SQLFragment("NULL"))
+                    categories.append(nil)
+                    continue
+                }
                 guard let (category, encoded) = SQLiteValueCategory.encode(value) else {
                     throw Self.unsupported("the argument \(argument) of \(expression) has no SQL form")
                 }

@@ -84,14 +84,18 @@ extension SQLiteFetchCompiler {
 
     /// `EXISTS` (ANY) or `NOT EXISTS … NOT` (ALL) over the rows of a collection, flattening nested
     /// to-many key paths.
-    func quantified(_ rows: SQLiteCollection, all: Bool,
-                    test: (SQLiteOperand) throws -> SQLFragment) throws -> SQLFragment {
+    func quantified(
+        _ rows: SQLiteCollection, all: Bool,
+        test: (SQLiteOperand) throws -> SQLFragment
+    ) throws -> SQLFragment {
         let element: SQLiteOperand
         if rows.rest.isEmpty {
             element = .object(SQLFragment("\(rows.scope.alias).Z_PK"), entity: rows.scope.entity)
         } else {
-            element = try pathOperand(resolve(rows.rest.joined(separator: "."), in: rows.scope,
-                                              alias: rows.scope.alias, entity: rows.scope.entity))
+            element = try pathOperand(
+                resolve(
+                    rows.rest.joined(separator: "."), in: rows.scope,
+                    alias: rows.scope.alias, entity: rows.scope.entity))
         }
         let condition: SQLFragment
         if case .collection(let nested) = element {

@@ -44,12 +44,15 @@ extension SQLiteFetchCompiler {
     ///   naming the request's entity, predicate or sort descriptor when the store cannot run it in SQL
     ///   (a block predicate, a custom selector, a function without an SQL form, a key path that names no
     ///   stored property…). The store never answers such a request with results evaluated differently.
-    func compile<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription? = nil,
-                         selection: Selection) throws -> SQLiteCompiledQuery {
+    func compile<Result>(
+        _ request: NSFetchRequest<Result>, entity: NSEntityDescription? = nil,
+        selection: Selection
+    ) throws -> SQLiteCompiledQuery {
         let entity = try entity ?? fetchedEntity(of: request)
         let layout = try self.layout(of: entity)
-        let scope = SQLiteQueryScope(entity: entity, layout: layout, parent: nil, binding: nil,
-                                     counter: SQLiteQueryScope.AliasCounter())
+        let scope = SQLiteQueryScope(
+            entity: entity, layout: layout, parent: nil, binding: nil,
+            counter: SQLiteQueryScope.AliasCounter())
         var conditions: [SQLFragment] = []
         if let restriction = entityRestriction(layout, includesSubentities: request.includesSubentities, alias: scope.alias) {
             conditions.append(restriction)
@@ -68,7 +71,8 @@ extension SQLiteFetchCompiler {
             }
             order.append(SQLFragment("\(scope.alias).Z_PK"))
         }
-        let rows = selection == .rows
+        let rows =
+            selection == .rows
             ? try rowSelection(of: entity, layout: layout, includesSubentities: request.includesSubentities, alias: scope.alias)
             : nil
         let selected: String
@@ -86,27 +90,35 @@ extension SQLiteFetchCompiler {
         }
         let limit = max(0, request.fetchLimit), offset = max(0, request.fetchOffset)
         if limit > 0 || offset > 0 {
-            statement = statement + " LIMIT ? OFFSET ?"
+            statement =
+                statement + " LIMIT ? OFFSET ?"
                 + SQLFragment("", [Int64(limit > 0 ? limit : -1).databaseValue, Int64(offset).databaseValue])
         }
         switch selection {
         case .rows:
             let rows = rows!
-            return SQLiteCompiledQuery(sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments),
-                                       columns: rows.resultColumns, decodingPlans: rows.decodingPlans)
+            return SQLiteCompiledQuery(
+                sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments),
+                columns: rows.resultColumns, decodingPlans: rows.decodingPlans)
         case .objectIDs:
-            return SQLiteCompiledQuery(sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments), columns: [
-                SQLiteResultColumn(index: 0, role: .primaryKey, entities: []),
-                SQLiteResultColumn(index: 1, role: .entityNumber, entities: []),
-            ])
+            return SQLiteCompiledQuery(
+                sql: statement.sql, arguments: StatementArguments(databaseValues: statement.arguments),
+                columns: [
+                    SQLiteResultColumn(index: 0, role: .primaryKey, entities: []),
+                    SQLiteResultColumn(index: 1, role: .entityNumber, entities: []),
+                ])
         case .count:
-            let counted = limit > 0 || offset > 0
+            let counted =
+                limit > 0 || offset > 0
                 ? "SELECT COUNT(*) FROM (" + statement + ")"
-                : SQLFragment(statement.sql.replacingOccurrences(of: "SELECT \(selected) FROM", with: "SELECT COUNT(*) FROM",
-                                                                 options: .anchored),
-                              statement.arguments)
-            return SQLiteCompiledQuery(sql: counted.sql, arguments: StatementArguments(databaseValues: counted.arguments),
-                                       columns: [SQLiteResultColumn(index: 0, role: .count, entities: [])])
+                : SQLFragment(
+                    statement.sql.replacingOccurrences(
+                        of: "SELECT \(selected) FROM", with: "SELECT COUNT(*) FROM",
+                        options: .anchored),
+                    statement.arguments)
+            return SQLiteCompiledQuery(
+                sql: counted.sql, arguments: StatementArguments(databaseValues: counted.arguments),
+                columns: [SQLiteResultColumn(index: 0, role: .count, entities: [])])
         }
     }
 
@@ -135,18 +147,22 @@ extension SQLiteFetchCompiler {
     /// The error for a predicate the store cannot run, naming the predicate.
     static func unsupported(in predicate: NSPredicate, _ error: NSError) -> NSError {
         let reason = error.userInfo[NSLocalizedFailureReasonErrorKey] as? String ?? error.localizedDescription
-        return NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "The SQLite store cannot run the predicate \(predicate.predicateFormat): \(reason)",
-            NSLocalizedFailureReasonErrorKey: reason,
-            "NSUnsupportedPredicate": predicate.predicateFormat,
-        ])
+        return NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The SQLite store cannot run the predicate \(predicate.predicateFormat): \(reason)",
+                NSLocalizedFailureReasonErrorKey: reason,
+                "NSUnsupportedPredicate": predicate.predicateFormat,
+            ])
     }
 
     /// The error thrown for a request the store cannot run.
     static func unsupported(_ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "The SQLite store cannot run this fetch request: \(message)",
-            NSLocalizedFailureReasonErrorKey: message,
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The SQLite store cannot run this fetch request: \(message)",
+                NSLocalizedFailureReasonErrorKey: message,
+            ])
     }
 }

@@ -45,27 +45,31 @@ enum SQLiteFunctions {
         db.add(function: stringPredicate(begins) { StringFolding.begins($0, with: $1, options: $2) })
         db.add(function: stringPredicate(ends) { StringFolding.ends($0, with: $1, options: $2) })
         db.add(function: stringPredicate(contains) { StringFolding.contains($0, $1, options: $2) })
-        db.add(function: DatabaseFunction(compare, argumentCount: 3, pure: true) { arguments in
-            guard let lhs = string(arguments[0]), let rhs = string(arguments[1]) else { return nil }
-            switch StringFolding.compare(lhs, rhs, options: options(arguments[2])) {
-            case .orderedAscending: return -1
-            case .orderedSame: return 0
-            case .orderedDescending: return 1
-            }
-        })
-        db.add(function: DatabaseFunction(fold, argumentCount: 2, pure: true) { arguments in
-            guard let text = string(arguments[0]) else { return nil }
-            return StringFolding.fold(text, options: options(arguments[1]))
-        })
-        db.add(function: DatabaseFunction(length, argumentCount: 1, pure: true) { arguments in
-            guard let text = string(arguments[0]) else { return nil }
-            return text.utf16.count
-        })
-        db.add(function: DatabaseFunction(expressionFunction, argumentCount: nil, pure: true) { arguments in
-            guard let name = arguments.first.flatMap(string) else { return nil }
-            let values = arguments.dropFirst().map(value(of:))
-            return databaseValue(of: ExpressionFunctions.evaluate(name, Array(values)))
-        })
+        db.add(
+            function: DatabaseFunction(compare, argumentCount: 3, pure: true) { arguments in
+                guard let lhs = string(arguments[0]), let rhs = string(arguments[1]) else { return nil }
+                switch StringFolding.compare(lhs, rhs, options: options(arguments[2])) {
+                case .orderedAscending: return -1
+                case .orderedSame: return 0
+                case .orderedDescending: return 1
+                }
+            })
+        db.add(
+            function: DatabaseFunction(fold, argumentCount: 2, pure: true) { arguments in
+                guard let text = string(arguments[0]) else { return nil }
+                return StringFolding.fold(text, options: options(arguments[1]))
+            })
+        db.add(
+            function: DatabaseFunction(length, argumentCount: 1, pure: true) { arguments in
+                guard let text = string(arguments[0]) else { return nil }
+                return text.utf16.count
+            })
+        db.add(
+            function: DatabaseFunction(expressionFunction, argumentCount: nil, pure: true) { arguments in
+                guard let name = arguments.first.flatMap(string) else { return nil }
+                let values = arguments.dropFirst().map(value(of:))
+                return databaseValue(of: ExpressionFunctions.evaluate(name, Array(values)))
+            })
         // Each collation orders strings exactly as the sort descriptor selector of the same name does
         // in memory (`SortComparison`).
         let collations = [
@@ -75,9 +79,10 @@ enum SQLiteFunctions {
             localizedStandardCollation: "localizedStandardCompare:",
         ]
         for (collation, selector) in collations {
-            db.add(collation: DatabaseCollation(collation) { lhs, rhs in
-                SortComparison.compareValues(lhs, rhs, selector: selector)
-            })
+            db.add(
+                collation: DatabaseCollation(collation) { lhs, rhs in
+                    SortComparison.compareValues(lhs, rhs, selector: selector)
+                })
         }
     }
 

@@ -37,8 +37,10 @@ extension SQLiteFetchCompiler {
 
     /// Resolves a key path read from the rows of `alias` (of `entity`) in `scope`, adding the joins
     /// that key paths through to-one relationships need.
-    func resolve(_ keyPath: String, in scope: SQLiteQueryScope, alias: String,
-                 entity: NSEntityDescription) throws -> SQLiteResolvedPath {
+    func resolve(
+        _ keyPath: String, in scope: SQLiteQueryScope, alias: String,
+        entity: NSEntityDescription
+    ) throws -> SQLiteResolvedPath {
         var components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         while let first = components.first, first == "self" || first == "SELF" { components.removeFirst() }
         var currentAlias = alias
@@ -50,7 +52,8 @@ extension SQLiteFetchCompiler {
             let layout = try self.layout(of: currentEntity)
             if let attribute = currentEntity.attributesByName[key] {
                 if attribute.isTransient {
-                    throw Self.unsupported("the transient attribute \"\(key)\" of entity \"\(currentEntity.name ?? "")\" in key path \"\(keyPath)\" is not stored")
+                    throw Self.unsupported(
+                        "the transient attribute \"\(key)\" of entity \"\(currentEntity.name ?? "")\" in key path \"\(keyPath)\" is not stored")
                 }
                 // A composite attribute's element: `location.latitude`.
                 var path = key
@@ -59,14 +62,16 @@ extension SQLiteFetchCompiler {
                 while let composite = element as? NSCompositeAttributeDescription, index + 1 < components.count {
                     index += 1
                     guard let next = composite.elements.first(where: { $0.name == components[index] }) else {
-                        throw Self.unsupported("\"\(components[index])\" in key path \"\(keyPath)\" is not an element of the composite attribute \"\(path)\"")
+                        throw Self.unsupported(
+                            "\"\(components[index])\" in key path \"\(keyPath)\" is not an element of the composite attribute \"\(path)\"")
                     }
                     path += "." + next.name
                     element = next
                     type = next.attributeType
                 }
                 // A string's `length`, as key-value coding reads it (`name.length`).
-                let readsLength = type == .stringAttributeType && index == components.count - 2
+                let readsLength =
+                    type == .stringAttributeType && index == components.count - 2
                     && components[index + 1] == "length"
                 guard index == components.count - 1 || readsLength else {
                     throw Self.unsupported("key path \"\(keyPath)\" continues after the attribute \"\(path)\"")
@@ -75,8 +80,9 @@ extension SQLiteFetchCompiler {
                     throw Self.unsupported("the attribute \"\(path)\" in key path \"\(keyPath)\" has no column in the store")
                 }
                 if readsLength {
-                    return .attribute(column: "\(SQLiteFunctions.length)(\(currentAlias).\(column))",
-                                      type: .integer64AttributeType)
+                    return .attribute(
+                        column: "\(SQLiteFunctions.length)(\(currentAlias).\(column))",
+                        type: .integer64AttributeType)
                 }
                 return .attribute(column: "\(currentAlias).\(column)", type: type)
             }
@@ -84,13 +90,16 @@ extension SQLiteFetchCompiler {
                 throw Self.unsupported("keypath \"\(keyPath)\" not found in entity \"\(currentEntity.name ?? "")\": \"\(key)\" is not a property")
             }
             guard !relationship.isTransient, let storage = layout.relationships[key],
-                  let destination = relationship.destinationEntity else {
+                let destination = relationship.destinationEntity
+            else {
                 throw Self.unsupported("the relationship \"\(key)\" in key path \"\(keyPath)\" is not stored")
             }
             if relationship.isToMany {
-                return .toMany(SQLiteToManyPath(scope: scope, ownerAlias: currentAlias, relationship: relationship,
-                                                storage: storage, rest: Array(components[(index + 1)...]),
-                                                description: keyPath))
+                return .toMany(
+                    SQLiteToManyPath(
+                        scope: scope, ownerAlias: currentAlias, relationship: relationship,
+                        storage: storage, rest: Array(components[(index + 1)...]),
+                        description: keyPath))
             }
             guard case .foreignKey(let column, _, _) = storage else {
                 throw Self.unsupported("the to-one relationship \"\(key)\" in key path \"\(keyPath)\" has no foreign key column")
@@ -99,8 +108,9 @@ extension SQLiteFetchCompiler {
                 return .object(keyColumn: "\(currentAlias).\(column)", entity: destination)
             }
             let destinationLayout = try self.layout(of: destination)
-            currentAlias = scope.joinAlias(from: currentAlias, foreignKey: column, relationship: key,
-                                           table: destinationLayout.table)
+            currentAlias = scope.joinAlias(
+                from: currentAlias, foreignKey: column, relationship: key,
+                table: destinationLayout.table)
             currentEntity = destination
             index += 1
         }

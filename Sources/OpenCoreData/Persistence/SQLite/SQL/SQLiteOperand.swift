@@ -9,7 +9,7 @@ enum SQLiteValueCategory: Equatable {
     init?(attributeType: NSAttributeType) {
         switch attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType,
-             .decimalAttributeType, .doubleAttributeType, .floatAttributeType:
+            .decimalAttributeType, .doubleAttributeType, .floatAttributeType:
             self = .number
         case .stringAttributeType: self = .string
         case .dateAttributeType: self = .date
@@ -30,8 +30,12 @@ enum SQLiteValueCategory: Equatable {
             case .unsigned(let v): return (.number, Double(v).databaseValue)
             case .double(let v): return (.number, v.databaseValue)
             case .decimal(let v):
-                return (.number, SQLiteValueEncoding.databaseValue(for: NSDecimalNumber(decimal: v),
-                                                                   attributeType: .decimalAttributeType))
+                return (
+                    .number,
+                    SQLiteValueEncoding.databaseValue(
+                        for: NSDecimalNumber(decimal: v),
+                        attributeType: .decimalAttributeType)
+                )
             }
         }
         if let string = ValueComparison.string(value) { return (.string, string.databaseValue) }

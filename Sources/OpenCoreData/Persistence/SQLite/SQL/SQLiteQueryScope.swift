@@ -34,8 +34,10 @@ final class SQLiteQueryScope {
 
     /// Creates a scope over the rows of `entity` laid out as `layout`, inside `parent` (`nil` for the
     /// main query), with `variable` (when given) bound to its rows.
-    init(entity: NSEntityDescription, layout: SQLiteEntityLayout, parent: SQLiteQueryScope?,
-         binding variable: String?, counter: AliasCounter) {
+    init(
+        entity: NSEntityDescription, layout: SQLiteEntityLayout, parent: SQLiteQueryScope?,
+        binding variable: String?, counter: AliasCounter
+    ) {
         self.entity = entity
         self.layout = layout
         self.parent = parent

@@ -139,7 +139,8 @@ enum SQLiteValueEncoding {
             var rounded = Decimal(), source = v
             NSDecimalRound(&rounded, &source, 0, .plain)
             if rounded == v, v.magnitude < Decimal(Int64.max),
-               let integral = Int64(NSDecimalNumber(decimal: v).stringValue) {
+                let integral = Int64(NSDecimalNumber(decimal: v).stringValue)
+            {
                 return integral.databaseValue
             }
             return NSDecimalNumber(decimal: v).doubleValue.databaseValue

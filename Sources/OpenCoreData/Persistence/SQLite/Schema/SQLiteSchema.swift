@@ -54,8 +54,10 @@ struct SQLiteSchema: Sendable {
 
 /// The error thrown when a model cannot be laid out in a SQLite store.
 func _sqliteSchemaError(_ message: String) -> NSError {
-    NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-        NSLocalizedDescriptionKey: "The model cannot be stored in a SQLite store: \(message)",
-        NSLocalizedFailureReasonErrorKey: message,
-    ])
+    NSError(
+        domain: NSCocoaErrorDomain, code: NSCoreDataError,
+        userInfo: [
+            NSLocalizedDescriptionKey: "The model cannot be stored in a SQLite store: \(message)",
+            NSLocalizedFailureReasonErrorKey: message,
+        ])
 }

@@ -10,13 +10,17 @@ extension SQLiteSchemaBuilder {
             let table = tableName(of: entity)
             for column in tableColumns[number(of: entity)] ?? [] {
                 if case .foreignKey = column.role {
-                    indexes.append(SQLiteIndex(name: "\(table)_\(column.name)_INDEX", table: table,
-                                               elements: [.plain(column.name)], isUnique: false))
+                    indexes.append(
+                        SQLiteIndex(
+                            name: "\(table)_\(column.name)_INDEX", table: table,
+                            elements: [.plain(column.name)], isUnique: false))
                 }
             }
             if hasSubentities(entity) {
-                indexes.append(SQLiteIndex(name: "\(table)_Z_ENT_INDEX", table: table,
-                                           elements: [.plain("Z_ENT")], isUnique: false))
+                indexes.append(
+                    SQLiteIndex(
+                        name: "\(table)_Z_ENT_INDEX", table: table,
+                        elements: [.plain("Z_ENT")], isUnique: false))
             }
         }
         for entity in ordered {
@@ -60,8 +64,10 @@ extension SQLiteSchemaBuilder {
                 elements.append(SQLiteIndex.Element(column: column, collation: "BINARY", ascending: element.isAscending))
             }
             guard !elements.isEmpty else { continue }
-            indexes.append(SQLiteIndex(name: "Z_\(entityName)_\(index.name)", table: tableName(of: entity),
-                                       elements: elements, isUnique: false))
+            indexes.append(
+                SQLiteIndex(
+                    name: "Z_\(entityName)_\(index.name)", table: tableName(of: entity),
+                    elements: elements, isUnique: false))
         }
     }
 
@@ -79,8 +85,10 @@ extension SQLiteSchemaBuilder {
                 }
                 elements.append(SQLiteIndex.Element(column: column, collation: "BINARY", ascending: true))
             }
-            indexes.append(SQLiteIndex(name: "Z_\(entityName)_UNIQUE_" + names.joined(separator: "_"),
-                                       table: tableName(of: entity), elements: elements, isUnique: true))
+            indexes.append(
+                SQLiteIndex(
+                    name: "Z_\(entityName)_UNIQUE_" + names.joined(separator: "_"),
+                    table: tableName(of: entity), elements: elements, isUnique: true))
         }
     }
 }

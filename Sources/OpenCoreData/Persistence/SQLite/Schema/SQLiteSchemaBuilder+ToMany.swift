@@ -8,7 +8,8 @@ extension SQLiteSchemaBuilder {
         for property in entity.properties where !property.isTransient {
             guard let relationship = property as? NSRelationshipDescription, relationship.isToMany else { continue }
             guard let destination = relationship.destinationEntity,
-                  members.contains(ObjectIdentifier(destination)) else {
+                members.contains(ObjectIdentifier(destination))
+            else {
                 throw _sqliteSchemaError(
                     "the destination of relationship \"\(relationship.name)\" of entity \"\(entityName)\" is not in the configuration")
             }
@@ -29,16 +30,20 @@ extension SQLiteSchemaBuilder {
     /// One-to-many: the destinations point back through the inverse to-one relationship's column; an
     /// ordered relationship keeps the order in the inverse's `Z_FOK_` column on the destination table
     /// (verified: Bookmarks `children` ↔ `parent`, `ZPARENT` + `Z_FOK_PARENT`).
-    func inverseForeignKey(_ relationship: NSRelationshipDescription,
-                           inverse: NSRelationshipDescription) throws -> SQLiteRelationshipStorage {
+    func inverseForeignKey(
+        _ relationship: NSRelationshipDescription,
+        inverse: NSRelationshipDescription
+    ) throws -> SQLiteRelationshipStorage {
         let owner = inverse.entity
         guard members.contains(ObjectIdentifier(owner)),
-              case let .foreignKey(column, _, orderColumn)? = ownRelationships[number(of: owner)]?[inverse.name] else {
+            case let .foreignKey(column, _, orderColumn)? = ownRelationships[number(of: owner)]?[inverse.name]
+        else {
             throw _sqliteSchemaError(
                 "the inverse \"\(inverse.name)\" of relationship \"\(relationship.name)\" is not stored in the configuration")
         }
-        return .inverseForeignKey(table: tableName(of: owner), column: column,
-                                  orderColumn: relationship.isOrdered ? orderColumn : nil)
+        return .inverseForeignKey(
+            table: tableName(of: owner), column: column,
+            orderColumn: relationship.isOrdered ? orderColumn : nil)
     }
 
     /// Many-to-many: one join table per relationship pair (STORE-FORMAT.md §7).
@@ -54,8 +59,10 @@ extension SQLiteSchemaBuilder {
     ///   I is ordered (verified: Bookmarks `Z_FOK_1FAVORITES`);
     /// - primary key (first, second); index `<TABLE>_<second>_INDEX ON <TABLE> (<second>, <first>)`
     ///   (verified: Bookmarks).
-    mutating func manyToMany(_ relationship: NSRelationshipDescription,
-                             inverse: NSRelationshipDescription) -> SQLiteRelationshipStorage {
+    mutating func manyToMany(
+        _ relationship: NSRelationshipDescription,
+        inverse: NSRelationshipDescription
+    ) -> SQLiteRelationshipStorage {
         let a: NSRelationshipDescription
         let i: NSRelationshipDescription
         if Self.namesTable(relationship, over: inverse) {
@@ -77,16 +84,22 @@ extension SQLiteSchemaBuilder {
                 SQLiteColumn(name: second, type: .integer, role: .joinKey(entity: Self.name(a.entity), relationship: a.name)),
             ]
             if let iOrder {
-                columns.append(SQLiteColumn(name: iOrder, type: .integer,
-                                            role: .joinOrderKey(entity: Self.name(i.entity), relationship: i.name)))
+                columns.append(
+                    SQLiteColumn(
+                        name: iOrder, type: .integer,
+                        role: .joinOrderKey(entity: Self.name(i.entity), relationship: i.name)))
             }
             if let aOrder {
-                columns.append(SQLiteColumn(name: aOrder, type: .integer,
-                                            role: .joinOrderKey(entity: Self.name(a.entity), relationship: a.name)))
+                columns.append(
+                    SQLiteColumn(
+                        name: aOrder, type: .integer,
+                        role: .joinOrderKey(entity: Self.name(a.entity), relationship: a.name)))
             }
             joinTables[table] = SQLiteTable(name: table, columns: columns, compositePrimaryKey: [first, second])
-            indexes.append(SQLiteIndex(name: "\(table)_\(second)_INDEX", table: table,
-                                       elements: [.plain(second), .plain(first)], isUnique: false))
+            indexes.append(
+                SQLiteIndex(
+                    name: "\(table)_\(second)_INDEX", table: table,
+                    elements: [.plain(second), .plain(first)], isUnique: false))
         }
         if relationship === a {
             return .joinTable(table: table, sourceColumn: first, destinationColumn: second, orderColumn: aOrder)
@@ -107,8 +120,10 @@ extension SQLiteSchemaBuilder {
     /// available (STORE-FORMAT.md §7 reports an unexplained `Z_4TAGS_` variant once): table
     /// `Z_<n><REL>`, source column `Z_<n><ENTITY>` (the source entity's name, upper-cased), destination
     /// column `Z_<m><REL>` (m the destination's number, suffix 1 on a clash), `Z_FOK_<m><REL>` when ordered.
-    mutating func withoutInverse(_ relationship: NSRelationshipDescription,
-                                 destination: NSEntityDescription) -> SQLiteRelationshipStorage {
+    mutating func withoutInverse(
+        _ relationship: NSRelationshipDescription,
+        destination: NSEntityDescription
+    ) -> SQLiteRelationshipStorage {
         let sourceNumber = number(of: relationship.entity)
         let upper = relationship.name.uppercased()
         let table = "Z_\(sourceNumber)" + upper
@@ -117,19 +132,26 @@ extension SQLiteSchemaBuilder {
         if target == source { target += "1" }
         let order = relationship.isOrdered ? "Z_FOK_" + target.dropFirst(2) : nil
         var columns = [
-            SQLiteColumn(name: source, type: .integer,
-                         role: .joinKey(entity: Self.name(destination), relationship: "")),
-            SQLiteColumn(name: target, type: .integer,
-                         role: .joinKey(entity: Self.name(relationship.entity), relationship: relationship.name)),
+            SQLiteColumn(
+                name: source, type: .integer,
+                role: .joinKey(entity: Self.name(destination), relationship: "")),
+            SQLiteColumn(
+                name: target, type: .integer,
+                role: .joinKey(entity: Self.name(relationship.entity), relationship: relationship.name)),
         ]
         if let order {
-            columns.append(SQLiteColumn(name: order, type: .integer,
-                                        role: .joinOrderKey(entity: Self.name(relationship.entity),
-                                                            relationship: relationship.name)))
+            columns.append(
+                SQLiteColumn(
+                    name: order, type: .integer,
+                    role: .joinOrderKey(
+                        entity: Self.name(relationship.entity),
+                        relationship: relationship.name)))
         }
         joinTables[table] = SQLiteTable(name: table, columns: columns, compositePrimaryKey: [source, target])
-        indexes.append(SQLiteIndex(name: "\(table)_\(target)_INDEX", table: table,
-                                   elements: [.plain(target), .plain(source)], isUnique: false))
+        indexes.append(
+            SQLiteIndex(
+                name: "\(table)_\(target)_INDEX", table: table,
+                elements: [.plain(target), .plain(source)], isUnique: false))
         return .joinTable(table: table, sourceColumn: source, destinationColumn: target, orderColumn: order)
     }
 }

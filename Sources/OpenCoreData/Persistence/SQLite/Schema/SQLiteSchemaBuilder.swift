@@ -113,8 +113,9 @@ struct SQLiteSchemaBuilder {
             if let attribute = property as? NSAttributeDescription {
                 for (path, base, type) in Self.storedElements(of: attribute, path: attribute.name) {
                     let suffix = freeSuffix(for: [base], in: rootNumber)
-                    let column = SQLiteColumn(name: base + suffix, type: type,
-                                              role: .attribute(entity: entityName, path: path))
+                    let column = SQLiteColumn(
+                        name: base + suffix, type: type,
+                        role: .attribute(entity: entityName, path: path))
                     append(column, to: rootNumber)
                     attributeColumns[path] = column.name
                 }
@@ -123,7 +124,8 @@ struct SQLiteSchemaBuilder {
         for property in own where !property.isTransient {
             guard let relationship = property as? NSRelationshipDescription, !relationship.isToMany else { continue }
             guard let destination = relationship.destinationEntity,
-                  members.contains(ObjectIdentifier(destination)) else {
+                members.contains(ObjectIdentifier(destination))
+            else {
                 throw _sqliteSchemaError(
                     "the destination of relationship \"\(relationship.name)\" of entity \"\(entityName)\" is not in the configuration")
             }
@@ -133,19 +135,26 @@ struct SQLiteSchemaBuilder {
             let inverse = relationship.inverseRelationship
             let orderColumn = (inverse?.isToMany == true && inverse?.isOrdered == true) ? "Z_FOK_" + upper : nil
             let suffix = freeSuffix(for: [foreignKey, entityColumn, orderColumn].compactMap { $0 }, in: rootNumber)
-            append(SQLiteColumn(name: foreignKey + suffix, type: .integer,
-                                role: .foreignKey(entity: entityName, relationship: relationship.name)), to: rootNumber)
+            append(
+                SQLiteColumn(
+                    name: foreignKey + suffix, type: .integer,
+                    role: .foreignKey(entity: entityName, relationship: relationship.name)), to: rootNumber)
             if let entityColumn {
-                append(SQLiteColumn(name: entityColumn + suffix, type: .integer,
-                                    role: .foreignEntity(entity: entityName, relationship: relationship.name)), to: rootNumber)
+                append(
+                    SQLiteColumn(
+                        name: entityColumn + suffix, type: .integer,
+                        role: .foreignEntity(entity: entityName, relationship: relationship.name)), to: rootNumber)
             }
             if let orderColumn {
-                append(SQLiteColumn(name: orderColumn + suffix, type: .integer,
-                                    role: .orderKey(entity: entityName, relationship: relationship.name)), to: rootNumber)
+                append(
+                    SQLiteColumn(
+                        name: orderColumn + suffix, type: .integer,
+                        role: .orderKey(entity: entityName, relationship: relationship.name)), to: rootNumber)
             }
-            relationships[relationship.name] = .foreignKey(column: foreignKey + suffix,
-                                                           entityColumn: entityColumn.map { $0 + suffix },
-                                                           orderColumn: orderColumn.map { $0 + suffix })
+            relationships[relationship.name] = .foreignKey(
+                column: foreignKey + suffix,
+                entityColumn: entityColumn.map { $0 + suffix },
+                orderColumn: orderColumn.map { $0 + suffix })
         }
         ownAttributeColumns[entityNumber] = attributeColumns
         ownRelationships[entityNumber] = relationships

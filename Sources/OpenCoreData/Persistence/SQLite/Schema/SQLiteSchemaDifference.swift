@@ -108,8 +108,10 @@ extension SQLiteSchemaSnapshot {
                 continue
             }
             if found != index {
-                result.append(.indexDefinition(name: name, expected: index.description, found: found.description,
-                                               isUnique: index.isUnique || found.isUnique))
+                result.append(
+                    .indexDefinition(
+                        name: name, expected: index.description, found: found.description,
+                        isUnique: index.isUnique || found.isUnique))
             }
         }
         for (name, index) in indexes where expected.indexes[name] == nil {
@@ -120,7 +122,10 @@ extension SQLiteSchemaSnapshot {
         var renamed: Set<String> = []
         for (name, entity) in expected.entities {
             var found = entities[name]
-            if found == nil, let (oldName, row) = entities.first(where: { !$0.key.isEmpty && $0.value.number == entity.number && expected.entities[$0.key] == nil }) {
+            if found == nil,
+                let (oldName, row) = entities.first(where: { !$0.key.isEmpty && $0.value.number == entity.number && expected.entities[$0.key] == nil }
+                )
+            {
                 found = row
                 renamed.insert(oldName)
             }

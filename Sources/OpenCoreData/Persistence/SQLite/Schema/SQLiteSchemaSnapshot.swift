@@ -61,9 +61,10 @@ struct SQLiteSchemaSnapshot: Equatable, Sendable {
             tables[name] = Table(columns: columns, primaryKey: SQLiteBookkeepingTables.primaryKeys[name] ?? [])
         }
         for index in schema.indexes {
-            indexes[index.name] = Index(table: index.table,
-                                        columns: index.elements.map { $0.column + ($0.ascending == false ? " DESC" : "") },
-                                        isUnique: index.isUnique)
+            indexes[index.name] = Index(
+                table: index.table,
+                columns: index.elements.map { $0.column + ($0.ascending == false ? " DESC" : "") },
+                isUnique: index.isUnique)
         }
         for entity in schema.entities {
             entities[entity.name] = Entity(number: entity.number, superNumber: entity.superNumber)
@@ -91,21 +92,26 @@ struct SQLiteSchemaSnapshot: Equatable, Sendable {
                 tables[name] = Table(columns: columns, primaryKey: keyed.sorted { $0.0 < $1.0 }.map(\.1))
             } else {
                 var columns: [String] = []
-                for info in try Row.fetchAll(db, sql: "SELECT name, desc, key FROM pragma_index_xinfo(?) ORDER BY seqno",
-                                             arguments: [name]) where (info["key"] as Int? ?? 0) != 0 {
+                for info in try Row.fetchAll(
+                    db, sql: "SELECT name, desc, key FROM pragma_index_xinfo(?) ORDER BY seqno",
+                    arguments: [name]) where (info["key"] as Int? ?? 0) != 0
+                {
                     let column: String = info["name"] as String? ?? "<expression>"
                     columns.append(column + ((info["desc"] as Int? ?? 0) != 0 ? " DESC" : ""))
                 }
-                let unique = try Bool.fetchOne(db, sql: "SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?",
-                                               arguments: [table, name]) ?? false
+                let unique =
+                    try Bool.fetchOne(
+                        db, sql: "SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?",
+                        arguments: [table, name]) ?? false
                 indexes[name] = Index(table: table, columns: columns, isUnique: unique)
             }
         }
         if tables[SQLiteBookkeepingTables.primaryKeyTable] != nil {
             for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT < 16000") {
                 let name = String.fromDatabaseValue(row[1] as DatabaseValue) ?? ""
-                entities[name] = Entity(number: Int(try row.storedInteger(atIndex: 0) ?? 0),
-                                        superNumber: Int(try row.storedInteger(atIndex: 2) ?? 0))
+                entities[name] = Entity(
+                    number: Int(try row.storedInteger(atIndex: 0) ?? 0),
+                    superNumber: Int(try row.storedInteger(atIndex: 2) ?? 0))
             }
         }
     }

@@ -23,12 +23,15 @@ enum SQLiteStoreCreation {
     /// - Throws: ``NSPersistentStoreOperationError`` naming the file when it is a database with tables
     ///   but no store; the layout's error when the model cannot be laid out; an `NSError` naming the
     ///   file when SQLite fails (a file this call made is removed again then).
-    static func createStoreUnlessPresent(at url: URL, model: NSManagedObjectModel, configurationName: String? = nil,
-                                         metadata userMetadata: [String: Any] = [:], uuid: String? = nil,
-                                         sqlDebugLog: SQLDebugLog? = nil) throws -> Outcome {
+    static func createStoreUnlessPresent(
+        at url: URL, model: NSManagedObjectModel, configurationName: String? = nil,
+        metadata userMetadata: [String: Any] = [:], uuid: String? = nil,
+        sqlDebugLog: SQLDebugLog? = nil
+    ) throws -> Outcome {
         let schema = try SQLiteSchema(model: model, configurationName: configurationName)
-        let metadata = SQLiteStoreMetadata(newStoreFor: model, configurationName: configurationName,
-                                           uuid: uuid, userMetadata: userMetadata)
+        let metadata = SQLiteStoreMetadata(
+            newStoreFor: model, configurationName: configurationName,
+            uuid: uuid, userMetadata: userMetadata)
         _ = try metadata.encodedPlist()
         let madeFile = !FileManager.default.fileExists(atPath: url.path)
         var outcome = Outcome.foundStore
@@ -49,7 +52,8 @@ enum SQLiteStoreCreation {
                     try db.inTransaction(.immediate) {
                         if try hasObjects(db) {
                             guard try db.tableExists("Z_METADATA") else {
-                                throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, url,
+                                throw SQLiteStoreFileAccess.fileError(
+                                    NSPersistentStoreOperationError, url,
                                     "Cannot create a store at \(url.path): the file is a SQLite database with tables but not a Core Data store.")
                             }
                             return .rollback
@@ -58,8 +62,9 @@ enum SQLiteStoreCreation {
                             try db.execute(sql: statement)
                         }
                         for row in schema.primaryKeyRows {
-                            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                                           arguments: [row.number, row.name, row.superNumber])
+                            try db.execute(
+                                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                arguments: [row.number, row.name, row.superNumber])
                         }
                         try metadata.write(to: db)
                         try SQLiteModelCache.write(model, to: db)
@@ -85,17 +90,22 @@ enum SQLiteStoreCreation {
     /// - Throws: ``NSPersistentStoreOperationError`` naming the file when a file other than an empty
     ///   database is already there (it is left as it was), and the errors of creating one.
     @discardableResult
-    static func createStore(at url: URL, model: NSManagedObjectModel, configurationName: String? = nil,
-                            metadata userMetadata: [String: Any] = [:], uuid: String? = nil,
-                            sqlDebugLog: SQLDebugLog? = nil) throws -> SQLiteStoreMetadata {
+    static func createStore(
+        at url: URL, model: NSManagedObjectModel, configurationName: String? = nil,
+        metadata userMetadata: [String: Any] = [:], uuid: String? = nil,
+        sqlDebugLog: SQLDebugLog? = nil
+    ) throws -> SQLiteStoreMetadata {
         if FileManager.default.fileExists(atPath: url.path) && !isEmptyDatabase(url) {
-            throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSPersistentStoreOperationError, url,
                 "Cannot create a store at \(url.path): a file already exists there.")
         }
-        let outcome = try createStoreUnlessPresent(at: url, model: model, configurationName: configurationName,
-                                                   metadata: userMetadata, uuid: uuid, sqlDebugLog: sqlDebugLog)
+        let outcome = try createStoreUnlessPresent(
+            at: url, model: model, configurationName: configurationName,
+            metadata: userMetadata, uuid: uuid, sqlDebugLog: sqlDebugLog)
         guard case .created(let metadata) = outcome else {
-            throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSPersistentStoreOperationError, url,
                 "Cannot create a store at \(url.path): a store already exists there.")
         }
         return metadata

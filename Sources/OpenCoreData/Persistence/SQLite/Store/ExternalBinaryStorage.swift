@@ -57,7 +57,9 @@ struct ExternalBinaryStorage {
     /// with `.` (Core Data's references are UUID strings).
     static func isFileName(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first != ".", text.utf8.count <= 255 else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
+        }
     }
 
     /// The value bytes a column's bytes stand for: inline bytes without their tag, or the file's contents.
@@ -135,7 +137,8 @@ extension RowWriter {
         } catch let error as TransformableStorage.Failure {
             throw error
         } catch {
-            throw TransformableStorage.Failure(message: "cannot write the external data of \(attribute._entity?.name ?? "").\(attribute.name): \(error.localizedDescription)")
+            throw TransformableStorage.Failure(
+                message: "cannot write the external data of \(attribute._entity?.name ?? "").\(attribute.name): \(error.localizedDescription)")
         }
     }
 

@@ -15,14 +15,17 @@ enum SQLiteCompositeValues {
 
     /// The value of each stored element of a composite value, by dotted path.
     /// - Throws: A message naming the attribute when the value is not a dictionary of its elements.
-    static func elementValues(of value: Any?, composite: NSCompositeAttributeDescription,
-                              path: String) throws -> [String: Any?] {
+    static func elementValues(
+        of value: Any?, composite: NSCompositeAttributeDescription,
+        path: String
+    ) throws -> [String: Any?] {
         guard let value, !(value is NSNull) else {
             return Dictionary(uniqueKeysWithValues: leaves(of: composite, path: path).map { ($0.0, nil) })
         }
         guard let dictionary = value as? [String: Any] else {
-            throw TransformableStorage.Failure(message: "The composite attribute \(path) holds a \(type(of: value)), "
-                + "not a dictionary of its elements.")
+            throw TransformableStorage.Failure(
+                message: "The composite attribute \(path) holds a \(type(of: value)), "
+                    + "not a dictionary of its elements.")
         }
         let names = Set(composite.elements.map(\.name))
         if let unknown = dictionary.keys.sorted().first(where: { !names.contains($0) }) {
@@ -43,7 +46,8 @@ enum SQLiteCompositeValues {
     /// The stored element at a dotted path below a composite attribute, or `nil` when the path names none.
     static func element(at components: ArraySlice<Substring>, in composite: NSCompositeAttributeDescription) -> NSAttributeDescription? {
         guard let first = components.first,
-              let element = composite.elements.first(where: { $0.name == first }) else { return nil }
+            let element = composite.elements.first(where: { $0.name == first })
+        else { return nil }
         if components.count == 1 { return element is NSCompositeAttributeDescription ? nil : element }
         guard let nested = element as? NSCompositeAttributeDescription else { return nil }
         return self.element(at: components.dropFirst(), in: nested)

@@ -76,8 +76,10 @@ final class SQLiteFetchRowDecoder {
         let relationships: [String: NSRelationshipDescription]
         let hasToOne: Bool
 
-        init(slotLayout: PropertySlotLayout, scope: ObjectIDScope, slotSteps: [SlotStep],
-             steps: [Step], relationships: [String: NSRelationshipDescription], hasToOne: Bool) {
+        init(
+            slotLayout: PropertySlotLayout, scope: ObjectIDScope, slotSteps: [SlotStep],
+            steps: [Step], relationships: [String: NSRelationshipDescription], hasToOne: Bool
+        ) {
             self.slotLayout = slotLayout
             self.scope = scope
             self.slotSteps = slotSteps
@@ -116,17 +118,19 @@ final class SQLiteFetchRowDecoder {
         coordinator = store.persistentStoreCoordinator
         primaryKeyIndex = columns.first { $0.role == .primaryKey }?.index
         entityNumberIndex = columns.first { $0.role == .entityNumber }?.index
-        fixedEntityNumber = columns.lazy.compactMap { column -> Int64? in
-            if case let .fixedEntityNumber(number) = column.role { return number }
-            return nil
-        }.first
+        fixedEntityNumber =
+            columns.lazy.compactMap { column -> Int64? in
+                if case let .fixedEntityNumber(number) = column.role { return number }
+                return nil
+            }.first
         versionIndex = columns.first { $0.role == .version }?.index
     }
 
     /// The store row of one result row.
     func decode(_ row: Row) throws -> StoreRow {
         let pk: Int64 = try primaryKeyIndex.map { try integer(at: $0) ?? row.requiredStoredInteger(atIndex: $0) } ?? 0
-        let number: Int64 = try fixedEntityNumber
+        let number: Int64 =
+            try fixedEntityNumber
             ?? entityNumberIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
         let version: Int64 = try versionIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
         // Unretained: `plans` keeps every plan until the decoder goes away.
@@ -287,9 +291,12 @@ final class SQLiteFetchRowDecoder {
             case let .attribute(name, _) where name.contains("."):
                 let components = name.split(separator: ".")
                 guard let composite = attributes[String(components[0])] as? NSCompositeAttributeDescription,
-                      let element = SQLiteCompositeValues.element(at: components.dropFirst(), in: composite) else { continue }
-                steps.append(.compositeElement(index: column.index, name: String(components[0]),
-                                               path: Array(components.dropFirst()), element: element))
+                    let element = SQLiteCompositeValues.element(at: components.dropFirst(), in: composite)
+                else { continue }
+                steps.append(
+                    .compositeElement(
+                        index: column.index, name: String(components[0]),
+                        path: Array(components.dropFirst()), element: element))
             case let .attribute(name, _):
                 guard let attribute = attributes[name] else { continue }
                 let external = ExternalBinaryStorage.applies(to: attribute)
@@ -307,9 +314,10 @@ final class SQLiteFetchRowDecoder {
                 break
             }
         }
-        return Plan(slotLayout: slotLayout,
-                    scope: ObjectIDScope(entity: entity, store: storeReference),
-                    slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
+        return Plan(
+            slotLayout: slotLayout,
+            scope: ObjectIDScope(entity: entity, store: storeReference),
+            slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
     }
 }
 

@@ -130,8 +130,10 @@ final class SQLiteInsertPlan {
     /// `tableKeys` is what the save knows of the keys of the entity's table, read when a statement of
     /// ``rowsPerStatement`` rows is first about to run: a full statement whose keys follow the table's
     /// largest key one by one is inserted without them, and SQLite assigns the same keys.
-    func insert(_ rows: UnsafeBufferPointer<(position: Int, key: Int64)>, of inserts: [StoreSaveChanges.Insert],
-                tableKeys: inout SQLiteTableKeys?, writer: RowWriter) throws {
+    func insert(
+        _ rows: UnsafeBufferPointer<(position: Int, key: Int64)>, of inserts: [StoreSaveChanges.Insert],
+        tableKeys: inout SQLiteTableKeys?, writer: RowWriter
+    ) throws {
         var next = 0
         while next < rows.count {
             if rows.count - next >= rowsPerStatement, rowsPerStatement > 1 {
@@ -156,9 +158,11 @@ final class SQLiteInsertPlan {
     /// Inserts a full statement of rows without their keys, which SQLite assigns: one more than the
     /// table's largest for each row. Checks that the last row got the key it was allocated (a trigger
     /// inserting into the table would shift them), and once a table that the rowid is the key.
-    private func insertAssigningKeys(_ rows: UnsafeBufferPointer<(position: Int, key: Int64)>.SubSequence,
-                                     of inserts: [StoreSaveChanges.Insert], tableKeys: inout SQLiteTableKeys,
-                                     writer: RowWriter) throws {
+    private func insertAssigningKeys(
+        _ rows: UnsafeBufferPointer<(position: Int, key: Int64)>.SubSequence,
+        of inserts: [StoreSaveChanges.Insert], tableKeys: inout SQLiteTableKeys,
+        writer: RowWriter
+    ) throws {
         let statement: Statement
         if let prepared = statementAssigningKeys {
             statement = prepared
@@ -169,8 +173,9 @@ final class SQLiteInsertPlan {
         try execute(statement, binding: rows, withKeys: false, of: inserts, writer: writer)
         let last = rows[rows.endIndex - 1].key
         if sqlite3_last_insert_rowid(writer.db.sqliteConnection) != last {
-            throw writer.saveError("New rows of \(layout.table) did not get the primary keys allocated for them "
-                + "(another insert into the table ran meanwhile, from a trigger?).")
+            throw writer.saveError(
+                "New rows of \(layout.table) did not get the primary keys allocated for them "
+                    + "(another insert into the table ran meanwhile, from a trigger?).")
         }
         if !tableKeys.checkedAssignedKey {
             let stored = try Int64.fetchOne(writer.db, sql: "SELECT Z_PK FROM \(layout.table) WHERE rowid = ?", arguments: [last])
@@ -183,8 +188,10 @@ final class SQLiteInsertPlan {
     }
 
     /// Binds `rows` (with their keys or without) to `statement`, which inserts that many, and runs it.
-    private func execute(_ statement: Statement, binding rows: UnsafeBufferPointer<(position: Int, key: Int64)>.SubSequence,
-                     withKeys: Bool, of inserts: [StoreSaveChanges.Insert], writer: RowWriter) throws {
+    private func execute(
+        _ statement: Statement, binding rows: UnsafeBufferPointer<(position: Int, key: Int64)>.SubSequence,
+        withKeys: Bool, of inserts: [StoreSaveChanges.Insert], writer: RowWriter
+    ) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         var index: Int32 = 1

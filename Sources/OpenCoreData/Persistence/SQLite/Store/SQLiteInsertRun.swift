@@ -18,8 +18,10 @@ struct SQLiteInsertRun {
     /// Gathers the new row of `inserts[position]` with primary key `key`, inserting the rows gathered
     /// before it first when they are of another plan, and every gathered row once a statement is full.
     @inline(__always)
-    mutating func append(position: Int, key: Int64, plan: SQLiteInsertPlan,
-                         of inserts: [StoreSaveChanges.Insert], writer: RowWriter) throws {
+    mutating func append(
+        position: Int, key: Int64, plan: SQLiteInsertPlan,
+        of inserts: [StoreSaveChanges.Insert], writer: RowWriter
+    ) throws {
         if self.plan !== plan {
             try flush(inserts, writer: writer)
             self.plan = plan

@@ -37,39 +37,49 @@ extension SQLiteStore: BatchOperationStore {
 
     /// The error of a batch request the store cannot run, naming the reason.
     func batchUnsupported(_ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError, userInfo: [
-            NSLocalizedDescriptionKey: "The SQLite store at \(fileURL.path) cannot run this batch request: \(message)",
-            NSLocalizedFailureReasonErrorKey: message,
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The SQLite store at \(fileURL.path) cannot run this batch request: \(message)",
+                NSLocalizedFailureReasonErrorKey: message,
+            ])
     }
 
     /// The column value of a constant for an attribute, refusing values of another kind.
     func batchColumnValue(_ value: Any?, for attribute: NSAttributeDescription, entityName: String) throws -> DatabaseValue {
         guard let value, !(value is NSNull) else {
             if !attribute.isOptional {
-                throw NSError(domain: NSCocoaErrorDomain, code: NSValidationMissingMandatoryPropertyError, userInfo: [
-                    NSLocalizedDescriptionKey: "The batch request sets the mandatory attribute \(attribute.name) of \(entityName) to nil.",
-                    NSValidationKeyErrorKey: attribute.name,
-                ])
+                throw NSError(
+                    domain: NSCocoaErrorDomain, code: NSValidationMissingMandatoryPropertyError,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "The batch request sets the mandatory attribute \(attribute.name) of \(entityName) to nil.",
+                        NSValidationKeyErrorKey: attribute.name,
+                    ])
             }
             return .null
         }
         if let expected = SQLiteValueCategory(attributeType: attribute.attributeType),
-           attribute.attributeType != .transformableAttributeType, attribute.attributeType != .objectIDAttributeType,
-           let (category, _) = SQLiteValueCategory.encode(value), category != expected {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError, userInfo: [
-                NSLocalizedDescriptionKey: "The batch request gives the attribute \(attribute.name) of \(entityName) a value of type \(Swift.type(of: value)), which does not fit its type.",
-                NSValidationKeyErrorKey: attribute.name,
-                NSValidationValueErrorKey: value,
-            ])
+            attribute.attributeType != .transformableAttributeType, attribute.attributeType != .objectIDAttributeType,
+            let (category, _) = SQLiteValueCategory.encode(value), category != expected
+        {
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The batch request gives the attribute \(attribute.name) of \(entityName) a value of type \(Swift.type(of: value)), which does not fit its type.",
+                    NSValidationKeyErrorKey: attribute.name,
+                    NSValidationValueErrorKey: value,
+                ])
         }
         do {
             return try SQLiteStoreValues.databaseValue(for: value, attribute: attribute)
         } catch let failure as TransformableStorage.Failure {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError, userInfo: [
-                NSLocalizedDescriptionKey: failure.message,
-                NSValidationKeyErrorKey: attribute.name,
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSManagedObjectValidationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: failure.message,
+                    NSValidationKeyErrorKey: attribute.name,
+                ])
         }
     }
 
@@ -85,12 +95,15 @@ extension SQLiteStore: BatchOperationStore {
         guard let compiler = _compiler else { throw _unsupported("a batch request before opening") }
 
         // `UPDATE <table> AS t0 SET …`: value expressions read the row through the alias `t0`.
-        let scope = SQLiteQueryScope(entity: entity, layout: layout, parent: nil, binding: nil,
-                                     counter: SQLiteQueryScope.AliasCounter())
+        let scope = SQLiteQueryScope(
+            entity: entity, layout: layout, parent: nil, binding: nil,
+            counter: SQLiteQueryScope.AliasCounter())
         var assignments: [SQLFragment] = []
         for (attribute, value) in operation.values {
             guard let column = layout.attributeColumns[attribute.name] else {
-                throw batchUnsupported("the attribute \(attribute.name) of \(entityName) has no column (composite, transient or derived attributes cannot be batch updated).")
+                throw batchUnsupported(
+                    "the attribute \(attribute.name) of \(entityName) has no column (composite, transient or derived attributes cannot be batch updated)."
+                )
             }
             var constant: Any?? = nil
             switch value {

@@ -115,10 +115,13 @@ private struct BatchDeletePlan {
     }
 
     /// The destinations of a relationship from some rows of an entity.
-    private func destinations(of relationship: NSRelationshipDescription, from entity: NSEntityDescription,
-                              keys: [Int64]) throws -> [NSManagedObjectID] {
+    private func destinations(
+        of relationship: NSRelationshipDescription, from entity: NSEntityDescription,
+        keys: [Int64]
+    ) throws -> [NSManagedObjectID] {
         guard let destination = relationship.destinationEntity,
-              let storage = try store.layout(of: entity).relationships[relationship.name] else { return [] }
+            let storage = try store.layout(of: entity).relationships[relationship.name]
+        else { return [] }
         let layout = try store.layout(of: entity)
         let destinationLayout = try store.layout(of: destination)
         var result: [NSManagedObjectID] = []
@@ -127,11 +130,13 @@ private struct BatchDeletePlan {
             let sql: String
             switch storage {
             case let .foreignKey(column, _, _):
-                sql = "SELECT D.Z_PK, D.Z_ENT FROM \(layout.table) S JOIN \(destinationLayout.table) D ON D.Z_PK = S.\(column) WHERE S.Z_PK IN (\(marks))"
+                sql =
+                    "SELECT D.Z_PK, D.Z_ENT FROM \(layout.table) S JOIN \(destinationLayout.table) D ON D.Z_PK = S.\(column) WHERE S.Z_PK IN (\(marks))"
             case let .inverseForeignKey(table, column, _):
                 sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks))"
             case let .joinTable(table, sourceColumn, destinationColumn, _):
-                sql = "SELECT D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D ON D.Z_PK = J.\(destinationColumn) WHERE J.\(sourceColumn) IN (\(marks))"
+                sql =
+                    "SELECT D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D ON D.Z_PK = J.\(destinationColumn) WHERE J.\(sourceColumn) IN (\(marks))"
             }
             for row in try Row.fetchAll(db.makeStatement(sql: sql), arguments: StatementArguments(databaseValues: chunk)) {
                 let key: Int64 = try row.requiredStoredInteger(atIndex: 0)
@@ -153,10 +158,13 @@ private struct BatchDeletePlan {
                     return !(keysByTable[table]?.contains(key) ?? false)
                 }
                 if let first = remaining.first {
-                    throw NSError(domain: NSCocoaErrorDomain, code: NSValidationRelationshipDeniedDeleteError, userInfo: [
-                        NSLocalizedDescriptionKey: "The batch delete would delete objects of \(entity.name ?? "") whose relationship \(relationship.name) still holds objects (\(first.uriRepresentation().absoluteString)), and its delete rule is deny. Nothing was deleted.",
-                        NSValidationKeyErrorKey: relationship.name,
-                    ])
+                    throw NSError(
+                        domain: NSCocoaErrorDomain, code: NSValidationRelationshipDeniedDeleteError,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "The batch delete would delete objects of \(entity.name ?? "") whose relationship \(relationship.name) still holds objects (\(first.uriRepresentation().absoluteString)), and its delete rule is deny. Nothing was deleted.",
+                            NSValidationKeyErrorKey: relationship.name,
+                        ])
                 }
             }
         }
@@ -198,8 +206,8 @@ private struct BatchDeletePlan {
             for relationship in store.relationships(of: entity).values.sorted(by: { $0.name < $1.name })
             where relationship.deleteRule == .nullifyDeleteRule {
                 guard let inverse = relationship.inverseRelationship, !inverse.isToMany,
-                      let destination = relationship.destinationEntity,
-                      case let .foreignKey(column, entityColumn, orderColumn)? = try store.layout(of: destination).relationships[inverse.name]
+                    let destination = relationship.destinationEntity,
+                    case let .foreignKey(column, entityColumn, orderColumn)? = try store.layout(of: destination).relationships[inverse.name]
                 else { continue }
                 let table = try store.layout(of: destination).table
                 let deletedThere = keysByTable[table] ?? []
@@ -209,8 +217,9 @@ private struct BatchDeletePlan {
                 clears.append("Z_OPT = Z_OPT + 1")
                 for chunk in keys.chunked(SQLiteStore.batchChunkSize) {
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    let rows = try Row.fetchAll(db.makeStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks))"),
-                                                arguments: StatementArguments(databaseValues: chunk))
+                    let rows = try Row.fetchAll(
+                        db.makeStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks))"),
+                        arguments: StatementArguments(databaseValues: chunk))
                     let survivors = try rows.compactMap { row -> NSManagedObjectID? in
                         let key: Int64 = try row.requiredStoredInteger(atIndex: 0)
                         guard !deletedThere.contains(key) else { return nil }
@@ -220,8 +229,9 @@ private struct BatchDeletePlan {
                     guard !survivors.isEmpty else { continue }
                     let survivorKeys = survivors.compactMap(\.primaryKey)
                     let survivorMarks = Array(repeating: "?", count: survivorKeys.count).joined(separator: ", ")
-                    try db.execute(sql: "UPDATE \(table) SET \(clears.joined(separator: ", ")) WHERE Z_PK IN (\(survivorMarks))",
-                                   arguments: StatementArguments(databaseValues: survivorKeys))
+                    try db.execute(
+                        sql: "UPDATE \(table) SET \(clears.joined(separator: ", ")) WHERE Z_PK IN (\(survivorMarks))",
+                        arguments: StatementArguments(databaseValues: survivorKeys))
                     changed += survivors
                 }
             }
@@ -245,13 +255,15 @@ private struct BatchDeletePlan {
             guard let entity = model.entitiesByName[layout.name] else { continue }
             for (name, storage) in layout.relationships.sorted(by: { $0.key < $1.key }) {
                 guard case let .joinTable(table, sourceColumn, destinationColumn, _) = storage,
-                      let destination = entity.relationshipsByName[name]?.destinationEntity else { continue }
+                    let destination = entity.relationshipsByName[name]?.destinationEntity
+                else { continue }
                 let sides = [(sourceColumn, layout.table), (destinationColumn, try store.layout(of: destination).table)]
                 for (column, ownerTable) in sides where done.insert("\(table).\(column)").inserted {
                     guard let keys = keysByTable[ownerTable], !keys.isEmpty else { continue }
                     for chunk in keys.sorted().chunked(SQLiteStore.batchChunkSize) {
                         let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                        try db.execute(sql: "DELETE FROM \(table) WHERE \(column) IN (\(marks))", arguments: StatementArguments(databaseValues: chunk))
+                        try db.execute(
+                            sql: "DELETE FROM \(table) WHERE \(column) IN (\(marks))", arguments: StatementArguments(databaseValues: chunk))
                     }
                 }
             }

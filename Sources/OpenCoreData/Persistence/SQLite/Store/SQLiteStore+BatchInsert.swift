@@ -42,8 +42,10 @@ extension SQLiteStore {
         }
         let constraints = try uniquenessColumns(of: entity, layout: layout, columns: columns.map(\.column))
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.column)
-        let insertSQL = "INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-        let updateSQL = "UPDATE \(layout.table) SET \((columns.map { "\($0.column) = ?" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")) WHERE Z_PK = ?"
+        let insertSQL =
+            "INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        let updateSQL =
+            "UPDATE \(layout.table) SET \((columns.map { "\($0.column) = ?" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")) WHERE Z_PK = ?"
 
         let author = HistoryAuthor.current
         return try writeTransaction { db -> [NSManagedObjectID] in
@@ -61,7 +63,8 @@ extension SQLiteStore {
                     ids.append(NSManagedObjectID(entity: entity, store: self, primaryKey: existing))
                     if seen.insert(existing).inserted { overwritten.append(ids[ids.count - 1]) }
                 } else {
-                    try insert.execute(arguments: StatementArguments(databaseValues: [key.databaseValue, layout.number.databaseValue, 1.databaseValue] + values))
+                    try insert.execute(
+                        arguments: StatementArguments(databaseValues: [key.databaseValue, layout.number.databaseValue, 1.databaseValue] + values))
                     ids.append(NSManagedObjectID(entity: entity, store: self, primaryKey: key))
                     seen.insert(key)
                     inserted.append(ids[ids.count - 1])
@@ -78,8 +81,10 @@ extension SQLiteStore {
     /// For each uniqueness constraint of the entity (and its parents), the positions of its columns
     /// among `columns` and the entity numbers the constraint spans (the declaring entity and its
     /// subentities); constraints naming something without a column are left out.
-    private func uniquenessColumns(of entity: NSEntityDescription, layout: SQLiteEntityLayout,
-                                   columns: [String]) throws -> [(columns: [(String, Int)], family: [Int])] {
+    private func uniquenessColumns(
+        of entity: NSEntityDescription, layout: SQLiteEntityLayout,
+        columns: [String]
+    ) throws -> [(columns: [(String, Int)], family: [Int])] {
         var result: [(columns: [(String, Int)], family: [Int])] = []
         var current: NSEntityDescription? = entity
         while let level = current {
@@ -103,15 +108,19 @@ extension SQLiteStore {
 
     /// The key of a stored row of the entity's family with the same values on one of the constraints
     /// (values that are all present: a constraint with a nil value matches no row).
-    private func matchingRow(_ values: [DatabaseValue], constraints: [(columns: [(String, Int)], family: [Int])], table: String,
-                             in db: Database) throws -> Int64? {
+    private func matchingRow(
+        _ values: [DatabaseValue], constraints: [(columns: [(String, Int)], family: [Int])], table: String,
+        in db: Database
+    ) throws -> Int64? {
         for (constraint, family) in constraints {
             // As with SQL UNIQUE, a missing value matches nothing.
             if constraint.contains(where: { values[$0.1].isNull }) { continue }
             let conditions = constraint.map { "\($0.0) = ?" }.joined(separator: " AND ")
             let entities = family.map(String.init).joined(separator: ", ")
             let sql = "SELECT Z_PK FROM \(table) WHERE Z_ENT IN (\(entities)) AND \(conditions) LIMIT 1"
-            if let key = try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(databaseValues: constraint.map { values[$0.1] })) {
+            if let key = try Int64.fetchOne(
+                db.cachedStatement(sql: sql), arguments: StatementArguments(databaseValues: constraint.map { values[$0.1] }))
+            {
                 return key
             }
         }
@@ -119,8 +128,10 @@ extension SQLiteStore {
     }
 
     private func batchInsertError(_ index: Int, _ message: String, code: Int = NSManagedObjectValidationError) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: code, userInfo: [
-            NSLocalizedDescriptionKey: "Object \(index) of the batch insert: \(message)",
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: code,
+            userInfo: [
+                NSLocalizedDescriptionKey: "Object \(index) of the batch insert: \(message)"
+            ])
     }
 }

@@ -7,14 +7,17 @@ import GRDB
 extension SQLiteStore {
     func checkUniquenessConstraints(_ changes: StoreSaveChanges, in db: Database) throws {
         guard _model?._frozenHasUniquenessConstraints != false else { return }
-        try UniquenessConstraintCheck.check(changes, currentRow: { id in
-            guard let pk = id.primaryKey else { return nil }
-            let layout = try self.layout(of: id.entity)
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(layout.table) WHERE Z_PK = ?"), arguments: [pk])
-            return try row.map(self.decodeTableRow)
-        }, matching: { entity, names, values in
-            try self.rows(of: entity, matching: names, values, in: db)
-        })
+        try UniquenessConstraintCheck.check(
+            changes,
+            currentRow: { id in
+                guard let pk = id.primaryKey else { return nil }
+                let layout = try self.layout(of: id.entity)
+                let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(layout.table) WHERE Z_PK = ?"), arguments: [pk])
+                return try row.map(self.decodeTableRow)
+            },
+            matching: { entity, names, values in
+                try self.rows(of: entity, matching: names, values, in: db)
+            })
     }
 
     /// Clears the unique columns an update is about to change, so that updates exchanging unique values
@@ -42,8 +45,10 @@ extension SQLiteStore {
     }
 
     /// The rows of an entity (subentities included) whose named properties hold the given values.
-    private func rows(of entity: NSEntityDescription, matching names: [String], _ values: [Any],
-                      in db: Database) throws -> [StoreRow] {
+    private func rows(
+        of entity: NSEntityDescription, matching names: [String], _ values: [Any],
+        in db: Database
+    ) throws -> [StoreRow] {
         let layout = try layout(of: entity)
         let attributes = attributes(of: entity)
         var conditions: [String] = []

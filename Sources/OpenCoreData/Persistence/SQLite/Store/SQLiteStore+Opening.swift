@@ -17,18 +17,23 @@ extension SQLiteStore {
         var existing: SQLiteStoreMetadata?
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             if isDirectory.boolValue {
-                throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, url,
+                throw SQLiteStoreFileAccess.fileError(
+                    NSFileReadCorruptFileError, url,
                     "The store path \(url.path) is a directory, not a SQLite file.")
             }
             guard FileManager.default.isReadableFile(atPath: url.path) else {
-                throw SQLiteStoreFileAccess.fileError(NSFileReadNoPermissionError, url,
+                throw SQLiteStoreFileAccess.fileError(
+                    NSFileReadNoPermissionError, url,
                     "The store file \(url.path) cannot be read (permission denied).")
             }
             // A read-only store must be a store: reading it the strict way throws what is missing.
-            existing = isReadOnly ? try SQLiteStoreMetadata.read(fromStoreAt: url)
-                                  : try SQLiteStoreMetadata.readUnlessEmpty(fromStoreAt: url)
+            existing =
+                isReadOnly
+                ? try SQLiteStoreMetadata.read(fromStoreAt: url)
+                : try SQLiteStoreMetadata.readUnlessEmpty(fromStoreAt: url)
         } else if isReadOnly {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadNoSuchFileError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadNoSuchFileError, url,
                 "There is no store file at \(url.path) to open read-only.")
         }
         if existing == nil {
@@ -36,11 +41,13 @@ extension SQLiteStore {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
-                throw SQLiteStoreFileAccess.fileError(NSFileWriteNoPermissionError, url,
+                throw SQLiteStoreFileAccess.fileError(
+                    NSFileWriteNoPermissionError, url,
                     "Cannot create the directory \(directory.path) for the store file \(url.path).")
             }
-            let outcome = try SQLiteStoreCreation.createStoreUnlessPresent(at: url, model: model, configurationName: configuration,
-                                                                           sqlDebugLog: _sqlDebugLog)
+            let outcome = try SQLiteStoreCreation.createStoreUnlessPresent(
+                at: url, model: model, configurationName: configuration,
+                sqlDebugLog: _sqlDebugLog)
             switch outcome {
             case .created(let metadata): _setLoadedMetadata(metadata.dictionary)
             case .foundStore: existing = try SQLiteStoreMetadata.read(fromStoreAt: url)
@@ -80,12 +87,15 @@ extension SQLiteStore {
     /// ``migrateOnOpenIfAsked(metadata:model:configuration:)``).
     ///
     /// - Throws: ``NSPersistentStoreIncompatibleVersionHashError`` naming the file and the differences.
-    private func checkCompatibility(_ metadata: SQLiteStoreMetadata, schema: SQLiteSchema,
-                                    model: NSManagedObjectModel, configuration: String?) throws -> Bool {
+    private func checkCompatibility(
+        _ metadata: SQLiteStoreMetadata, schema: SQLiteSchema,
+        model: NSManagedObjectModel, configuration: String?
+    ) throws -> Bool {
         let url = fileURL
         let dictionary = metadata.dictionary
         if let type = dictionary[NSStoreTypeKey] as? String, type != NSSQLiteStoreType {
-            throw SQLiteStoreFileAccess.fileError(NSPersistentStoreTypeMismatchError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSPersistentStoreTypeMismatchError, url,
                 "The store file \(url.path) records the store type \"\(type)\", not \(NSSQLiteStoreType).")
         }
         if PersistentStoreOptions.bool(options?[NSIgnorePersistentStoreVersioningOption]) == true { return true }
@@ -95,12 +105,14 @@ extension SQLiteStore {
         if try migrateOnOpenIfAsked(metadata: metadata, model: model, configuration: configuration) { return false }
         let listed = differences.prefix(5).map(\.description).joined(separator: "; ")
         let message = "The model used to open the store at \(url.path) is incompatible with the one used to create it (\(listed))."
-        throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleVersionHashError, userInfo: [
-            NSLocalizedDescriptionKey: message,
-            NSFilePathErrorKey: url.path,
-            NSURLErrorKey: url,
-            "metadata": dictionary,
-        ])
+        throw NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleVersionHashError,
+            userInfo: [
+                NSLocalizedDescriptionKey: message,
+                NSFilePathErrorKey: url.path,
+                NSURLErrorKey: url,
+                "metadata": dictionary,
+            ])
     }
 
     /// Connects to the file: a WAL `DatabasePool`, or a `DatabaseQueue` when read-only or when the
@@ -168,7 +180,8 @@ extension SQLiteStore {
                 pairs.append((key, value))
             }
         } else {
-            throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, url,
+            throw SQLiteStoreFileAccess.fileError(
+                NSPersistentStoreOperationError, url,
                 "The NSSQLitePragmasOption of the store at \(url.path) is not a dictionary.")
         }
         let identifier = { (text: String) in
@@ -176,7 +189,8 @@ extension SQLiteStore {
         }
         return try pairs.sorted { $0.0 < $1.0 }.map { name, value in
             guard identifier(name) else {
-                throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, url,
+                throw SQLiteStoreFileAccess.fileError(
+                    NSPersistentStoreOperationError, url,
                     "The SQLite pragma name \"\(name)\" for the store at \(url.path) is not valid.")
             }
             let text: String
@@ -187,7 +201,8 @@ extension SQLiteStore {
             }
             let numeric = Double(text) != nil
             guard numeric || identifier(text) else {
-                throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, url,
+                throw SQLiteStoreFileAccess.fileError(
+                    NSPersistentStoreOperationError, url,
                     "The value \"\(text)\" of SQLite pragma \(name) for the store at \(url.path) is not valid.")
             }
             return (name, text)

@@ -25,15 +25,18 @@ extension SQLiteStore {
 
     func fetchStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [StoreRow] {
         let query = try compiler().compile(request, entity: entity, selection: .rows)
-        return try read(isolated: false) { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: { $0.count }) {
-            let statement = try db.cachedStatement(sql: query.sql)
-            let decoder = SQLiteFetchRowDecoder(store: self, statement: statement, columns: query.columns,
-                                                sharedPlans: query.decodingPlans)
-            let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
-            var rows: [StoreRow] = []
-            try cursor.forEach { row in rows.append(try decoder.decode(row)) }
-            return rows
-        } }
+        return try read(isolated: false) { db in
+            try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: { $0.count }) {
+                let statement = try db.cachedStatement(sql: query.sql)
+                let decoder = SQLiteFetchRowDecoder(
+                    store: self, statement: statement, columns: query.columns,
+                    sharedPlans: query.decodingPlans)
+                let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
+                var rows: [StoreRow] = []
+                try cursor.forEach { row in rows.append(try decoder.decode(row)) }
+                return rows
+            }
+        }
     }
 
     func fetchStoreObjectIDs<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> [NSManagedObjectID] {
@@ -50,46 +53,52 @@ extension SQLiteStore {
 
     /// The rows a request selects, each named by `make` from its entity, the scope of that entity's IDs
     /// in this store (one per entity a fetch meets) and its primary key.
-    private func fetchStoreKeys<Result, Key>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription,
-                                             _ make: (NSEntityDescription, ObjectIDScope, Int64) -> Key) throws -> [Key] {
+    private func fetchStoreKeys<Result, Key>(
+        _ request: NSFetchRequest<Result>, entity: NSEntityDescription,
+        _ make: (NSEntityDescription, ObjectIDScope, Int64) -> Key
+    ) throws -> [Key] {
         let query = try compiler().compile(request, entity: entity, selection: .objectIDs)
-        return try read(isolated: false) { db in try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: { $0.count }) {
-            let statement = try db.cachedStatement(sql: query.sql)
-            let primaryKeyIndex = query.columns.first { $0.role == .primaryKey }?.index
-            let entityNumberIndex = query.columns.first { $0.role == .entityNumber }?.index
-            let storeReference = _objectIDReference
-            var lastEntity: (number: Int64, entity: NSEntityDescription, scope: ObjectIDScope)?
-            var scopes: [Int64: (number: Int64, entity: NSEntityDescription, scope: ObjectIDScope)] = [:]
-            var keys: [Key] = []
-            let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
-            while let row = try cursor.next() {
-                let pk: Int64 = try primaryKeyIndex.map { try row.requiredStoredInteger(atIndex: $0) } ?? 0
-                let number: Int64 = try entityNumberIndex.flatMap { try row.storedInteger(atIndex: $0) } ?? 0
-                let current: (number: Int64, entity: NSEntityDescription, scope: ObjectIDScope)
-                if let lastEntity, lastEntity.number == number {
-                    current = lastEntity
-                } else if let known = scopes[number] {
-                    current = known
-                    lastEntity = current
-                } else {
-                    // One scope per entity, also when rows of several entities alternate.
-                    let entity = try self.entity(number: number)
-                    current = (number, entity, ObjectIDScope(entity: entity, store: storeReference))
-                    scopes[number] = current
-                    lastEntity = current
+        return try read(isolated: false) { db in
+            try loggedFetch(query.sql, arguments: query.arguments, in: db, rowCount: { $0.count }) {
+                let statement = try db.cachedStatement(sql: query.sql)
+                let primaryKeyIndex = query.columns.first { $0.role == .primaryKey }?.index
+                let entityNumberIndex = query.columns.first { $0.role == .entityNumber }?.index
+                let storeReference = _objectIDReference
+                var lastEntity: (number: Int64, entity: NSEntityDescription, scope: ObjectIDScope)?
+                var scopes: [Int64: (number: Int64, entity: NSEntityDescription, scope: ObjectIDScope)] = [:]
+                var keys: [Key] = []
+                let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
+                while let row = try cursor.next() {
+                    let pk: Int64 = try primaryKeyIndex.map { try row.requiredStoredInteger(atIndex: $0) } ?? 0
+                    let number: Int64 = try entityNumberIndex.flatMap { try row.storedInteger(atIndex: $0) } ?? 0
+                    let current: (number: Int64, entity: NSEntityDescription, scope: ObjectIDScope)
+                    if let lastEntity, lastEntity.number == number {
+                        current = lastEntity
+                    } else if let known = scopes[number] {
+                        current = known
+                        lastEntity = current
+                    } else {
+                        // One scope per entity, also when rows of several entities alternate.
+                        let entity = try self.entity(number: number)
+                        current = (number, entity, ObjectIDScope(entity: entity, store: storeReference))
+                        scopes[number] = current
+                        lastEntity = current
+                    }
+                    keys.append(make(current.entity, current.scope, pk))
                 }
-                keys.append(make(current.entity, current.scope, pk))
+                return keys
             }
-            return keys
-        } }
+        }
     }
 
     func countStoreRows<Result>(_ request: NSFetchRequest<Result>, entity: NSEntityDescription) throws -> Int {
         let query = try compiler().compile(request, entity: entity, selection: .count)
-        return try read(isolated: false) { db in try loggedCount(query.sql, arguments: query.arguments, in: db) {
-            let statement = try db.cachedStatement(sql: query.sql)
-            return try Int.fetchOne(statement, arguments: query.arguments) ?? 0
-        } }
+        return try read(isolated: false) { db in
+            try loggedCount(query.sql, arguments: query.arguments, in: db) {
+                let statement = try db.cachedStatement(sql: query.sql)
+                return try Int.fetchOne(statement, arguments: query.arguments) ?? 0
+            }
+        }
     }
 
     /// The row of one object read through the layout; `nil` when there is no such row.
@@ -119,22 +128,27 @@ extension SQLiteStore {
                 var dictionary: [String: Any] = [:]
                 for (path, element) in SQLiteCompositeValues.leaves(of: composite, path: name) {
                     guard let column = layout.attributeColumns[path], let dbValue = row[column] as DatabaseValue?,
-                          let value = try readValue(from: dbValue, attribute: element,
-                                                    coordinator: persistentStoreCoordinator) else { continue }
+                        let value = try readValue(
+                            from: dbValue, attribute: element,
+                            coordinator: persistentStoreCoordinator)
+                    else { continue }
                     SQLiteCompositeValues.insert(value, at: path.split(separator: ".").dropFirst(), into: &dictionary)
                 }
                 if !dictionary.isEmpty { values[name] = dictionary }
                 continue
             }
             guard let column = layout.attributeColumns[name], let dbValue = row[column] as DatabaseValue?,
-                  let value = try readValue(from: dbValue, attribute: attribute,
-                                                      coordinator: persistentStoreCoordinator) else { continue }
+                let value = try readValue(
+                    from: dbValue, attribute: attribute,
+                    coordinator: persistentStoreCoordinator)
+            else { continue }
             values[name] = value
         }
         for (name, storage) in layout.relationships {
             guard case let .foreignKey(column, entityColumn, _) = storage,
-                  let key = try row.storedInteger(column),
-                  let destination = relationships(of: entity)[name]?.destinationEntity else { continue }
+                let key = try row.storedInteger(column),
+                let destination = relationships(of: entity)[name]?.destinationEntity
+            else { continue }
             let target = try (entityColumn.flatMap { try row.storedInteger($0) }).map { try self.entity(number: $0) } ?? destination
             values[name] = NSManagedObjectID(entity: target, store: self, primaryKey: key)
         }
@@ -157,7 +171,8 @@ extension SQLiteStore {
             sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(order)"
         case let .joinTable(table, sourceColumn, destinationColumn, orderColumn):
             let order = orderColumn.map { "J.\($0), J.\(destinationColumn)" } ?? "J.\(destinationColumn)"
-            sql = "SELECT D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D ON D.Z_PK = J.\(destinationColumn) "
+            sql =
+                "SELECT D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D ON D.Z_PK = J.\(destinationColumn) "
                 + "WHERE J.\(sourceColumn) = ? ORDER BY \(order)"
         }
         let destinations = try read(isolated: false) { db in
@@ -175,14 +190,17 @@ extension SQLiteStore {
 
     /// An attribute's value read from its column; a transformable value that cannot be restored is an
     /// ``NSPersistentStoreOperationError`` naming the attribute and the store.
-    func readValue(from databaseValue: DatabaseValue, attribute: NSAttributeDescription,
-                   coordinator: NSPersistentStoreCoordinator?) throws -> Any? {
+    func readValue(
+        from databaseValue: DatabaseValue, attribute: NSAttributeDescription,
+        coordinator: NSPersistentStoreCoordinator?
+    ) throws -> Any? {
         do {
             if ExternalBinaryStorage.applies(to: attribute) { return try readExternallyStorableValue(from: databaseValue, attribute: attribute) }
             return try SQLiteStoreValues.value(from: databaseValue, attribute: attribute, coordinator: coordinator)
         } catch let failure as TransformableStorage.Failure {
-            throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, fileURL,
-                                                  "Cannot read from the store at \(fileURL.path): \(failure.message)")
+            throw SQLiteStoreFileAccess.fileError(
+                NSPersistentStoreOperationError, fileURL,
+                "Cannot read from the store at \(fileURL.path): \(failure.message)")
         }
     }
 }

@@ -4,8 +4,10 @@ extension SQLiteStore {
     /// The destinations of a to-many relationship of many objects in one query per 10,000 owners, by
     /// owner, ordered as `storeRelatedObjectIDs(for:of:)` orders them. Owners with no destinations map to
     /// an empty array.
-    func storeRelatedObjectIDs(for relationship: NSRelationshipDescription,
-                               ofAll owners: [NSManagedObjectID]) throws -> [NSManagedObjectID: [NSManagedObjectID]] {
+    func storeRelatedObjectIDs(
+        for relationship: NSRelationshipDescription,
+        ofAll owners: [NSManagedObjectID]
+    ) throws -> [NSManagedObjectID: [NSManagedObjectID]] {
         var result: [NSManagedObjectID: [NSManagedObjectID]] = [:]
         guard let destination = relationship.destinationEntity, let first = owners.first else { return result }
         for owner in owners { result[owner] = [] }
@@ -27,7 +29,8 @@ extension SQLiteStore {
                 sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks)) ORDER BY \(column), \(order)"
             case let .joinTable(table, sourceColumn, destinationColumn, orderColumn):
                 let order = orderColumn.map { "J.\($0), J.\(destinationColumn)" } ?? "J.\(destinationColumn)"
-                sql = "SELECT J.\(sourceColumn), D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D "
+                sql =
+                    "SELECT J.\(sourceColumn), D.Z_PK, D.Z_ENT FROM \(table) J JOIN \(destinationLayout.table) D "
                     + "ON D.Z_PK = J.\(destinationColumn) WHERE J.\(sourceColumn) IN (\(marks)) ORDER BY J.\(sourceColumn), \(order)"
             }
             let rows = try read { db in
@@ -36,7 +39,8 @@ extension SQLiteStore {
             try SQLiteStoreFileAccess.run(fileURL) {
                 for row in rows {
                     guard let ownerKey = try row.storedInteger(atIndex: 0), let owner = ownersByKey[ownerKey],
-                          let key = try row.storedInteger(atIndex: 1) else { continue }
+                        let key = try row.storedInteger(atIndex: 1)
+                    else { continue }
                     let number: Int64? = try row.storedInteger(atIndex: 2)
                     let entity = try number.map { try self.entity(number: $0) } ?? destination
                     result[owner, default: []].append(NSManagedObjectID(entity: entity, store: self, primaryKey: key))
@@ -50,8 +54,10 @@ extension SQLiteStore {
 extension NSPersistentStoreCoordinator {
     /// The destinations of a to-many relationship of many objects, by owner: one query per store (per
     /// 10,000 owners) for SQLite stores.
-    func relatedObjectIDs(for relationship: NSRelationshipDescription,
-                          ofAll owners: [NSManagedObjectID]) throws -> [NSManagedObjectID: [NSManagedObjectID]] {
+    func relatedObjectIDs(
+        for relationship: NSRelationshipDescription,
+        ofAll owners: [NSManagedObjectID]
+    ) throws -> [NSManagedObjectID: [NSManagedObjectID]] {
         var byStore: [ObjectIdentifier: (NSPersistentStore, [NSManagedObjectID])] = [:]
         for owner in owners {
             guard let store = _store(of: owner) else { continue }

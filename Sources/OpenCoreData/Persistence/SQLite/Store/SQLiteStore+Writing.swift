@@ -17,8 +17,10 @@ extension SQLiteStore {
     /// Allocates `count` keys on the `Z_PRIMARYKEY` row of a root entity, inside the caller's transaction.
     static func allocatePrimaryKeys(in db: Database, rootNumber: Int, count: Int) throws -> [Int64] {
         guard count > 0 else { return [] }
-        let stored = try DatabaseValue.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"),
-                                                arguments: [rootNumber]) ?? .null
+        let stored =
+            try DatabaseValue.fetchOne(
+                db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"),
+                arguments: [rootNumber]) ?? .null
         let max = try SQLiteDamagedValue.integer(stored, column: "Z_PRIMARYKEY.Z_MAX") ?? 0
         try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
             .execute(arguments: [max + Int64(count), rootNumber])
@@ -33,22 +35,24 @@ extension SQLiteStore {
         defer { journal.rollback() }
         // Read on the caller's thread: the writer's queue may run the transaction on another.
         let author = HistoryAuthor.current
-        let result = try loggedSave(changes) { try SQLiteStoreFileAccess.run(fileURL) {
-            try database.writeWithoutTransaction { db -> StoreSaveResult in
-                var result = StoreSaveResult.empty
-                try db.inTransaction(.immediate) {
-                    // History is written in the same transaction; tombstones are read before the rows go.
-                    let history = self._history.map { SQLiteHistoryRecorder(store: self, tracking: $0, db: db) }
-                    let tombstones = try history?.tombstones(of: changes.deleted.lazy.map(\.objectID)) ?? [:]
-                    result = try self.write(changes, in: db, externalData: journal)
-                    try history?.recordSave(changes, result: result, tombstones: tombstones, author: author)
-                    if let metadataToWrite { try metadataToWrite.write(to: db) }
-                    try self._files?.check()
-                    return .commit
+        let result = try loggedSave(changes) {
+            try SQLiteStoreFileAccess.run(fileURL) {
+                try database.writeWithoutTransaction { db -> StoreSaveResult in
+                    var result = StoreSaveResult.empty
+                    try db.inTransaction(.immediate) {
+                        // History is written in the same transaction; tombstones are read before the rows go.
+                        let history = self._history.map { SQLiteHistoryRecorder(store: self, tracking: $0, db: db) }
+                        let tombstones = try history?.tombstones(of: changes.deleted.lazy.map(\.objectID)) ?? [:]
+                        result = try self.write(changes, in: db, externalData: journal)
+                        try history?.recordSave(changes, result: result, tombstones: tombstones, author: author)
+                        if let metadataToWrite { try metadataToWrite.write(to: db) }
+                        try self._files?.check()
+                        return .commit
+                    }
+                    return result
                 }
-                return result
             }
-        } }
+        }
         journal.commit()
         if dirty { _lock.withLock { _metadataIsDirty = false } }
         return result
@@ -59,8 +63,9 @@ extension SQLiteStore {
         try checkUniquenessConstraints(changes, in: db)
         let insertedIDs = try allocateKeys(for: changes.inserted, in: db)
         let permanentIDs = PermanentIDTable(inserts: changes.inserted, ids: insertedIDs)
-        let writer = RowWriter(store: self, db: db, permanentIDs: permanentIDs,
-                               explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs), externalData: externalData)
+        let writer = RowWriter(
+            store: self, db: db, permanentIDs: permanentIDs,
+            explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs), externalData: externalData)
         var versions = ObjectIDMap<Int64>()
         // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
         for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
@@ -76,12 +81,13 @@ extension SQLiteStore {
         for index in changes.inserted.indices {
             try Unmanaged.passUnretained(insertedIDs[index])._withUnsafeGuaranteedRef { id in
                 guard let pk = id.primaryKey else { return }
-                let plan = try Unmanaged.passUnretained(lastPlan.value(for: id.entity) { entity in
-                    if let known = plans[ObjectIdentifier(entity)] { return known }
-                    let plan = try SQLiteInsertPlan(entity: entity, writer: writer)
-                    plans[ObjectIdentifier(entity)] = plan
-                    return plan
-                })
+                let plan = try Unmanaged.passUnretained(
+                    lastPlan.value(for: id.entity) { entity in
+                        if let known = plans[ObjectIdentifier(entity)] { return known }
+                        let plan = try SQLiteInsertPlan(entity: entity, writer: writer)
+                        plans[ObjectIdentifier(entity)] = plan
+                        return plan
+                    })
                 try plan._withUnsafeGuaranteedRef { plan in
                     try run.append(position: index, key: pk, plan: plan, of: changes.inserted, writer: writer)
                 }
@@ -112,8 +118,10 @@ extension SQLiteStore {
     /// The objects whose to-one relationships this save sets itself, by relationship name: a to-many
     /// change of the inverse does not clear them (their own value is written as given). Empty for a save
     /// that writes no to-many changes, the only writes that ask.
-    static func explicitToOne(_ changes: StoreSaveChanges,
-                              permanentIDs: PermanentIDTable) -> [String: Set<NSManagedObjectID>] {
+    static func explicitToOne(
+        _ changes: StoreSaveChanges,
+        permanentIDs: PermanentIDTable
+    ) -> [String: Set<NSManagedObjectID>] {
         guard changes.writesToMany else { return [:] }
         var result: [String: Set<NSManagedObjectID>] = [:]
         // The to-one relationships of each entity, looked up once per entity (and once per run of it).
@@ -142,7 +150,8 @@ extension SQLiteStore {
     /// Optimistic locking: every updated or deleted row must still have the version the context read.
     private func checkVersions(_ changes: StoreSaveChanges, in db: Database) throws {
         var conflicts: [StoreSaveConflicts.Conflict] = []
-        let expected = changes.updated.map { ($0.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
+        let expected =
+            changes.updated.map { ($0.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
             + changes.versionChecks.map { ($0.objectID, $0.expectedVersion) }
         for (id, version) in expected {
             guard let pk = id.primaryKey else { continue }
@@ -221,15 +230,19 @@ struct RowWriter {
     }
 
     func saveError(_ message: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError, userInfo: [
-            NSLocalizedDescriptionKey: "Cannot save to the store at \(store.fileURL.path): \(message)",
-            NSAffectedStoresErrorKey: [store],
-        ])
+        NSError(
+            domain: NSCocoaErrorDomain, code: NSPersistentStoreSaveError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "Cannot save to the store at \(store.fileURL.path): \(message)",
+                NSAffectedStoresErrorKey: [store],
+            ])
     }
 
     /// Column assignments for attribute and to-one values of an entity.
-    func assignments(for entity: NSEntityDescription, layout: SQLiteEntityLayout,
-                     values: [String: Any?]) throws -> [(String, DatabaseValue)] {
+    func assignments(
+        for entity: NSEntityDescription, layout: SQLiteEntityLayout,
+        values: [String: Any?]
+    ) throws -> [(String, DatabaseValue)] {
         var result: [(String, DatabaseValue)] = []
         let attributes = store.attributes(of: entity)
         let relationships = store.relationships(of: entity)
@@ -259,7 +272,8 @@ struct RowWriter {
                     throw saveError(error.message)
                 }
             } else if let relationship = relationships[name], !relationship.isToMany,
-                      case let .foreignKey(column, entityColumn, _)? = layout.relationships[name] {
+                case let .foreignKey(column, entityColumn, _)? = layout.relationships[name]
+            {
                 let destination: NSManagedObjectID?
                 if let value = value ?? nil, !(value is NSNull) {
                     destination = try key(value, context: "The relationship \(name) of \(entity.name ?? "")")
@@ -321,7 +335,8 @@ struct RowWriter {
         let entity = owner.entity
         let layout = try store.layout(of: entity)
         guard let relationship = entity.relationshipsByName[name], relationship.isToMany,
-              let storage = layout.relationships[name] else {
+            let storage = layout.relationships[name]
+        else {
             throw saveError("\(entity.name ?? "") has no to-many relationship \(name).")
         }
         let keys = try destinations.map { try key($0, context: "The relationship \(name) of \(entity.name ?? "")").primaryKey ?? 0 }
@@ -331,7 +346,8 @@ struct RowWriter {
         case let .inverseForeignKey(table, column, orderColumn):
             var entityColumn: String?
             if let inverse = relationship.inverseRelationship, let destination = relationship.destinationEntity,
-               case let .foreignKey(_, inverseEntityColumn, _)? = try store.layout(of: destination).relationships[inverse.name] {
+                case let .foreignKey(_, inverseEntityColumn, _)? = try store.layout(of: destination).relationships[inverse.name]
+            {
                 entityColumn = inverseEntityColumn
             }
             // Rows that pointed to the owner and are no longer listed lose the key, unless the save sets
@@ -371,7 +387,8 @@ struct RowWriter {
                 try add.execute(arguments: [ownerKey, key])
             }
             if let orderColumn {
-                let order = try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?")
+                let order = try db.cachedStatement(
+                    sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?")
                 for (index, key) in keys.enumerated() {
                     try order.execute(arguments: [Int64(index + 1) * SQLiteStore.orderSpacing, ownerKey, key])
                 }

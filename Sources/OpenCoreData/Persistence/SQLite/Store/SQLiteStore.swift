@@ -112,7 +112,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// The open connection, or an error naming the file when the store was removed.
     func database() throws -> any DatabaseWriter {
         guard let database = _database else {
-            throw SQLiteStoreFileAccess.fileError(NSPersistentStoreOperationError, fileURL,
+            throw SQLiteStoreFileAccess.fileError(
+                NSPersistentStoreOperationError, fileURL,
                 "The store at \(fileURL.path) is not open (it was removed from its coordinator).")
         }
         return database
@@ -133,9 +134,11 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// The layout of an entity, or an error naming it.
     func layout(of entity: NSEntityDescription) throws -> SQLiteEntityLayout {
         guard let name = entity.name, let layout = _layoutsByName[name] else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSCoreDataError, userInfo: [
-                NSLocalizedDescriptionKey: "The entity \(entity.name ?? "(unnamed)") is not stored in the store at \(fileURL.path).",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSCoreDataError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The entity \(entity.name ?? "(unnamed)") is not stored in the store at \(fileURL.path)."
+                ])
         }
         return layout
     }
@@ -146,14 +149,17 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// entity: only concrete entities have rows.
     func entity(number: Int64) throws -> NSEntityDescription {
         guard let entity = _entitiesByNumber[number] else {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, fileURL,
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, fileURL,
                 "The store file \(fileURL.path) has a row with the unknown entity number \(number).")
         }
         // The stored flag, not the overridable property: a to-one column of entity numbers asks for
         // every row.
         guard !entity._isAbstract else {
-            throw SQLiteStoreFileAccess.fileError(NSFileReadCorruptFileError, fileURL,
-                "The store file \(fileURL.path) has a row of the abstract entity \(entity.name ?? "?") (entity number \(number)); only concrete entities have rows.")
+            throw SQLiteStoreFileAccess.fileError(
+                NSFileReadCorruptFileError, fileURL,
+                "The store file \(fileURL.path) has a row of the abstract entity \(entity.name ?? "?") (entity number \(number)); only concrete entities have rows."
+            )
         }
         return entity
     }

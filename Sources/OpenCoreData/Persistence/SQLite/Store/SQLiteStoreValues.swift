@@ -24,8 +24,10 @@ enum SQLiteStoreValues {
 
     /// The canonical value of an attribute's column value; `nil` for NULL.
     /// - Throws: A message naming the attribute when a transformable column cannot be turned back into a value.
-    static func value(from databaseValue: DatabaseValue, attribute: NSAttributeDescription,
-                      coordinator: NSPersistentStoreCoordinator?) throws -> Any? {
+    static func value(
+        from databaseValue: DatabaseValue, attribute: NSAttributeDescription,
+        coordinator: NSPersistentStoreCoordinator?
+    ) throws -> Any? {
         switch attribute.attributeType {
         case .transformableAttributeType:
             guard let data = SQLiteValueEncoding.value(from: databaseValue, attributeType: .binaryDataAttributeType) as? Data else {

@@ -28,10 +28,13 @@ struct SQLiteTableKeys {
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
         let keyColumns = columns.filter { ($0["pk"] as Int? ?? 0) > 0 }
         guard keyColumns.count == 1, let key = keyColumns.first,
-              (key["name"] as String?)?.uppercased() == "Z_PK",
-              (key["type"] as String?)?.uppercased() == "INTEGER" else { return false }
-        let definition = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                             arguments: [table]) ?? ""
+            (key["name"] as String?)?.uppercased() == "Z_PK",
+            (key["type"] as String?)?.uppercased() == "INTEGER"
+        else { return false }
+        let definition =
+            try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+                arguments: [table]) ?? ""
         let compact = definition.uppercased().filter { !$0.isWhitespace }
         return !compact.contains("WITHOUTROWID") && !compact.contains("PRIMARYKEYDESC")
     }

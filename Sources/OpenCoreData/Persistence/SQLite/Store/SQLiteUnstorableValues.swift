@@ -15,7 +15,8 @@ extension RowWriter {
             }
         case .stringAttributeType:
             if let string = value as? String, string.utf8.contains(0) {
-                throw saveError("The string value of \(name) contains a NUL character (U+0000), which SQLite text cannot keep; it would be cut short there.")
+                throw saveError(
+                    "The string value of \(name) contains a NUL character (U+0000), which SQLite text cannot keep; it would be cut short there.")
             }
         default:
             break

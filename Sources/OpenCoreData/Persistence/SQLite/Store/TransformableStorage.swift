@@ -28,23 +28,28 @@ enum TransformableStorage {
                 throw Failure(message: "The transformable attribute \(describe(attribute)) cannot store its value: \(failure.message).")
             }
             if let failure = archiverFailure(value, secure: false, attribute: attribute) { throw failure }
-            throw Failure(message: "The transformable attribute \(describe(attribute)) holds a \(type(of: value)), "
-                + "which is neither Data, an NSCoding object that can be archived, nor Codable; name a value transformer "
-                + "in its valueTransformerName.")
+            throw Failure(
+                message: "The transformable attribute \(describe(attribute)) holds a \(type(of: value)), "
+                    + "which is neither Data, an NSCoding object that can be archived, nor Codable; name a value transformer "
+                    + "in its valueTransformerName.")
         }
-        let output = transformer is UnarchivingValueTransformer
+        let output =
+            transformer is UnarchivingValueTransformer
             ? transformer.reverseTransformedValue(value) : transformer.transformedValue(value)
         guard let output, !(output is NSNull) else {
             if transformer is UnarchivingValueTransformer,
-               let failure = archiverFailure(value, secure: transformer is NSSecureUnarchiveFromDataTransformer, attribute: attribute) {
+                let failure = archiverFailure(value, secure: transformer is NSSecureUnarchiveFromDataTransformer, attribute: attribute)
+            {
                 throw failure
             }
-            throw Failure(message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
-                + "attribute \(describe(attribute)) could not transform a \(type(of: value)) into Data.")
+            throw Failure(
+                message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
+                    + "attribute \(describe(attribute)) could not transform a \(type(of: value)) into Data.")
         }
         guard let data = output as? Data else {
-            throw Failure(message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
-                + "attribute \(describe(attribute)) returned a \(type(of: output)), not Data.")
+            throw Failure(
+                message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
+                    + "attribute \(describe(attribute)) returned a \(type(of: output)), not Data.")
         }
         return data
     }
@@ -55,14 +60,16 @@ enum TransformableStorage {
     private static func archiverFailure(_ value: Any, secure: Bool, attribute: NSAttributeDescription) -> Failure? {
         switch KeyedArchiving.refusal(value, secure: secure) {
         case .unnameable(let name):
-            Failure(message: "The transformable attribute \(describe(attribute)) holds a \(name), "
-                + "an NSCoding class that Foundation's keyed archiver cannot name on this platform (it names only classes "
-                + "declared at the top level of their module, not nested in another type, declared in a function or "
-                + "generic); declare the class at the top level, or name a value transformer in its valueTransformerName.")
+            Failure(
+                message: "The transformable attribute \(describe(attribute)) holds a \(name), "
+                    + "an NSCoding class that Foundation's keyed archiver cannot name on this platform (it names only classes "
+                    + "declared at the top level of their module, not nested in another type, declared in a function or "
+                    + "generic); declare the class at the top level, or name a value transformer in its valueTransformerName.")
         case .unhashable(let name):
-            Failure(message: "The transformable attribute \(describe(attribute)) holds a \(name), "
-                + "which Foundation's keyed archiver cannot archive on this platform (it cannot hash decimal numbers "
-                + "or errors); store such values as strings or through a value transformer named in its valueTransformerName.")
+            Failure(
+                message: "The transformable attribute \(describe(attribute)) holds a \(name), "
+                    + "which Foundation's keyed archiver cannot archive on this platform (it cannot hash decimal numbers "
+                    + "or errors); store such values as strings or through a value transformer named in its valueTransformerName.")
         case .notCoding, nil:
             nil
         }
@@ -82,9 +89,10 @@ enum TransformableStorage {
         }
         if transformer is UnarchivingValueTransformer { return transformer.transformedValue(data) }
         guard type(of: transformer).allowsReverseTransformation() else {
-            throw Failure(message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
-                + "attribute \(describe(attribute)) does not allow reverse transformation, so its stored data cannot "
-                + "be read back.")
+            throw Failure(
+                message: "The value transformer \(attribute.valueTransformerName ?? "") of the transformable "
+                    + "attribute \(describe(attribute)) does not allow reverse transformation, so its stored data cannot "
+                    + "be read back.")
         }
         return transformer.reverseTransformedValue(data)
     }
@@ -93,9 +101,10 @@ enum TransformableStorage {
     private static func transformer(for attribute: NSAttributeDescription) throws -> ValueTransformer? {
         guard let name = attribute.valueTransformerName, !name.isEmpty else { return nil }
         guard let transformer = ValueTransformer(forName: NSValueTransformerName(name)) else {
-            throw Failure(message: "The transformable attribute \(describe(attribute)) uses the value transformer "
-                + "\(name), which is not registered; register it with ValueTransformer.setValueTransformer(_:forName:) "
-                + "before using the store.")
+            throw Failure(
+                message: "The transformable attribute \(describe(attribute)) uses the value transformer "
+                    + "\(name), which is not registered; register it with ValueTransformer.setValueTransformer(_:forName:) "
+                    + "before using the store.")
         }
         return transformer
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// Fetches from an `NSAtomicStore`: its cache nodes selected in memory, for every result type.

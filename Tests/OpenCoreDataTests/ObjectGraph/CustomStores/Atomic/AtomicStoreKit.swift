@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// A coordinator with a `PropertyListFileStore` in a temporary directory, on `JSONStoreKit`'s model.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// Saves to an `NSAtomicStore`: cache nodes made, updated and removed, then `save()`.

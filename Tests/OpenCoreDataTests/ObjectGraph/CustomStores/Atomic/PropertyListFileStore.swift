@@ -26,10 +26,13 @@ final class PropertyListFileStore: NSAtomicStore, @unchecked Sendable {
             return
         }
         guard let file = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
-              let uuid = file["uuid"] as? String, let objects = file["objects"] as? [String: [String: Any]] else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "\(url.path) is not a property list store.",
-            ])
+            let uuid = file["uuid"] as? String, let objects = file["objects"] as? [String: [String: Any]]
+        else {
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "\(url.path) is not a property list store."
+                ])
         }
         // The metadata first: object IDs carry the store's UUID.
         metadata = [NSStoreTypeKey: Self.storeType, NSStoreUUIDKey: uuid]
@@ -66,9 +69,11 @@ final class PropertyListFileStore: NSAtomicStore, @unchecked Sendable {
             return failNextSave
         }
         if failing {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSFileWriteOutOfSpaceError, userInfo: [
-                NSLocalizedDescriptionKey: "No room for \(url.path).",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSFileWriteOutOfSpaceError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "No room for \(url.path)."
+                ])
         }
         var objects: [String: Any] = [:]
         for node in cacheNodes() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// Faults of an incremental store's objects fulfilled through `newValuesForObject(with:with:)`, and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// Fetch requests of every result type reaching an `NSIncrementalStore` through `execute(_:with:)`.

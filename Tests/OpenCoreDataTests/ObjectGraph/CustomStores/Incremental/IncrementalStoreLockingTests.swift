@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// Optimistic locking on the versions of an incremental store's nodes, resolved by merge policies.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// `managedObjectContextDidRegisterObjects(with:)` and `managedObjectContextDidUnregisterObjects(with:)`.
@@ -55,8 +56,9 @@ struct IncrementalStoreBadResultTests {
         #expect(NSPersistentStoreCoordinator.registeredStoreTypes[JSONFileStore.storeType] != nil)
     }
 
-    @Test("a fetch result of the wrong kind throws an error naming the store", .serialized,
-          arguments: [("not an array", "a string"), ("wrong element", "element")])
+    @Test(
+        "a fetch result of the wrong kind throws an error naming the store", .serialized,
+        arguments: [("not an array", "a string"), ("wrong element", "element")])
     func wrongResults(_ label: String, _ kind: String) throws {
         let coordinator = try open(type: "Scripted-\(UUID().uuidString)")
         ScriptedStore.fetchResult = kind == "element" ? ["text"] : "text"
@@ -77,8 +79,10 @@ struct IncrementalStoreBadResultTests {
         ScriptedStore.metadataToSet = [NSStoreTypeKey: "Scripted"]
         let missing = try #require(throws: NSError.self) { try open(type: "Scripted-\(UUID().uuidString)") }
         #expect(missing.code == NSPersistentStoreOperationError)
-        ScriptedStore.metadataToSet = [NSStoreTypeKey: "Scripted", NSStoreUUIDKey: "x",
-                                       NSStoreModelVersionHashesKey: ["Person": Data([1, 2, 3])]]
+        ScriptedStore.metadataToSet = [
+            NSStoreTypeKey: "Scripted", NSStoreUUIDKey: "x",
+            NSStoreModelVersionHashesKey: ["Person": Data([1, 2, 3])],
+        ]
         let other = try #require(throws: NSError.self) { try open(type: "Scripted-\(UUID().uuidString)") }
         #expect(other.code == NSPersistentStoreIncompatibleVersionHashError)
     }

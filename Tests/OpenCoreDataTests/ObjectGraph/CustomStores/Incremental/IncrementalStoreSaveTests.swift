@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// Saves to an incremental store: `obtainPermanentIDs(for:)` for new objects, then one

@@ -39,20 +39,26 @@ final class JSONFileStore: NSIncrementalStore, @unchecked Sendable {
         guard let url else { throw NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError) }
         let data = (try? Data(contentsOf: url)) ?? Data()
         if data.isEmpty {
-            metadata = [NSStoreTypeKey: Self.storeType,
-                        NSStoreUUIDKey: Self.identifierForNewStore(at: url)]
+            metadata = [
+                NSStoreTypeKey: Self.storeType,
+                NSStoreUUIDKey: Self.identifierForNewStore(at: url),
+            ]
             return
         }
         guard let file = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let uuid = file["uuid"] as? String, let stored = file["records"] as? [String: [String: Any]] else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError, userInfo: [
-                NSLocalizedDescriptionKey: "\(url.path) is not a JSON store file.",
-            ])
+            let uuid = file["uuid"] as? String, let stored = file["records"] as? [String: [String: Any]]
+        else {
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSPersistentStoreInvalidTypeError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "\(url.path) is not a JSON store file."
+                ])
         }
         var loaded: [Int: Record] = [:]
         for (key, record) in stored {
             guard let key = Int(key), let entity = record["entity"] as? String, let version = record["version"] as? Int,
-                  let values = record["values"] as? [String: Any] else { continue }
+                let values = record["values"] as? [String: Any]
+            else { continue }
             loaded[key] = Record(entity: entity, version: UInt64(version), values: values)
         }
         lock.withLock {
@@ -126,7 +132,8 @@ final class JSONFileStore: NSIncrementalStore, @unchecked Sendable {
         var values: [String: Any] = [:]
         for (name, attribute) in entity.attributesByName {
             guard let value = record.values[name] else { continue }
-            values[name] = attribute.attributeType == .dateAttributeType
+            values[name] =
+                attribute.attributeType == .dateAttributeType
                 ? Date(timeIntervalSinceReferenceDate: (value as? Double) ?? 0) : value
         }
         return values
@@ -140,9 +147,11 @@ final class JSONFileStore: NSIncrementalStore, @unchecked Sendable {
             return records[key]
         }
         guard let record else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError, userInfo: [
-                NSLocalizedDescriptionKey: "No record \(key).",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "No record \(key)."
+                ])
         }
         var values = attributeValues(record)
         for (name, relationship) in objectID.entity.relationshipsByName where !relationship.isToMany {
@@ -155,8 +164,10 @@ final class JSONFileStore: NSIncrementalStore, @unchecked Sendable {
         return NSIncrementalStoreNode(objectID: objectID, withValues: values, version: record.version)
     }
 
-    override func newValue(forRelationship relationship: NSRelationshipDescription, forObjectWith objectID: NSManagedObjectID,
-                           with context: NSManagedObjectContext?) throws -> Any {
+    override func newValue(
+        forRelationship relationship: NSRelationshipDescription, forObjectWith objectID: NSManagedObjectID,
+        with context: NSManagedObjectContext?
+    ) throws -> Any {
         let key = try self.key(of: objectID)
         let record = lock.withLock {
             relationshipRequests.append(relationship.name)
@@ -224,7 +235,8 @@ final class JSONFileStore: NSIncrementalStore, @unchecked Sendable {
         }
         for (name, relationship) in object.entity.relationshipsByName {
             if relationship.isToMany {
-                let destinations = (object.value(forKey: name) as? Set<NSManagedObject>).map(Array.init)
+                let destinations =
+                    (object.value(forKey: name) as? Set<NSManagedObject>).map(Array.init)
                     ?? (object.value(forKey: name) as? NSOrderedSet)?.array.compactMap { $0 as? NSManagedObject } ?? []
                 values[name] = destinations.compactMap { try? key(of: $0.objectID) }.sorted()
             } else if let destination = object.value(forKey: name) as? NSManagedObject {
@@ -244,16 +256,20 @@ final class JSONFileStore: NSIncrementalStore, @unchecked Sendable {
         var userMetadata = metadata ?? [:]
         userMetadata[NSStoreTypeKey] = nil
         userMetadata[NSStoreUUIDKey] = nil
-        let file: [String: Any] = ["uuid": identifier ?? "", "nextKey": nextKey, "records": stored,
-                                   "metadata": userMetadata.filter { JSONSerialization.isValidJSONObject([$0.value]) }]
+        let file: [String: Any] = [
+            "uuid": identifier ?? "", "nextKey": nextKey, "records": stored,
+            "metadata": userMetadata.filter { JSONSerialization.isValidJSONObject([$0.value]) },
+        ]
         try JSONSerialization.data(withJSONObject: file, options: [.sortedKeys]).write(to: url, options: .atomic)
     }
 
     /// The integer key of one of the store's object IDs.
     func key(of objectID: NSManagedObjectID) throws -> Int {
         if let key = referenceObject(for: objectID) as? NSNumber { return key.intValue }
-        throw NSError(domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError, userInfo: [
-            NSLocalizedDescriptionKey: "\(objectID) is not an object of this store.",
-        ])
+        throw NSError(
+            domain: NSCocoaErrorDomain, code: NSManagedObjectReferentialIntegrityError,
+            userInfo: [
+                NSLocalizedDescriptionKey: "\(objectID) is not an object of this store."
+            ])
     }
 }

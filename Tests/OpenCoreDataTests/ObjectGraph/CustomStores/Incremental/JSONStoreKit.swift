@@ -1,17 +1,20 @@
 import Foundation
 import Testing
+
 @testable import OpenCoreData
 
 /// A model and a coordinator with a `JSONFileStore` in a temporary directory.
 enum JSONStoreKit {
     /// Person (name, age, score, joined; notes), Note (text; owner, tags), Tag (label; notes).
     static func model() -> NSManagedObjectModel {
-        let person = ModelKit.entity("Person", [
-            ModelKit.attribute("name", .stringAttributeType),
-            ModelKit.attribute("age", .integer64AttributeType),
-            ModelKit.attribute("score", .doubleAttributeType),
-            ModelKit.attribute("joined", .dateAttributeType),
-        ])
+        let person = ModelKit.entity(
+            "Person",
+            [
+                ModelKit.attribute("name", .stringAttributeType),
+                ModelKit.attribute("age", .integer64AttributeType),
+                ModelKit.attribute("score", .doubleAttributeType),
+                ModelKit.attribute("joined", .dateAttributeType),
+            ])
         let note = ModelKit.entity("Note", [ModelKit.attribute("text", .stringAttributeType)])
         let tag = ModelKit.entity("Tag", [ModelKit.attribute("label", .stringAttributeType)])
         let notes = ModelKit.relationship("notes", to: note, toMany: true)
