@@ -7,7 +7,10 @@ struct SelfTest: ParsableCommand {
         commandName: "selftest",
         abstract: "Checks that must run in a process of their own.",
         shouldDisplay: false,
-        subcommands: [ConcurrencyViolation.self, StoreWorkerCommand.self, CrashTrials.self, WriteFailure.self, HistoryWorkerCommand.self]
+        subcommands: [
+            ConcurrencyViolation.self, StoreWorkerCommand.self, CrashTrials.self, WriteFailure.self, HistoryWorkerCommand.self,
+            ConcurrencyStressCommand.self,
+        ]
     )
 }
 

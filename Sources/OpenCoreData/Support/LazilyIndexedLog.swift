@@ -23,13 +23,25 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
     /// runtime's dynamic exclusivity checks: no access to one calls code that can reach the same storage.
     private final class Storage {
         /// The entries in the order they were added; `nil` where one was removed since the last compaction.
-        @exclusivity(unchecked) var entries: [Entry?]
+        #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+        @exclusivity(unchecked)
+        #endif
+        var entries: [Entry?]
         /// The position in `entries` of each entry among the first `indexedCount`.
-        @exclusivity(unchecked) var positions: [Entry.Key: Int]
+        #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+        @exclusivity(unchecked)
+        #endif
+        var positions: [Entry.Key: Int]
         /// How many of `entries` `positions` covers.
-        @exclusivity(unchecked) var indexedCount: Int
+        #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+        @exclusivity(unchecked)
+        #endif
+        var indexedCount: Int
         /// The number of entries present.
-        @exclusivity(unchecked) var count: Int
+        #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+        @exclusivity(unchecked)
+        #endif
+        var count: Int
 
         init(entries: [Entry?] = [], positions: [Entry.Key: Int] = [:], indexedCount: Int = 0, count: Int = 0) {
             self.entries = entries
@@ -99,9 +111,14 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
     /// update would have; until then, ``count`` counts both.
     @inline(__always)
     mutating func appendNew(_ entry: Entry) {
+        // With the technique off (``RuntimeTechniques/lazyIndexing``) every entry is indexed as it comes.
+        guard RuntimeTechniques.lazyIndexing else {
+            update(entry)
+            return
+        }
         makeUnique()
         // Borrowed: the log keeps its storage.
-        Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+        Unmanaged.passUnretained(storage.unsafelyAssumedValue).withBorrowedReference { storage in
             storage.entries.append(entry)
             storage.count += 1
         }
@@ -114,13 +131,13 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
     mutating func update(_ entry: Entry, unlessSame isSame: (Entry) -> Bool = { _ in false }) -> Entry? {
         if !isKnownUniquelyReferenced(&storage) {
             if let position = storage?.position(of: entry.key),
-                let current = storage.unsafelyUnwrapped.entries[position], isSame(current)
+                let current = storage.unsafelyAssumedValue.entries[position], isSame(current)
             {
                 return current
             }
             makeUnique()
         }
-        let storage = storage.unsafelyUnwrapped
+        let storage = storage.unsafelyAssumedValue
         storage.indexAppended()
         // One probe: a new key's position is made the next one.
         let next = storage.entries.count
@@ -148,7 +165,7 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
             guard storage?.position(of: key) != nil else { return nil }
             makeUnique()
         }
-        let storage = storage.unsafelyUnwrapped
+        let storage = storage.unsafelyAssumedValue
         storage.indexAppended()
         guard let position = storage.positions.removeValue(forKey: key) else { return nil }
         let removed = storage.entries[position]
@@ -170,7 +187,7 @@ struct LazilyIndexedLog<Entry: LazilyIndexedEntry> {
     mutating func removeAll(where isRemoved: (inout Entry) throws -> Bool) rethrows -> [Entry] {
         guard count > 0 else { return [] }
         makeUnique()
-        let storage = storage.unsafelyUnwrapped
+        let storage = storage.unsafelyAssumedValue
         storage.indexAppended()
         var removed: [Entry] = []
         // Positions are stepped one by one: `indices` would hold a second reference to the entries, and

@@ -94,4 +94,95 @@ enum RuntimeTechniques {
         true
         #endif
     }
+
+    /// Generic values converted by reinterpreting their bits after a type comparison (`typeComparedCast`);
+    /// off (a checked `as!`): `OCD_NO_REINTERPRETED_VALUES`.
+    static var reinterpretedValues: Bool {
+        #if OCD_PLAIN_SWIFT || OCD_NO_REINTERPRETED_VALUES
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// Stored properties marked `@exclusivity(unchecked)`; off (the runtime checks every access):
+    /// `OCD_NO_UNCHECKED_EXCLUSIVITY`. The attribute itself is compiled under the same condition at each
+    /// property; this constant only reports it.
+    static var uncheckedExclusivity: Bool {
+        #if OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// Values that hold their slot layout without a reference count; off (a strong reference):
+    /// `OCD_NO_UNRETAINED_LAYOUT`.
+    static var unretainedLayout: Bool {
+        #if OCD_PLAIN_SWIFT || OCD_NO_UNRETAINED_LAYOUT
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// Objects used without being retained (`Unmanaged.withBorrowedReference`); off (each use retains):
+    /// `OCD_NO_BORROWED_REFERENCES`.
+    static var borrowedReferences: Bool {
+        #if OCD_PLAIN_SWIFT || OCD_NO_BORROWED_REFERENCES
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// Per-thread pointer slots in C thread-local storage (`ThreadPointerSlot`); off (POSIX
+    /// thread-specific keys): `OCD_NO_C_THREAD_SLOTS`.
+    static var cThreadSlots: Bool {
+        #if OCD_PLAIN_SWIFT || OCD_NO_C_THREAD_SLOTS
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// Log entries indexed only when a lookup needs it (`LazilyIndexedLog`); off (indexed as they are
+    /// appended): `OCD_NO_LAZY_INDEXING`.
+    static var lazyIndexing: Bool {
+        #if OCD_PLAIN_SWIFT || OCD_NO_LAZY_INDEXING
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// A first fetch's faults registered before they are indexed (`DeferredRegistration.swift`, its
+    /// `_read` and `_modify` accessors); off (each object indexed as it is made): `OCD_NO_DEFERRED_REGISTRATION`.
+    static var deferredRegistration: Bool {
+        #if OCD_PLAIN_SWIFT || OCD_NO_DEFERRED_REGISTRATION
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// Value slots that hold no reference copied, overwritten and freed as bytes (`PropertySlotStorage`);
+    /// off (every slot through the enum's value witnesses): `OCD_NO_BYTE_COPIED_SLOTS`.
+    static var byteCopiedSlots: Bool {
+        #if OCD_PLAIN_SWIFT || OCD_NO_BYTE_COPIED_SLOTS
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// `unsafelyUnwrapped`, `unsafeDowncast` and the unchecked slot read, whose checks only debug builds
+    /// make (`UncheckedOperations.swift`); off (checked in every build): `OCD_NO_UNCHECKED_OPERATIONS`.
+    static var uncheckedOperations: Bool {
+        #if OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_OPERATIONS
+        false
+        #else
+        true
+        #endif
+    }
 }

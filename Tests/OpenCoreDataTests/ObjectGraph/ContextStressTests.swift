@@ -61,7 +61,9 @@ struct ContextStressTests {
         #expect(results.allSatisfy { $0.increments > 0 })
     }
 
-    @Test("private contexts that fetch no rows at the same moment share no written state (ThreadSanitizer runs this suite)")
+    @Test(
+        "private contexts that fetch no rows at the same moment share no written state (CI repeats this under ThreadSanitizer: ocd selftest concurrency-stress)"
+    )
     func concurrentEmptyFetches() async throws {
         let stack = try GraphStack()
         let fetched = try await withThrowingTaskGroup(of: Int.self) { group in

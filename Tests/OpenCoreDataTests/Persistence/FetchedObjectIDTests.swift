@@ -79,7 +79,7 @@ struct FetchedObjectIDTests {
         }
     }
 
-    @Test("an object's ID read on many threads at once is one ID (ThreadSanitizer runs this suite)")
+    @Test("an object's ID read on many threads at once is one ID (CI repeats this under ThreadSanitizer: ocd selftest concurrency-stress)")
     func concurrentFirstReads() throws {
         let (stack, context, users) = try fetchedUsers(200)
         _ = stack

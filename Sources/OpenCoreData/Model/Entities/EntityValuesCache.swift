@@ -28,7 +28,7 @@ final class EntityValuesCache: @unchecked Sendable {
         let (stored, current) = defaultValues.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
         if stored { return made.takeUnretainedValue().values }
         made.release()
-        return current.unsafelyUnwrapped.takeUnretainedValue().values
+        return current.unsafelyAssumedValue.takeUnretainedValue().values
     }
 
     deinit {

@@ -24,7 +24,10 @@ open class NSEntityDescription: NSObject, NSCopying {
     /// The recorder of a probe that names key paths (see `ManagedKeyPathNaming`), set only on the entity
     /// made for that probe. Read on every `@Managed` access (unchecked: written once, right after the
     /// probe's initializer, never during an access).
-    @exclusivity(unchecked) final var _keyPathRecorder: ManagedKeyPathRecorder?
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _keyPathRecorder: ManagedKeyPathRecorder?
     /// The version hash, fixed when the model becomes immutable.
     var _frozenVersionHash: Data? { _frozen?.versionHash }
 

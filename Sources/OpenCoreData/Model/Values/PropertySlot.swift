@@ -70,7 +70,7 @@ enum PropertySlot {
     @inline(__always)
     var objectID: NSManagedObjectID? {
         if case .object(let object) = self, Swift.type(of: object) == NSManagedObjectID.self {
-            return unsafeDowncast(object, to: NSManagedObjectID.self)
+            return assumedDowncast(object, to: NSManagedObjectID.self)
         }
         return nil
     }
@@ -78,7 +78,10 @@ enum PropertySlot {
     /// Whether the slot holds no reference to release: no value, a number or a date.
     @inline(__always)
     var holdsNoReference: Bool {
-        switch self {
+        // With the technique off (``RuntimeTechniques/byteCopiedSlots``) every slot is copied, assigned
+        // and destroyed through the enum's value witnesses.
+        guard RuntimeTechniques.byteCopiedSlots else { return false }
+        return switch self {
         case .absent, .integer, .double, .date: true
         case .object, .string, .other: false
         }

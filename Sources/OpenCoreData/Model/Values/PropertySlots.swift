@@ -64,7 +64,7 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
     subscript(position: Int) -> PropertySlot {
         @inline(__always) get {
             precondition(position >= 0 && position < endIndex, "Index out of range")
-            return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position] }
+            return storage.unsafelyAssumedValue.withUnsafeMutablePointerToElements { $0[position] }
         }
         @inline(__always) set {
             replace(at: position, with: newValue)
@@ -78,19 +78,19 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
     private mutating func replace(at position: Int, with slot: consuming PropertySlot) {
         precondition(position >= 0 && position < endIndex, "Index out of range")
         // No other reference may be held while asking whether this one is the only one.
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.unsafelyUnwrapped.copy() }
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.unsafelyAssumedValue.copy() }
         // Moved into the closure through an optional, which the closure empties: capturing the slot
         // itself would copy it.
         var pending = Optional(consume slot)
         // Written in place through the buffer this value holds: replacing the slot's old value (which
         // may release objects) cannot release the buffer, so it is not retained around it.
-        Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+        Unmanaged.passUnretained(storage.unsafelyAssumedValue).withBorrowedReference {
             $0.withUnsafeMutablePointerToElements { elements in
                 let element = elements + position
                 if element.pointee.holdsNoReference {
-                    element.initialize(to: pending.take().unsafelyUnwrapped)
+                    element.initialize(to: pending.take().unsafelyAssumedValue)
                 } else {
-                    element.pointee = pending.take().unsafelyUnwrapped
+                    element.pointee = pending.take().unsafelyAssumedValue
                 }
             }
         }
@@ -143,8 +143,8 @@ struct PropertySlots: RandomAccessCollection, MutableCollection, ExpressibleByAr
     /// layout, from their initializer on).
     @inline(__always)
     func matching<T>(inRange position: Int, _ match: (borrowing PropertySlot) -> T?) -> T? {
-        assert(position >= 0 && position < endIndex, "Index out of range")
-        return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in match(elements[position]) }
+        assumeInRange(position >= 0 && position < endIndex)
+        return storage.unsafelyAssumedValue.withUnsafeMutablePointerToElements { elements in match(elements[position]) }
     }
 }
 
@@ -154,7 +154,7 @@ final class PropertySlotStorage: ManagedBuffer<Int, PropertySlot> {
     @inline(__always)
     static func make(count: Int) -> PropertySlotStorage {
         // `create` allocates an instance of the class it is called on.
-        unsafeDowncast(create(minimumCapacity: count) { _ in count }, to: PropertySlotStorage.self)
+        assumedDowncast(create(minimumCapacity: count) { _ in count }, to: PropertySlotStorage.self)
     }
 
     /// The number of slots. (Read through the header's address: `header` is a stored class property,

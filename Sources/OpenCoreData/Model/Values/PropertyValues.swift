@@ -1,5 +1,13 @@
 import Foundation
 
+#if OCD_PLAIN_SWIFT || OCD_NO_UNRETAINED_LAYOUT
+/// How values hold their layout: with the technique off, a strong reference.
+typealias PropertySlotLayoutReference = PropertySlotLayout
+#else
+/// How values hold their layout: without a reference count.
+typealias PropertySlotLayoutReference = Unmanaged<PropertySlotLayout>
+#endif
+
 /// The values of an object's (or a store row's) properties, one slot per property of its entity.
 ///
 /// Reading and writing by name (`values["title"]`) works as on a `[String: Any]` whose missing keys
@@ -9,14 +17,21 @@ import Foundation
 struct PropertyValues {
     /// Where each property's value lives.
     var layout: PropertySlotLayout {
-        @inline(__always) get { _layout.takeUnretainedValue() }
+        @inline(__always) get {
+            #if OCD_PLAIN_SWIFT || OCD_NO_UNRETAINED_LAYOUT
+            _layout
+            #else
+            _layout.takeUnretainedValue()
+            #endif
+        }
     }
     /// The layout, held without a reference count: every layout lives as long as the process (see
     /// ``PropertySlotLayout/shared(_:)``), and values are copied far more often than anything else that
     /// refers to a layout (a fetched row's values are copied into the row cache, the object's snapshot
     /// and its current values). (`Unmanaged` rather than `unowned(unsafe)`, which this compiler cannot
     /// build without optimization.)
-    private let _layout: Unmanaged<PropertySlotLayout>
+    /// With the technique off (``RuntimeTechniques/unretainedLayout``), an ordinary strong reference.
+    private let _layout: PropertySlotLayoutReference
     /// The values, by slot of `layout`.
     var slots: PropertySlots
     /// Values of keys the layout has no slot for (kept so that no value handed in is ever lost).
@@ -51,8 +66,18 @@ struct PropertyValues {
     /// No values in `layout`, which has no slots.
     @inline(__always)
     private init(emptyIn layout: PropertySlotLayout) {
-        _layout = .passUnretained(layout)
+        _layout = Self.reference(to: layout)
         slots = PropertySlots()
+    }
+
+    /// How `_layout` holds `layout`.
+    @inline(__always)
+    private static func reference(to layout: PropertySlotLayout) -> PropertySlotLayoutReference {
+        #if OCD_PLAIN_SWIFT || OCD_NO_UNRETAINED_LAYOUT
+        layout
+        #else
+        .passUnretained(layout)
+        #endif
     }
 
     /// Values with every slot of `layout` empty.
@@ -65,7 +90,7 @@ struct PropertyValues {
     @inline(__always)
     init(layout: PropertySlotLayout, filling fill: (UnsafeMutableBufferPointer<PropertySlot>) -> Void) {
         InternalChecks.check(PropertySlotLayout.isShared(layout), "values made in a layout the shared table does not hold")
-        _layout = .passUnretained(layout)
+        _layout = Self.reference(to: layout)
         slots = PropertySlots(count: layout.count, filling: fill)
     }
 

@@ -1,5 +1,18 @@
 import COpenCoreDataRuntime
 
+#if OCD_PLAIN_SWIFT || OCD_NO_C_THREAD_SLOTS
+import Foundation
+
+/// With C thread-local slots off (``RuntimeTechniques/cThreadSlots``): one POSIX thread-specific key
+/// per slot, made once for the process.
+private let posixThreadSlotKeys: [pthread_key_t] = (0..<Int(OCD_THREAD_SLOT_COUNT)).map { _ in
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "pthread_key_create failed (\(status))")
+    return key
+}
+#endif
+
 /// A pointer each thread keeps for itself, set for the length of a call.
 ///
 /// The slot never owns what it points to: whoever sets it keeps the pointee alive while the call runs.
@@ -33,21 +46,41 @@ struct ThreadPointerSlot: Sendable {
     /// The pointer this thread's innermost ``with(_:_:)`` call put in the slot, or `nil`.
     @inline(__always)
     var pointer: UnsafeMutableRawPointer? {
-        ocd_threadSlot(index)
+        Self.read(index)
     }
 
     /// Runs `body` with `pointer` in this thread's slot, then puts back what the slot held before.
     @inline(__always)
     func with<T>(_ pointer: UnsafeRawPointer, _ body: () throws -> T) rethrows -> T {
-        let outer = ocd_threadSlot(index)
-        ocd_setThreadSlot(index, UnsafeMutableRawPointer(mutating: pointer))
-        defer { ocd_setThreadSlot(index, outer) }
+        let outer = Self.read(index)
+        Self.write(index, UnsafeMutableRawPointer(mutating: pointer))
+        defer { Self.write(index, outer) }
         return try body()
     }
 
     /// Empties this thread's slot until the enclosing ``with(_:_:)`` call returns.
     @inline(__always)
     func clear() {
-        ocd_setThreadSlot(index, nil)
+        Self.write(index, nil)
+    }
+
+    /// This thread's pointer in slot `index`.
+    @inline(__always)
+    private static func read(_ index: Int) -> UnsafeMutableRawPointer? {
+        #if OCD_PLAIN_SWIFT || OCD_NO_C_THREAD_SLOTS
+        pthread_getspecific(posixThreadSlotKeys[index])
+        #else
+        ocd_threadSlot(index)
+        #endif
+    }
+
+    /// Puts `pointer` in this thread's slot `index`.
+    @inline(__always)
+    private static func write(_ index: Int, _ pointer: UnsafeMutableRawPointer?) {
+        #if OCD_PLAIN_SWIFT || OCD_NO_C_THREAD_SLOTS
+        pthread_setspecific(posixThreadSlotKeys[index], pointer)
+        #else
+        ocd_setThreadSlot(index, pointer)
+        #endif
     }
 }

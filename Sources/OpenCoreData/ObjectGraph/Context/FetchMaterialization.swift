@@ -30,7 +30,7 @@ extension NSManagedObjectContext {
                 if index &+ FetchRegistration.prefetchDistance < count {
                     FetchRegistration.prefetch(row + FetchRegistration.prefetchDistance)
                 }
-                (objects.baseAddress.unsafelyUnwrapped + index).initialize(
+                (objects.baseAddress.unsafelyAssumedValue + index).initialize(
                     to: registration.object(at: row, asFault: asFault, refresh: refresh, rowGeneration: rowGeneration))
                 initialized = index + 1
             }
@@ -74,10 +74,10 @@ extension NSManagedObjectContext {
                 index -= 1
                 if index >= FetchRegistration.prefetchDistance {
                     remaining.withUnsafeBufferPointer { rows in
-                        FetchRegistration.prefetch(rows.baseAddress.unsafelyUnwrapped + (index &- FetchRegistration.prefetchDistance))
+                        FetchRegistration.prefetch(rows.baseAddress.unsafelyAssumedValue + (index &- FetchRegistration.prefetchDistance))
                     }
                 }
-                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
+                (buffer.baseAddress.unsafelyAssumedValue + index).initialize(
                     to: registration.object(for: row, asFault: true, refresh: refresh, rowGeneration: rowGeneration))
             }
             initialized = count
@@ -110,7 +110,7 @@ private struct FetchRegistration {
     init(_ context: NSManagedObjectContext, count: Int, asFault: Bool, rowGeneration: UInt64?, rowsNameEachObjectOnce: Bool) {
         self.context = context
         contextWasEmpty = context.registry.isEmpty
-        registersWithoutIndex = contextWasEmpty && asFault && rowGeneration != nil && rowsNameEachObjectOnce
+        registersWithoutIndex = RuntimeTechniques.deferredRegistration && contextWasEmpty && asFault && rowGeneration != nil && rowsNameEachObjectOnce
         // A first fetch makes room for every row's object at once instead of growing (and rehashing) the
         // registry step by step. Later fetches often return objects already registered, so reserving
         // count + rows there would double the table for nothing.
@@ -167,7 +167,7 @@ private struct FetchRegistration {
     ) -> NSManagedObject {
         let type = classes.value(for: row.pointee.entity, ManagedObjectClasses.objectClass(for:))
         if registersWithoutIndex {
-            return context.unregisteredNewFault(at: row, type: type, rowGeneration: rowGeneration.unsafelyUnwrapped)
+            return context.unregisteredNewFault(at: row, type: type, rowGeneration: rowGeneration.unsafelyAssumedValue)
         }
         if contextWasEmpty {
             return context.registeredNewObject(at: row, asFault: asFault, refresh: refresh, type: type, rowGeneration: rowGeneration)

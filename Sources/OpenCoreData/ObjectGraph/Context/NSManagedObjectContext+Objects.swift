@@ -256,11 +256,11 @@ extension NSManagedObjectContext {
         // The row must be in the layout of the entity as it is in use (a model still being edited has
         // none). Compared by identity, unretained: layouts live as long as the process.
         guard let frozen = object._entity._frozen.map(Unmanaged.passUnretained) else { return false }
-        let layout = frozen._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.slotLayout) }
+        let layout = frozen.withBorrowedReference { Unmanaged.passUnretained($0.slotLayout) }
         guard layout.toOpaque() == Unmanaged.passUnretained(object.snapshot.layout).toOpaque() else { return false }
         // `fulfill(_:values:version:)` without setting the snapshot and version, which already are the
         // row's: the values share the snapshot's slots until one of them changes.
-        if layout._withUnsafeGuaranteedRef({ $0.holdsRowValuesAsTheyAre }) {
+        if layout.withBorrowedReference({ $0.holdsRowValuesAsTheyAre }) {
             // No destination IDs to turn into objects, no transient values to keep.
             object.storage = object.snapshot
         } else {
@@ -275,7 +275,7 @@ extension NSManagedObjectContext {
     private func _rowCacheIsCurrent(_ generation: UInt64) -> Bool {
         // Unretained: the context keeps its coordinator's cache.
         guard let cache = _coordinatorRowCache.map(Unmanaged.passUnretained) else { return false }
-        return cache._withUnsafeGuaranteedRef { $0.isCurrent(generation) }
+        return cache.withBorrowedReference { $0.isCurrent(generation) }
     }
 
     /// The row of an object from the coordinator; `nil` without a coordinator or when the row is gone.

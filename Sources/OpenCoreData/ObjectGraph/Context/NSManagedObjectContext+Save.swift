@@ -205,7 +205,7 @@ extension NSManagedObjectContext {
         // Unretained: `inserted` and the result keep every object and ID for the whole pass.
         ObjectPassPrefetch.forEach(in: inserted, parts: [.objectID, .values]) { index, object in
             ObjectPassPrefetch.prefetch(result.insertedIDs, aheadOf: index)
-            let retired = Unmanaged.passUnretained(result.insertedIDs[index])._withUnsafeGuaranteedRef { id in
+            let retired = Unmanaged.passUnretained(result.insertedIDs[index]).withBorrowedReference { id in
                 adoptSavedID(id, of: object, oldIDTaken: taken != nil, tellingChildren: tellsChildren)
             }
             if !retired { retiresEveryTemporaryID = false }
@@ -256,7 +256,7 @@ extension NSManagedObjectContext {
         // Unretained: the object keeps its old ID until `changeID` replaces it, which is its last use.
         let oldID = Unmanaged.passUnretained(object._objectID)
         guard id !== oldID.takeUnretainedValue() else { return false }
-        if oldID._withUnsafeGuaranteedRef({ $0.isTemporaryID }) {
+        if oldID.withBorrowedReference({ $0.isTemporaryID }) {
             changeID(of: object, to: id, registeredByOldID: !oldIDTaken, tellingChildren: tellingChildren)
             return true
         }

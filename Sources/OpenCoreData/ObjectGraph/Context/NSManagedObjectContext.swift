@@ -41,32 +41,62 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The class of the last `NSManagedObject(context:)` and the entity found for it in the immutable
     /// model of the context's coordinator (forgotten when the coordinator changes): objects are usually
     /// created in runs of one class.
-    @exclusivity(unchecked) final var _lastClassEntity: (type: ObjectIdentifier, entity: NSEntityDescription)?
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _lastClassEntity: (type: ObjectIdentifier, entity: NSEntityDescription)?
 
     /// Registered objects indexed by ID, one per object ID. Unless `retainsRegisteredObjects` is set,
     /// objects nothing else refers to leave it from time to time (see `RegisteredObjectRetention.swift`).
     /// Read and changed through `registry`, which first indexes the objects of fetches registered
     /// without an index (see `DeferredRegistration.swift`).
-    @exclusivity(unchecked) final var _indexedRegistry = ObjectIDMap<NSManagedObject>()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _indexedRegistry = ObjectIDMap<NSManagedObject>()
     /// Objects of fetches registered with the context but not yet in `_indexedRegistry`, one array per
     /// fetch (see `DeferredRegistration.swift`).
-    @exclusivity(unchecked) final var _unindexedObjects: [[NSManagedObject]] = []
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _unindexedObjects: [[NSManagedObject]] = []
     /// Counts the changes to the registry (each change through `registry`, each array of unindexed
     /// objects added), so that a fetch can tell whether code it called registered objects meanwhile.
-    @exclusivity(unchecked) final var _registryChanges: UInt64 = 0
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _registryChanges: UInt64 = 0
     /// Whether the registry keeps every registered object (`retainsRegisteredObjects`).
-    @exclusivity(unchecked) final var _retainsRegisteredObjects = false
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _retainsRegisteredObjects = false
     /// How many registered objects without pending changes the registry holds before it next lets go of
     /// the ones nothing else refers to.
-    @exclusivity(unchecked) final var _registryReleaseThreshold = NSManagedObjectContext.minimumRegistryReleaseThreshold
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _registryReleaseThreshold = NSManagedObjectContext.minimumRegistryReleaseThreshold
     /// Objects inserted since the last save, in insertion order.
-    @exclusivity(unchecked) final var _inserted = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _inserted = ObjectsInChangeOrder()
     /// Registered objects changed since the last save, in the order of their first change.
-    @exclusivity(unchecked) final var _updated = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _updated = ObjectsInChangeOrder()
     /// Registered objects deleted since the last save, in deletion order.
-    @exclusivity(unchecked) final var _deleted = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _deleted = ObjectsInChangeOrder()
     /// The errors of faults whose rows could not be loaded, by object ID (`FaultFailures.swift`).
-    @exclusivity(unchecked) final var _faultFailures: [NSManagedObjectID: NSError] = [:]
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _faultFailures: [NSManagedObjectID: NSError] = [:]
 
     /// ``ConcurrencyDebug/isEnabled``, read once: `@Managed` accessors ask on every access, and reading
     /// a lazily initialized global each time costs a call.
@@ -96,11 +126,20 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Whether deletes propagate at the end of each event or only at save (`propagatesDeletesAtEndOfEvent`).
     final var _propagatesDeletesAtEndOfEvent = true
     /// Objects marked with `detectConflicts(for:)` for the next save (ObjectGraph/Merging/ConflictDetection.swift).
-    @exclusivity(unchecked) final var _conflictDetectionObjects = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _conflictDetectionObjects = ObjectsInChangeOrder()
     /// Snapshot events gathered during one undo or redo, delivered when it ends (ObjectGraph/Objects/SnapshotEvents.swift).
-    @exclusivity(unchecked) final var _pendingSnapshotEvents: [ObjectIdentifier: (object: NSManagedObject, flags: NSSnapshotEventType)]?
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _pendingSnapshotEvents: [ObjectIdentifier: (object: NSManagedObject, flags: NSSnapshotEventType)]?
     /// Stores that new objects were assigned to with `assign(_:to:)`, by temporary ID (ObjectGraph/Context/NSManagedObjectContext+StoreAssignment.swift).
-    @exclusivity(unchecked) final var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
 
     /// Creates a context with the given concurrency type.
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {

@@ -15,10 +15,16 @@ final class ContextLinks: @unchecked Sendable {
     /// Temporary IDs of objects that have since received permanent IDs, so that children that still
     /// know an object by its temporary ID find it.
     // Unchecked exclusivity: used on the context's queue, one lookup or update an access.
-    @exclusivity(unchecked) var retiredTemporaryIDs = ObjectIDMap<NSManagedObjectID>()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var retiredTemporaryIDs = ObjectIDMap<NSManagedObjectID>()
     /// The query generation the context's reads are pinned to.
     // Unchecked exclusivity: read and set on the context's queue; every fault a fetch made asks for it.
-    @exclusivity(unchecked) var queryGeneration: NSQueryGenerationToken?
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var queryGeneration: NSQueryGenerationToken?
 
     private let lock = NSLock()
     private var _children: [WeakContext] = []

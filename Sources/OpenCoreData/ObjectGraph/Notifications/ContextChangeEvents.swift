@@ -4,24 +4,48 @@
 /// able to reach the same set, so they skip the runtime's dynamic exclusivity check.
 final class ContextChangeEvents {
     /// The inserted objects at the last event, so that the next event reports only new inserts.
-    @exclusivity(unchecked) var insertedAtLastEvent = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var insertedAtLastEvent = ObjectsInChangeOrder()
     /// The inserted objects the last event reported, when they were every object in
     /// `insertedAtLastEvent` (no earlier event since the last save reported any): the did-save
     /// notification's inserted objects, when nothing was inserted or removed since.
-    @exclusivity(unchecked) var reportedEveryInserted: Set<NSManagedObject>?
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var reportedEveryInserted: Set<NSManagedObject>?
     /// The deleted objects at the last event.
-    @exclusivity(unchecked) var deletedAtLastEvent = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var deletedAtLastEvent = ObjectsInChangeOrder()
     /// Objects refreshed since the last event (by `refresh(_:mergeChanges:)` or a merge).
-    @exclusivity(unchecked) var refreshed = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var refreshed = ObjectsInChangeOrder()
     /// Objects invalidated since the last event (removed because another context deleted them).
-    @exclusivity(unchecked) var invalidated = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var invalidated = ObjectsInChangeOrder()
     /// Objects a merge registered because another context inserted them.
-    @exclusivity(unchecked) var mergedInserted = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var mergedInserted = ObjectsInChangeOrder()
     /// Objects a merge removed because another context deleted them.
-    @exclusivity(unchecked) var mergedDeleted = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var mergedDeleted = ObjectsInChangeOrder()
     /// Objects whose `valuesAtLastEvent` filled since the last event: an event visits them instead of
     /// every registered object.
-    @exclusivity(unchecked) var changed = ObjectsInChangeOrder()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    var changed = ObjectsInChangeOrder()
 }
 
 /// The `userInfo` of one `NSManagedObjectContextObjectsDidChange` notification, collected before the

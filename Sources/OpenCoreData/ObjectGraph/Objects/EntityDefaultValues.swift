@@ -11,8 +11,8 @@ enum EntityDefaultValues {
     static func values(for entity: NSEntityDescription) -> PropertyValues {
         // Unretained: the entity keeps its lookups, and they keep their cache.
         guard let frozen = entity._frozen.map(Unmanaged.passUnretained) else { return compute(entity) }
-        return frozen._withUnsafeGuaranteedRef { frozen in
-            Unmanaged.passUnretained(frozen.derivedValues)._withUnsafeGuaranteedRef { cache in
+        return frozen.withBorrowedReference { frozen in
+            Unmanaged.passUnretained(frozen.derivedValues).withBorrowedReference { cache in
                 cache.defaults { compute(entity) }
             }
         }

@@ -8,20 +8,20 @@ import Foundation
 enum ManagedNumberReading {
     @inline(__always)
     static func value<Value>(_ value: Any?, as type: Value.Type) -> Value? {
-        if Value.self == Int64.self { return number(value).map { unsafeBitCast($0.int64Value, to: Value.self) } }
-        if Value.self == Int.self { return number(value).map { unsafeBitCast($0.intValue, to: Value.self) } }
-        if Value.self == Int32.self { return number(value).map { unsafeBitCast($0.int32Value, to: Value.self) } }
-        if Value.self == Int16.self { return number(value).map { unsafeBitCast($0.int16Value, to: Value.self) } }
-        if Value.self == Double.self { return number(value).map { unsafeBitCast($0.doubleValue, to: Value.self) } }
-        if Value.self == Float.self { return number(value).map { unsafeBitCast($0.floatValue, to: Value.self) } }
-        if Value.self == Bool.self { return number(value).map { unsafeBitCast($0.boolValue, to: Value.self) } }
-        if Value.self == Int64?.self { return number(value).map { unsafeBitCast(Int64?.some($0.int64Value), to: Value.self) } }
-        if Value.self == Int?.self { return number(value).map { unsafeBitCast(Int?.some($0.intValue), to: Value.self) } }
-        if Value.self == Int32?.self { return number(value).map { unsafeBitCast(Int32?.some($0.int32Value), to: Value.self) } }
-        if Value.self == Int16?.self { return number(value).map { unsafeBitCast(Int16?.some($0.int16Value), to: Value.self) } }
-        if Value.self == Double?.self { return number(value).map { unsafeBitCast(Double?.some($0.doubleValue), to: Value.self) } }
-        if Value.self == Float?.self { return number(value).map { unsafeBitCast(Float?.some($0.floatValue), to: Value.self) } }
-        if Value.self == Bool?.self { return number(value).map { unsafeBitCast(Bool?.some($0.boolValue), to: Value.self) } }
+        if Value.self == Int64.self { return number(value).map { typeComparedCast($0.int64Value, to: Value.self) } }
+        if Value.self == Int.self { return number(value).map { typeComparedCast($0.intValue, to: Value.self) } }
+        if Value.self == Int32.self { return number(value).map { typeComparedCast($0.int32Value, to: Value.self) } }
+        if Value.self == Int16.self { return number(value).map { typeComparedCast($0.int16Value, to: Value.self) } }
+        if Value.self == Double.self { return number(value).map { typeComparedCast($0.doubleValue, to: Value.self) } }
+        if Value.self == Float.self { return number(value).map { typeComparedCast($0.floatValue, to: Value.self) } }
+        if Value.self == Bool.self { return number(value).map { typeComparedCast($0.boolValue, to: Value.self) } }
+        if Value.self == Int64?.self { return number(value).map { typeComparedCast(Int64?.some($0.int64Value), to: Value.self) } }
+        if Value.self == Int?.self { return number(value).map { typeComparedCast(Int?.some($0.intValue), to: Value.self) } }
+        if Value.self == Int32?.self { return number(value).map { typeComparedCast(Int32?.some($0.int32Value), to: Value.self) } }
+        if Value.self == Int16?.self { return number(value).map { typeComparedCast(Int16?.some($0.int16Value), to: Value.self) } }
+        if Value.self == Double?.self { return number(value).map { typeComparedCast(Double?.some($0.doubleValue), to: Value.self) } }
+        if Value.self == Float?.self { return number(value).map { typeComparedCast(Float?.some($0.floatValue), to: Value.self) } }
+        if Value.self == Bool?.self { return number(value).map { typeComparedCast(Bool?.some($0.boolValue), to: Value.self) } }
         return nil
     }
 

@@ -12,10 +12,10 @@ enum ManagedSlotAccess {
         case .integer(let integer):
             return integerValue(integer, as: Value.self)
         case .double(let double):
-            if Value.self == Double.self { return unsafeBitCast(double, to: Value.self) }
-            if Value.self == Double?.self { return unsafeBitCast(Double?.some(double), to: Value.self) }
-            if Value.self == Float.self { return unsafeBitCast(Float(double), to: Value.self) }
-            if Value.self == Float?.self { return unsafeBitCast(Float?.some(Float(double)), to: Value.self) }
+            if Value.self == Double.self { return typeComparedCast(double, to: Value.self) }
+            if Value.self == Double?.self { return typeComparedCast(Double?.some(double), to: Value.self) }
+            if Value.self == Float.self { return typeComparedCast(Float(double), to: Value.self) }
+            if Value.self == Float?.self { return typeComparedCast(Float?.some(Float(double)), to: Value.self) }
             return nil
         case .absent:
             return absentValue(as: Value.self)
@@ -33,26 +33,26 @@ enum ManagedSlotAccess {
 
     @inline(__always)
     private static func integerValue<Value>(_ integer: Int64, as type: Value.Type) -> Value? {
-        if Value.self == Int64.self { return unsafeBitCast(integer, to: Value.self) }
-        if Value.self == Int.self { return unsafeBitCast(Int(truncatingIfNeeded: integer), to: Value.self) }
-        if Value.self == Int32.self { return unsafeBitCast(Int32(truncatingIfNeeded: integer), to: Value.self) }
-        if Value.self == Int16.self { return unsafeBitCast(Int16(truncatingIfNeeded: integer), to: Value.self) }
-        if Value.self == Int64?.self { return unsafeBitCast(Int64?.some(integer), to: Value.self) }
-        if Value.self == Int?.self { return unsafeBitCast(Int?.some(Int(truncatingIfNeeded: integer)), to: Value.self) }
-        if Value.self == Int32?.self { return unsafeBitCast(Int32?.some(Int32(truncatingIfNeeded: integer)), to: Value.self) }
-        if Value.self == Int16?.self { return unsafeBitCast(Int16?.some(Int16(truncatingIfNeeded: integer)), to: Value.self) }
+        if Value.self == Int64.self { return typeComparedCast(integer, to: Value.self) }
+        if Value.self == Int.self { return typeComparedCast(Int(truncatingIfNeeded: integer), to: Value.self) }
+        if Value.self == Int32.self { return typeComparedCast(Int32(truncatingIfNeeded: integer), to: Value.self) }
+        if Value.self == Int16.self { return typeComparedCast(Int16(truncatingIfNeeded: integer), to: Value.self) }
+        if Value.self == Int64?.self { return typeComparedCast(Int64?.some(integer), to: Value.self) }
+        if Value.self == Int?.self { return typeComparedCast(Int?.some(Int(truncatingIfNeeded: integer)), to: Value.self) }
+        if Value.self == Int32?.self { return typeComparedCast(Int32?.some(Int32(truncatingIfNeeded: integer)), to: Value.self) }
+        if Value.self == Int16?.self { return typeComparedCast(Int16?.some(Int16(truncatingIfNeeded: integer)), to: Value.self) }
         return nil
     }
 
     /// A number property without a value: zero for a number type, `nil` for its optional.
     @inline(__always)
     private static func absentValue<Value>(as type: Value.Type) -> Value? {
-        if Value.self == Int64.self { return unsafeBitCast(Int64(0), to: Value.self) }
-        if Value.self == Int.self { return unsafeBitCast(0, to: Value.self) }
-        if Value.self == Double.self { return unsafeBitCast(Double(0), to: Value.self) }
-        if Value.self == Int64?.self { return unsafeBitCast(Int64?.none, to: Value.self) }
-        if Value.self == Int?.self { return unsafeBitCast(Int?.none, to: Value.self) }
-        if Value.self == Double?.self { return unsafeBitCast(Double?.none, to: Value.self) }
+        if Value.self == Int64.self { return typeComparedCast(Int64(0), to: Value.self) }
+        if Value.self == Int.self { return typeComparedCast(0, to: Value.self) }
+        if Value.self == Double.self { return typeComparedCast(Double(0), to: Value.self) }
+        if Value.self == Int64?.self { return typeComparedCast(Int64?.none, to: Value.self) }
+        if Value.self == Int?.self { return typeComparedCast(Int?.none, to: Value.self) }
+        if Value.self == Double?.self { return typeComparedCast(Double?.none, to: Value.self) }
         return nil
     }
 
@@ -61,16 +61,16 @@ enum ManagedSlotAccess {
     static func slot<Value>(_ value: Value, kind: PropertySlotLayout.Kind) -> PropertySlot? {
         switch kind {
         case .integer:
-            if Value.self == Int64.self { return .integer(unsafeBitCast(value, to: Int64.self)) }
-            if Value.self == Int.self { return .integer(Int64(unsafeBitCast(value, to: Int.self))) }
-            if Value.self == Int32.self { return .integer(Int64(unsafeBitCast(value, to: Int32.self))) }
-            if Value.self == Int16.self { return .integer(Int64(unsafeBitCast(value, to: Int16.self))) }
-            if Value.self == Int64?.self { return unsafeBitCast(value, to: Int64?.self).map { .integer($0) } ?? .absent }
-            if Value.self == Int?.self { return unsafeBitCast(value, to: Int?.self).map { .integer(Int64($0)) } ?? .absent }
+            if Value.self == Int64.self { return .integer(typeComparedCast(value, to: Int64.self)) }
+            if Value.self == Int.self { return .integer(Int64(typeComparedCast(value, to: Int.self))) }
+            if Value.self == Int32.self { return .integer(Int64(typeComparedCast(value, to: Int32.self))) }
+            if Value.self == Int16.self { return .integer(Int64(typeComparedCast(value, to: Int16.self))) }
+            if Value.self == Int64?.self { return typeComparedCast(value, to: Int64?.self).map { .integer($0) } ?? .absent }
+            if Value.self == Int?.self { return typeComparedCast(value, to: Int?.self).map { .integer(Int64($0)) } ?? .absent }
             return nil
         case .double:
-            if Value.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
-            if Value.self == Double?.self { return unsafeBitCast(value, to: Double?.self).map { .double($0) } ?? .absent }
+            if Value.self == Double.self { return .double(typeComparedCast(value, to: Double.self)) }
+            if Value.self == Double?.self { return typeComparedCast(value, to: Double?.self).map { .double($0) } ?? .absent }
             return nil
         case .other, .toMany:
             return nil

@@ -136,7 +136,7 @@ extension NSManagedObject {
             _setPrimitiveValue(slot.boxed, forKey: key)
             return
         }
-        current._withUnsafeGuaranteedRef { _changeSlot(slot, at: index, in: $0, forKey: key) }
+        current.withBorrowedReference { _changeSlot(slot, at: index, in: $0, forKey: key) }
     }
 
     /// The current value of a property in snapshot form: to-one as an object ID, to-many as object IDs.

@@ -36,7 +36,7 @@ extension NSManagedObject {
     private func _loadedSlotValue(forKey key: String) -> Any?? {
         // Borrowed, not retained: layouts live as long as the process (see `PropertySlotLayout.shared`).
         let layout = Unmanaged.passUnretained(storage.layout)
-        guard let (index, kind) = layout._withUnsafeGuaranteedRef({ $0.literalSlot(of: key) }), kind != .toMany else {
+        guard let (index, kind) = layout.withBorrowedReference({ $0.literalSlot(of: key) }), kind != .toMany else {
             return .none
         }
         return storage.slots.matching(inRange: index) { slot -> Any?? in .some(slot.boxed) }
@@ -57,7 +57,7 @@ extension NSManagedObject {
         }
         // Borrowed, not retained: recording the change does not replace the values' layout.
         let layout = Unmanaged.passUnretained(storage.layout)
-        return layout._withUnsafeGuaranteedRef { layout -> Bool in
+        return layout.withBorrowedReference { layout -> Bool in
             guard let (index, kind) = layout.literalSlot(of: key),
                 let slot = KeyValueSlotConversion.slot(value, kind: kind)
             else { return false }

@@ -53,7 +53,7 @@ extension NSManagedObject {
         // where it lies: the object's values keep it alive, and nothing here changes them. (A method of
         // `storage` would be called on a copy of the values, retaining their buffers around every read.)
         let layout = Unmanaged.passUnretained(storage.layout)
-        guard let (index, kind) = layout._withUnsafeGuaranteedRef({ $0.literalSlot(of: key) }), kind != .toMany else {
+        guard let (index, kind) = layout.withBorrowedReference({ $0.literalSlot(of: key) }), kind != .toMany else {
             return nil
         }
         return storage.slots.matching(inRange: index) { ManagedSlotAccess.value($0, as: Value.self) }
@@ -86,10 +86,10 @@ extension NSManagedObject {
             return _managedValue(from: PropertySlot(canonical: storage[key], kind: kind), forKey: key)
         }
         if Value.self == Int64.self, let integer = storage.slots.integer(at: index) {
-            return unsafeBitCast(integer, to: Value.self)
+            return typeComparedCast(integer, to: Value.self)
         }
         if Value.self == Double.self, let double = storage.slots.double(at: index) {
-            return unsafeBitCast(double, to: Value.self)
+            return typeComparedCast(double, to: Value.self)
         }
         return _managedValue(from: storage.slots[index], forKey: key)
     }
@@ -103,11 +103,11 @@ extension NSManagedObject {
     private func _managedSlotIndex(forKey key: String) -> (Int, PropertySlotLayout.Kind, ObjectIdentifier)? {
         // Borrowed, not retained: layouts live as long as the process (see `PropertySlotLayout.shared`).
         let layout = Unmanaged.passUnretained(storage.layout)
-        if _isFault, layout._withUnsafeGuaranteedRef({ $0.count == 0 }) {
+        if _isFault, layout.withBorrowedReference({ $0.count == 0 }) {
             // A fault's values are empty until it fires: the entity's layout.
             return Self._slotIndex(in: _entity._slotLayout, forKey: key)
         }
-        return layout._withUnsafeGuaranteedRef { Self._slotIndex(in: $0, forKey: key) }
+        return layout.withBorrowedReference { Self._slotIndex(in: $0, forKey: key) }
     }
 
     @inline(__always)
@@ -156,7 +156,7 @@ extension NSManagedObject {
         if !_overrides.contains(.changeNotifications), !_contextWatchesAccess, !_isFault || _firedFaultForAccess() {
             // Borrowed, not retained: recording the change does not replace the values' layout.
             let layout = Unmanaged.passUnretained(storage.layout)
-            let written = layout._withUnsafeGuaranteedRef { layout -> Bool in
+            let written = layout.withBorrowedReference { layout -> Bool in
                 guard let (index, kind) = layout.literalSlot(of: key),
                     let slot = ManagedSlotAccess.slot(value, kind: kind)
                 else { return false }

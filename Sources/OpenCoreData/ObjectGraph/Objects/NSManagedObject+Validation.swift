@@ -24,7 +24,7 @@ extension NSManagedObject {
         _fireFaultIfNeeded()
         // Unretained: the entity keeps its lookups, and the object its entity.
         let checkedBySlot =
-            _entity._frozen.map(Unmanaged.passUnretained)?._withUnsafeGuaranteedRef { frozen in
+            _entity._frozen.map(Unmanaged.passUnretained)?.withBorrowedReference { frozen in
                 guard storage.layout === frozen.slotLayout else { return false }
                 _validateSlots(with: frozen, errors: &errors)
                 return true

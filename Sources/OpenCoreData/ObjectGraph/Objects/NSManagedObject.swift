@@ -25,16 +25,31 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     // The flags below share `_overrides`'s word (stored properties are laid out in declaration order):
     // declared among the references, `_isFault` took a word of its own and the other four another.
     /// Whether the object's values have not been loaded yet.
-    @exclusivity(unchecked) final var _isFault = false
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _isFault = false
     /// Whether the object has been deleted in its context and not yet saved.
-    @exclusivity(unchecked) final var _isDeleted = false
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _isDeleted = false
     /// Whether `prepareForDeletion()` has run for the current deletion.
-    @exclusivity(unchecked) final var preparedForDeletion = false
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var preparedForDeletion = false
     /// Whether the object was inserted into its context and has not been saved yet.
-    @exclusivity(unchecked) final var isNewlyInserted = false
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var isNewlyInserted = false
     /// Whether the object was inserted into its context since the context last processed pending
     /// changes: its values at the last event are its entity's default values, not recorded one by one.
-    @exclusivity(unchecked) final var _insertedInCurrentEvent = false
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _insertedInCurrentEvent = false
     /// The object's ID once there is one, retained: `nil` while the ID of an object made for a fetched
     /// row has not been asked for (`_rowScope` and `_rowKey` name it until then).
     ///
@@ -46,9 +61,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     ///
     /// Spelled `Optional` so that it has no implicit initial value: the initializer sets it once, where
     /// giving it a new value would release the `nil` before it.
-    @exclusivity(unchecked) private final var _rowScope: Optional<ObjectIDScope>
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    private final var _rowScope: Optional<ObjectIDScope>
     /// For an object made for a fetched row: the row's primary key, set with `_rowScope`.
-    @exclusivity(unchecked) private final var _rowKey: Int64
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    private final var _rowKey: Int64
     /// The context the object is registered with, held without a reference count.
     ///
     /// A context always knows the objects that refer to it: registering an object sets the reference,
@@ -92,7 +113,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         _contextWeakReference === context
     }
     #else
-    @exclusivity(unchecked) private var _contextReference: Unmanaged<NSManagedObjectContext>?
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    private var _contextReference: Unmanaged<NSManagedObjectContext>?
     #if OCD_INTERNAL_CHECKS
     /// A weak reference to the same context, which the internal-checks build compares every read of
     /// `_contextReference` with: the unretained reference must never outlive its context.
@@ -131,7 +155,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         #if OCD_INTERNAL_CHECKS
         _checkContextReference()
         #endif
-        _contextReference?._withUnsafeGuaranteedRef(body)
+        _contextReference?.withBorrowedReference(body)
     }
 
     /// Whether the object has a context and `body`, called with it as `_withContext(_:)` calls it,
@@ -141,7 +165,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         #if OCD_INTERNAL_CHECKS
         _checkContextReference()
         #endif
-        return _contextReference?._withUnsafeGuaranteedRef(body) ?? false
+        return _contextReference?.withBorrowedReference(body) ?? false
     }
 
     /// Whether the object's context (if it has one) checks that it is used on its queue or records
@@ -151,7 +175,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
             #if OCD_INTERNAL_CHECKS
             _checkContextReference()
             #endif
-            return _contextReference?._withUnsafeGuaranteedRef { $0._watchesAccess } ?? false
+            return _contextReference?.withBorrowedReference { $0._watchesAccess } ?? false
         }
     }
 
@@ -169,23 +193,47 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     ///
     /// Set by the initializer: a new object starts with its entity's default values, an object made
     /// for a row with none (its row brings them).
-    @exclusivity(unchecked) final var storage: PropertyValues
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var storage: PropertyValues
     /// Loaded to-many relationships: name → destination objects (in order for ordered relationships).
-    @exclusivity(unchecked) final var toMany = [String: [NSManagedObject]]()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var toMany = [String: [NSManagedObject]]()
     /// The values last read from or written to the store: attributes as canonical values, to-one
     /// relationships as destination object IDs. Empty for an object never saved.
-    @exclusivity(unchecked) final var snapshot = PropertyValues.none
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var snapshot = PropertyValues.none
     /// The store's version (`Z_OPT`) of the row the snapshot came from; 0 for an object never saved.
-    @exclusivity(unchecked) final var snapshotVersion: Int64 = 0
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var snapshotVersion: Int64 = 0
     /// For a fault a fetch made from its row: the row cache's generation when the fetch read the row
     /// into `snapshot`, so the fault fires from it while the cache has not changed since. 0 otherwise.
-    @exclusivity(unchecked) final var _rowGeneration: UInt64 = 0
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var _rowGeneration: UInt64 = 0
     /// Names of persistent properties changed since the last save (or fetch).
-    @exclusivity(unchecked) final var changedKeys = ChangedKeys()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var changedKeys = ChangedKeys()
     /// Values as they were at the last `processPendingChanges()`, for properties changed since then.
-    @exclusivity(unchecked) final var valuesAtLastEvent = EventStartValues()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var valuesAtLastEvent = EventStartValues()
     /// Results of fetched properties read since the object was last refreshed, by property name.
-    @exclusivity(unchecked) final var fetchedPropertyValues = [String: [Any]]()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    final var fetchedPropertyValues = [String: [Any]]()
     /// Set only on the probes that name Swift key paths (`ManagedKeyPathNaming`): reading a property
     /// through ``managedValue(forKey:)`` records its key there instead of reading a value.
     ///
@@ -252,11 +300,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Makes and keeps the ID of an object made for a fetched row.
     @inline(never)
     private final func _makeObjectID() -> NSManagedObjectID {
-        let made = Unmanaged.passRetained(_rowScope.unsafelyUnwrapped.objectID(primaryKey: _rowKey))
+        let made = Unmanaged.passRetained(_rowScope.unsafelyAssumedValue.objectID(primaryKey: _rowKey))
         let (stored, current) = _madeObjectID.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
         if stored { return made.takeUnretainedValue() }
         made.release()
-        return current.unsafelyUnwrapped.takeUnretainedValue()
+        return current.unsafelyAssumedValue.takeUnretainedValue()
     }
 
     /// The object's identity, without making an ID: the ID when there is one, the fetched row's scope
@@ -264,7 +312,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     final var _identity: ObjectIdentity {
         @inline(__always) get {
             if let id = _madeObjectID.load(ordering: .acquiring) { return .id(id.takeUnretainedValue()) }
-            return .row(_rowScope.unsafelyUnwrapped, primaryKey: _rowKey)
+            return .row(_rowScope.unsafelyAssumedValue, primaryKey: _rowKey)
         }
     }
 
@@ -278,9 +326,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     final var _permanentIdentity: ObjectIdentity? {
         @inline(__always) get {
             guard let id = _madeObjectID.load(ordering: .acquiring) else {
-                return .row(_rowScope.unsafelyUnwrapped, primaryKey: _rowKey)
+                return .row(_rowScope.unsafelyAssumedValue, primaryKey: _rowKey)
             }
-            return id._withUnsafeGuaranteedRef(\.isTemporaryID) ? nil : .id(id.takeUnretainedValue())
+            return id.withBorrowedReference(\.isTemporaryID) ? nil : .id(id.takeUnretainedValue())
         }
     }
 

@@ -55,7 +55,7 @@ enum ObjectPassPrefetch {
             let near = index &+ distance
             if near < count, !parts.isEmpty, let object = object(at: near, in: base) { prefetch(parts, of: object) }
             guard let object = object(at: index, in: base) else { continue }
-            try object._withUnsafeGuaranteedRef { try body(index, $0) }
+            try object.withBorrowedReference { try body(index, $0) }
         }
     }
 
@@ -79,7 +79,7 @@ enum ObjectPassPrefetch {
     /// Asks for the `parts` of an object.
     @inline(__always)
     private static func prefetch(_ parts: Parts, of object: Unmanaged<NSManagedObject>) {
-        object._withUnsafeGuaranteedRef { object in
+        object.withBorrowedReference { object in
             if parts.contains(.objectID), let id = object._objectIDIfMade { prefetch(id) }
             if parts.contains(.values) { object.storage.slots.prefetchForCopy() }
             if parts.contains(.snapshot) { object.snapshot.slots.prefetchForCopy() }

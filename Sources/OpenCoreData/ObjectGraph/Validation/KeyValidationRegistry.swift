@@ -46,7 +46,10 @@ final class KeyValidationRegistry: @unchecked Sendable {
     private let lock = NSLock()
     /// Key → registrations in registration order, each for one class.
     // Unchecked exclusivity: every access is made under `lock` and calls no validator.
-    @exclusivity(unchecked) private var validators: [String: [(owner: ObjectIdentifier, validator: Validator)]] = [:]
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    private var validators: [String: [(owner: ObjectIdentifier, validator: Validator)]] = [:]
     /// The number of registrations in `validators`.
     private let registrationCount = Atomic<Int>(0)
 

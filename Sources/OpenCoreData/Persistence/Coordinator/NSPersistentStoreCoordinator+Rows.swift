@@ -138,7 +138,7 @@ extension NSPersistentStoreCoordinator {
         var insertingStores: [ObjectIdentifier: NSPersistentStore] = [:]
         func store(for insert: UnsafePointer<StoreSaveChanges.Insert>) throws -> NSPersistentStore {
             // Unretained: the insert keeps its ID.
-            try Unmanaged.passUnretained(insert.pointee.objectID)._withUnsafeGuaranteedRef { objectID in
+            try Unmanaged.passUnretained(insert.pointee.objectID).withBorrowedReference { objectID in
                 if !changes.assignedStores.isEmpty, let assigned = changes.assignedStores[objectID] {
                     return try _storeForInserting(objectID, assignedTo: assigned)
                 }

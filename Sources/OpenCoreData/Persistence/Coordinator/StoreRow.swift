@@ -39,7 +39,7 @@ struct StoreRow: @unchecked Sendable {
     }
 
     private static var identityOffset: Int {
-        @inline(__always) get { MemoryLayout<StoreRow>.offset(of: \StoreRow.identity).unsafelyUnwrapped }
+        @inline(__always) get { MemoryLayout<StoreRow>.offset(of: \StoreRow.identity).unsafelyAssumedValue }
     }
 
     /// The entity of the object the row stores.
@@ -70,7 +70,7 @@ struct StoreRow: @unchecked Sendable {
         guard !rows.isEmpty else { return nil }
         rows.withUnsafeBufferPointer { rows in
             let ahead = rows.count &- 1 &- PassPrefetch.distance
-            if ahead >= 0 { prefetch(rows.baseAddress.unsafelyUnwrapped + ahead) }
+            if ahead >= 0 { prefetch(rows.baseAddress.unsafelyAssumedValue + ahead) }
         }
         return rows.removeLast()
     }

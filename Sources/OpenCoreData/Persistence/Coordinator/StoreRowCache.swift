@@ -20,9 +20,15 @@ import Synchronization
 final class StoreRowCache: @unchecked Sendable {
     private let lock = NSLock()
     // Unchecked exclusivity: every access is one lookup or update under `lock`.
-    @exclusivity(unchecked) private var rows = ObjectIDMap<StoreRow>()
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    private var rows = ObjectIDMap<StoreRow>()
     /// Rows not yet in `rows`, in the order they were handed over (under `lock`).
-    @exclusivity(unchecked) private var unindexed: [UnindexedRows] = []
+    #if !(OCD_PLAIN_SWIFT || OCD_NO_UNCHECKED_EXCLUSIVITY)
+    @exclusivity(unchecked)
+    #endif
+    private var unindexed: [UnindexedRows] = []
 
     /// Rows handed over but not yet indexed.
     private enum UnindexedRows {

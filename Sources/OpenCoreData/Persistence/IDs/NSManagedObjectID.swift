@@ -156,7 +156,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
             InternalChecks.check(
                 object.map { ($0 as AnyObject) === Unmanaged<AnyObject>.fromOpaque(other).takeUnretainedValue() } ?? false,
                 "an Any? read in place is not the object it holds")
-            return Unmanaged<NSObject>.fromOpaque(other)._withUnsafeGuaranteedRef { other in
+            return Unmanaged<NSObject>.fromOpaque(other).withBorrowedReference { other in
                 guard let other = other as? NSManagedObjectID else { return false }
                 return _names(sameObjectAs: other)
             }

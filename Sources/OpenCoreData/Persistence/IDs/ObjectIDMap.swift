@@ -104,12 +104,12 @@ struct ObjectIDMap<Value> {
         /// same references, in the usual case, settle both without reading them).
         static func == (lhs: PageKey, rhs: PageKey) -> Bool {
             guard lhs.number == rhs.number, lhs.base == rhs.base else { return false }
-            let sameStore = lhs.store._withUnsafeGuaranteedRef { left in
-                rhs.store._withUnsafeGuaranteedRef { ObjectIDStoreReference.sameIdentifier(left, $0) }
+            let sameStore = lhs.store.withBorrowedReference { left in
+                rhs.store.withBorrowedReference { ObjectIDStoreReference.sameIdentifier(left, $0) }
             }
             guard sameStore else { return false }
-            return lhs.entity._withUnsafeGuaranteedRef { left in
-                rhs.entity._withUnsafeGuaranteedRef { NSManagedObjectID.sameEntity(left, $0) }
+            return lhs.entity.withBorrowedReference { left in
+                rhs.entity.withBorrowedReference { NSManagedObjectID.sameEntity(left, $0) }
             }
         }
 

@@ -134,7 +134,7 @@ final class SQLiteFetchRowDecoder {
             ?? entityNumberIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
         let version: Int64 = try versionIndex.flatMap { try integer(at: $0) ?? row.storedInteger(atIndex: $0) } ?? 0
         // Unretained: `plans` keeps every plan until the decoder goes away.
-        return try plan(for: number)._withUnsafeGuaranteedRef { plan in
+        return try plan(for: number).withBorrowedReference { plan in
             var values = PropertyValues(layout: plan.slotLayout) { slots in
                 for step in plan.slotSteps { slotValue(step, of: row, into: slots) }
             }
@@ -243,7 +243,7 @@ final class SQLiteFetchRowDecoder {
     /// holds nothing to release, so it is overwritten without the enum's destroy.
     @inline(__always)
     private func put(_ value: PropertySlot, at slot: Int, in slots: UnsafeMutableBufferPointer<PropertySlot>) {
-        (slots.baseAddress.unsafelyUnwrapped + slot).initialize(to: value)
+        (slots.baseAddress.unsafelyAssumedValue + slot).initialize(to: value)
     }
 
     /// An attribute's value, as `SQLiteStore.readValue` reads it.

@@ -79,7 +79,7 @@ extension SQLiteStore {
         // New rows all have version 1 (`insertedVersion`).
         // Each insert's ID and plan are used unretained: `insertedIDs` and `plans` keep them.
         for index in changes.inserted.indices {
-            try Unmanaged.passUnretained(insertedIDs[index])._withUnsafeGuaranteedRef { id in
+            try Unmanaged.passUnretained(insertedIDs[index]).withBorrowedReference { id in
                 guard let pk = id.primaryKey else { return }
                 let plan = try Unmanaged.passUnretained(
                     lastPlan.value(for: id.entity) { entity in
@@ -88,7 +88,7 @@ extension SQLiteStore {
                         plans[ObjectIdentifier(entity)] = plan
                         return plan
                     })
-                try plan._withUnsafeGuaranteedRef { plan in
+                try plan.withBorrowedReference { plan in
                     try run.append(position: index, key: pk, plan: plan, of: changes.inserted, writer: writer)
                 }
             }
