@@ -1,4 +1,3 @@
-import Foundation
 import OpenCoreData
 import Testing
 
@@ -169,7 +168,7 @@ struct TypedPredicateCollectionFetchTests {
     func joinTableSubscripts() throws {
         let stack = try ShelfStack()
         let context = stack.context()
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let first = #Predicate<Shelf> { $0.picks.first?.title == "Gamma" }
             #expect(
                 try Self.expectAgreement(try NSPredicate(converting: first), typed: first, entity: "Shelf", key: "name", in: context) == ["Empty"])
@@ -186,7 +185,7 @@ struct TypedPredicateCollectionFetchTests {
     func unsupportedSubscripts() throws {
         let stack = try ShelfStack()
         let context = stack.context()
-        try context.performAndWait {
+        context.performAndWait {
             let unsupported = NSPersistentStoreUnsupportedRequestTypeError
             #expect(Self.fetchErrorCode(NSPredicate(format: "pickedBy[0].name == 'Full'"), entity: "Volume", in: context) == unsupported)
             #expect(Self.fetchErrorCode(NSPredicate(format: "volumes[pages].title == 'x'"), entity: "Shelf", in: context) == unsupported)
