@@ -166,5 +166,9 @@ struct DerivedAttributeTriggerTests {
         // A sqlite3 without Core Data's functions reads the maintained column as any other.
         let key = try StoreProcesses.sqlite(stack.url, "SELECT ZPAGESCOUNT FROM ZBOOK WHERE ZTITLE = '\(title)'")
         #expect(Int(key) == (try Self.reopenedCount(stack, title: title)))
+        // Its writes to a table with such triggers fail, leaving the derived values as they are.
+        let write = try StoreProcesses.run(try StoreProcesses.sqlite3(), [stack.url.path, "DELETE FROM ZPAGE WHERE ZBOOK = 1"])
+        #expect(write.status != 0 && write.error.contains("no such function"))
+        try Self.expectConsistentFile(stack.url)
     }
 }
