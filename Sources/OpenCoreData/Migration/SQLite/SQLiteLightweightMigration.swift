@@ -52,6 +52,8 @@ struct SQLiteLightweightMigration {
         var configuration = Configuration()
         configuration.label = "OpenCoreData.SQLiteStore(migrate)"
         configuration.busyMode = .timeout(240)
+        // Rows a migration writes may fire the file's derived-attribute triggers, which call these.
+        configuration.prepareDatabase { db in SQLiteDerivedAttributeTriggers.register(in: db, reports: nil) }
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: url.path, configuration: configuration)

@@ -62,6 +62,7 @@ extension NSManagedObjectContext {
         let ids = result.insertedIDs
         let offloaded = ids.count >= Self._offloadedIDSetMinimum ? OffloadedComputation { Set(ids.reversed()) } : nil
         adopt(result, inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
+        if !result.derivedValues.isEmpty { _adoptStoreDerivedValues(result.derivedValues) }
         _postDidSave(
             inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted, insertedSet: insertedSet,
             insertedIDs: offloaded?.result() ?? Set(ids))

@@ -87,6 +87,12 @@ enum ManagedValueConversion {
             current = wrapped
         }
         if let decimal = current as? Decimal { return NSDecimalNumber(decimal: decimal) }
+        if !isPlainValueType(type(of: current)), !(current is NSObject), let encodable = current as? any Encodable,
+            let composite = object.entity.attributesByName[key] as? NSCompositeAttributeDescription
+        {
+            // A composite declared as a Swift type: stored as the dictionary of its elements.
+            return CompositeValueCoding.dictionary(of: encodable, composite: composite) ?? current
+        }
         if let relationship = object.entity.relationshipsByName[key], relationship.isToMany,
             let collection = current as? any ManagedObjectCollection
         {
@@ -128,6 +134,10 @@ enum ManagedValueConversion {
             if let collectionType = type as? any ManagedObjectCollection.Type {
                 return collectionType.managedCollection(from: [])
             }
+            if let decodable = type as? any Decodable.Type {
+                // A composite declared as a Swift type: its elements' zero values.
+                return CompositePlaceholder.value(of: decodable)
+            }
             return nil
         }
     }
@@ -167,6 +177,12 @@ enum ManagedValueConversion {
             }
         }
         if type == String.self, let string = value as? NSString { return string as String }
+        if let dictionary = value as? [String: Any], let decodable = type as? any Decodable.Type,
+            !(type is NSDictionary.Type), !(type is [String: Any].Type)
+        {
+            // A composite attribute's elements read as the Swift type that declares it.
+            return CompositeValueCoding.value(of: dictionary, as: decodable) ?? value
+        }
         return value
     }
 

@@ -181,6 +181,7 @@ extension NSPersistentStoreCoordinator {
         var insertedIDs: [NSManagedObjectID] = spread ? changes.inserted.map(\.objectID) : []
         let permanentIDs = PermanentIDTable()
         var versions = ObjectIDMap<Int64>()
+        var derivedValues: [StoreDerivedValue] = []
         for (store, storeChanges, positions) in perStore.values.sorted(by: { _storeIndex($0.store) < _storeIndex($1.store) }) {
             if store.isReadOnly {
                 throw NSError(
@@ -199,9 +200,16 @@ extension NSPersistentStoreCoordinator {
             permanentIDs.merge(result.permanentIDs)
             if perStore.count == 1 { versions = result.versions } else { versions.merge(result.versions) }
             _refreshCache(after: storeChanges, result: result)
+            if !result.derivedValues.isEmpty {
+                // Rows the store changed itself: the cache forgets them, so their next read sees the file.
+                _rowCache.remove(result.derivedValues.map(\.objectID))
+                derivedValues += result.derivedValues
+            }
         }
         // Every store writes new rows with version 1.
-        return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, insertedVersion: 1, versions: versions)
+        var result = StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, insertedVersion: 1, versions: versions)
+        result.derivedValues = derivedValues
+        return result
     }
 
     // MARK: Helpers

@@ -83,6 +83,9 @@ struct StoreSaveResult {
     /// The new versions of updated rows (and of inserted ones when ``insertedVersion`` is `nil`), by
     /// permanent ID.
     let versions: ObjectIDMap<Int64>
+    /// The values a store gave derived attributes itself while writing (the derived-attribute triggers of
+    /// an Apple-written SQLite store), in the order it gave them: the saved objects take these values.
+    var derivedValues: [StoreDerivedValue] = []
 
     /// The version of the row of the insert that now has the ID `id`.
     func version(ofInserted id: NSManagedObjectID) -> Int64? {
@@ -108,4 +111,14 @@ struct StoreSaveConflicts: Error {
     }
 
     let conflicts: [Conflict]
+}
+
+/// A derived attribute's value as a store computed it while writing a save.
+struct StoreDerivedValue {
+    /// The object whose attribute the store changed.
+    let objectID: NSManagedObjectID
+    /// The derived attribute's name.
+    let name: String
+    /// Its value now, in canonical form (`nil` for none).
+    let value: Any?
 }

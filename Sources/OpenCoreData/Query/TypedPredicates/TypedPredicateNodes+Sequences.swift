@@ -55,16 +55,17 @@ extension PredicateExpressions.SequenceContains: TypedPredicateNode {
 }
 
 extension PredicateExpressions.SequenceMaximum: TypedPredicateNode {
-    /// `$0.values.max()` becomes `values.@max.#self`.
+    /// `$0.values.max()` becomes the key path `values.@max.self`, printed `values.@max.#self`, as Apple's
+    /// conversion makes it.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .expression(NSExpression(forFunction: "max:", arguments: [try conversion.expression(elements)]))
+        .expression(TypedPredicateConversion.appending("@max.self", to: try conversion.expression(elements)))
     }
 }
 
 extension PredicateExpressions.SequenceMinimum: TypedPredicateNode {
-    /// `$0.values.min()` becomes `values.@min.#self`.
+    /// `$0.values.min()` becomes the key path `values.@min.self`, printed `values.@min.#self`.
     func converted(in conversion: TypedPredicateConversion) throws -> TypedPredicateConverted {
-        .expression(NSExpression(forFunction: "min:", arguments: [try conversion.expression(elements)]))
+        .expression(TypedPredicateConversion.appending("@min.self", to: try conversion.expression(elements)))
     }
 }
 

@@ -41,9 +41,15 @@ extension PredicateExpressions.KeyPath: TypedPredicateNode {
         }
     }
 
+    private static func appending(_ name: String, to base: NSExpression) -> NSExpression {
+        TypedPredicateConversion.appending(name, to: base)
+    }
+}
+
+extension TypedPredicateConversion {
     /// `base.name`: a key path read from the evaluated object, extended, or read from another value (an
     /// iterator variable, a `SUBQUERY`, a `TERNARY`).
-    private static func appending(_ name: String, to base: NSExpression) -> NSExpression {
+    static func appending(_ name: String, to base: NSExpression) -> NSExpression {
         switch base.storage {
         case .evaluatedObject:
             return NSExpression(forKeyPath: name)

@@ -10,6 +10,17 @@ final class Gadget: NSManagedObject {
     @Managed var added: Date
     @Managed var code: UUID
     @Managed var maker: Maker?
+    /// A composite attribute declared as a Swift type, absent on some gadgets.
+    @Managed var spot: Spot?
+    /// A composite attribute declared as a non-optional Swift type, present on every gadget.
+    @Managed var place: Spot
+}
+
+/// The elements of the composite attributes `spot` and `place`.
+struct Spot: Codable, Equatable {
+    var latitude: Double
+    var longitude: Double
+    var label: String?
 }
 
 final class Maker: NSManagedObject {
@@ -56,6 +67,9 @@ struct GadgetStack {
                 gadget.added = Self.epoch.addingTimeInterval(Double(index - 20) * 86_400)
                 gadget.code = Self.codes[index]
                 gadget.maker = index == 39 ? nil : makers[index % 4]
+                let label: String? = index % 3 == 0 ? nil : Self.titles[(index * 3) % Self.titles.count]
+                gadget.spot = index % 5 == 0 ? nil : Spot(latitude: Double(index % 7) * 1.5, longitude: Double(index % 4) - 1.5, label: label)
+                gadget.place = Spot(latitude: Double((index * 3) % 11), longitude: -Double(index % 6), label: index % 2 == 0 ? nil : "p\(index % 3)")
             }
             try context.save()
         }
@@ -93,11 +107,21 @@ struct GadgetStack {
         makerGadgets.isOptional = true
         gadgetMaker.inverseRelationship = makerGadgets
         makerGadgets.inverseRelationship = gadgetMaker
+        func composite(_ name: String) -> NSCompositeAttributeDescription {
+            let composite = NSCompositeAttributeDescription()
+            composite.name = name
+            composite.isOptional = true
+            composite.elements = [
+                attribute("latitude", .doubleAttributeType), attribute("longitude", .doubleAttributeType),
+                attribute("label", .stringAttributeType, optional: true),
+            ]
+            return composite
+        }
         gadget.properties = [
             attribute("title", .stringAttributeType), attribute("detail", .stringAttributeType, optional: true),
             attribute("price", .doubleAttributeType), attribute("stock", .integer64AttributeType),
             attribute("active", .booleanAttributeType), attribute("added", .dateAttributeType),
-            attribute("code", .UUIDAttributeType), gadgetMaker,
+            attribute("code", .UUIDAttributeType), gadgetMaker, composite("spot"), composite("place"),
         ]
         maker.properties = [
             attribute("name", .stringAttributeType), attribute("country", .stringAttributeType, optional: true),

@@ -44,6 +44,11 @@ struct TypedPredicateDifferentialTests {
             ("active ? stock > n : price < x", #Predicate<Gadget> { $0.active ? $0.stock > n : $0.price < x }),
             ("!title.isEmpty && title.count < count", #Predicate<Gadget> { !$0.title.isEmpty && $0.title.count < count }),
             ("code == code", #Predicate<Gadget> { $0.code == code }),
+            ("place.latitude > x", #Predicate<Gadget> { $0.place.latitude > x }),
+            ("place.longitude <= -x / 5 || place.label == s", #Predicate<Gadget> { $0.place.longitude <= -x / 5 || $0.place.label == s }),
+            ("(spot?.latitude ?? -1) >= x / 2", #Predicate<Gadget> { ($0.spot?.latitude ?? -1) >= x / 2 }),
+            ("spot?.label?.contains(s) == true", #Predicate<Gadget> { $0.spot?.label?.contains(s) == true }),
+            ("spot == nil", #Predicate<Gadget> { $0.spot == nil }),
         ]
     }
 
@@ -97,6 +102,27 @@ struct TypedPredicateDifferentialTests {
                     try Self.check(label, typed, all: all, in: context, entity: "Maker")
                 }
             }
+        }
+    }
+
+    @Test("a composite attribute declared as a Swift type: its elements' key paths, its values read back as the type")
+    func compositeElements() throws {
+        let limit = 3.0
+        #expect(try NSPredicate(converting: #Predicate<Gadget> { $0.place.latitude > limit }).predicateFormat == "place.latitude > 3")
+        #expect(
+            try NSPredicate(converting: #Predicate<Gadget> { $0.spot?.longitude == limit }).predicateFormat
+                == "TERNARY(spot != nil, spot.longitude, nil) == 3")
+        let stack = try GadgetStack()
+        let context = stack.context()
+        try context.performAndWait {
+            let request = NSFetchRequest<Gadget>(entityName: "Gadget")
+            request.sortDescriptors = [NSSortDescriptor(key: "code", ascending: true)]
+            let gadgets = try context.fetch(request)
+            #expect(gadgets[1].spot == Spot(latitude: 1.5, longitude: -0.5, label: GadgetStack.titles[3]))
+            #expect(gadgets[0].spot == nil)
+            #expect(gadgets[2].place == Spot(latitude: 6, longitude: -2, label: nil))
+            let stored = try #require(gadgets[1].value(forKey: "spot") as? [String: Any])
+            #expect(stored["latitude"] as? Double == 1.5 && stored["label"] as? String == GadgetStack.titles[3])
         }
     }
 

@@ -73,6 +73,17 @@ extension SQLiteFetchCompiler {
         case .variable(let name):
             let bound = try variableScope(name, in: scope, expression: expression)
             return try pathOperand(resolve(path, in: bound, alias: bound.alias, entity: bound.entity))
+        case .function(let name, let arguments) where name == PredicateFormatSubscripts.indexFunction && arguments.count == 2:
+            // A key path read from one row of an ordered relationship: `chapters[0].title`.
+            let (rows, position) = try subscripted(arguments[0], arguments[1], in: scope, expression: base)
+            switch try resolve(path, in: rows.scope, alias: rows.scope.alias, entity: rows.scope.entity) {
+            case .attribute(let column, let type):
+                return .scalar(try Self.row(rows, at: position, select: column), category: SQLiteValueCategory(attributeType: type))
+            case .object(let column, let entity):
+                return .object(try Self.row(rows, at: position, select: column), entity: entity)
+            case .toMany:
+                throw Self.unsupported("\(expression): a to-many relationship of a subscripted object has no SQL form")
+            }
         case .subquery:
             guard case .collection(let rows) = try operand(base, in: scope) else {
                 throw Self.unsupported("\(expression) is not a collection")
@@ -85,6 +96,36 @@ extension SQLiteFetchCompiler {
         default:
             throw Self.unsupported("the key path \(expression) is read from a value the store cannot compute")
         }
+    }
+
+    /// The ordered to-many relationship and the position a subscript (`objectFrom:withIndex:`, `[0]`,
+    /// `[FIRST]`, `[LAST]`) reads: an SQL form exists for a constant integer index into an ordered
+    /// to-many relationship, the only collections a store keeps in order.
+    private func subscripted(
+        _ collection: NSExpression, _ index: NSExpression, in scope: SQLiteQueryScope,
+        expression: NSExpression
+    ) throws -> (SQLiteCollection, Int64) {
+        guard case .collection(let rows) = try operand(collection, in: scope), rows.rest.isEmpty, rows.filter == nil else {
+            throw Self.unsupported(
+                "the subscript \(expression) has an SQL form only on an ordered to-many relationship (\(collection) is none)")
+        }
+        guard rows.order != nil else {
+            throw Self.unsupported("the subscript \(expression) reads the to-many relationship \(collection), which has no order")
+        }
+        // Read as in-memory evaluation reads it: an integral number (`1.0` too).
+        guard case .constant(let value) = try operand(index, in: scope), let position = NumericValue(value)?.int64Value else {
+            throw Self.unsupported("the subscript \(expression) has an SQL form only with a constant integer index")
+        }
+        return (rows, position)
+    }
+
+    /// The `select` of the row at `position` of an ordered collection.
+    private static func row(_ rows: SQLiteCollection, at position: Int64, select: String) throws -> SQLFragment {
+        guard let sql = rows.select(select, at: position) else {
+            throw unsupported("\(rows.description) has no order")
+        }
+        guard let owner = rows.optionalOwner else { return sql }
+        return "(CASE WHEN \(owner) IS NULL THEN NULL ELSE " + sql + " END)"
     }
 
     /// The operand for `operand(_:in:)` of a `SUBQUERY`'s collection, binding its variable.
@@ -131,19 +172,20 @@ extension SQLiteFetchCompiler {
         let rows = path.scope.subscope(entity: destination, layout: layout, binding: variable)
         let optionalOwner = path.ownerAlias == path.scope.alias ? nil : "\(path.ownerAlias).Z_PK"
         switch path.storage {
-        case .inverseForeignKey(let table, let column, _):
+        case .inverseForeignKey(let table, let column, let orderColumn):
             return SQLiteCollection(
                 scope: rows, source: "\(table) \(rows.alias)",
                 correlation: "\(rows.alias).\(column) = \(path.ownerAlias).Z_PK",
                 filter: nil, optionalOwner: optionalOwner, rest: path.rest,
-                description: path.description)
-        case .joinTable(let table, let sourceColumn, let destinationColumn, _):
+                description: path.description, order: orderColumn.map { "\(rows.alias).\($0)" })
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
             let link = rows.makeAlias()
             return SQLiteCollection(
                 scope: rows,
                 source: "\(table) \(link) JOIN \(layout.table) \(rows.alias) ON \(rows.alias).Z_PK = \(link).\(destinationColumn)",
                 correlation: "\(link).\(sourceColumn) = \(path.ownerAlias).Z_PK",
-                filter: nil, optionalOwner: optionalOwner, rest: path.rest, description: path.description)
+                filter: nil, optionalOwner: optionalOwner, rest: path.rest, description: path.description,
+                order: orderColumn.map { "\(link).\($0)" })
         case .foreignKey:
             throw Self.unsupported("the relationship \"\(path.relationship.name)\" is not to-many")
         }
@@ -152,10 +194,27 @@ extension SQLiteFetchCompiler {
     /// A collection operand, reduced to a scalar when its key path applies a collection operator
     /// (`@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x`).
     func collectionOperand(_ rows: SQLiteCollection) throws -> SQLiteOperand {
+        if let rewritten = Self.operatorOnSelf(rows) { return try collectionOperand(rewritten) }
         guard let first = rows.rest.first, first.hasPrefix("@") else { return .collection(rows) }
         guard case .scalar(let sql, let category) = try aggregateOperand(rows, first) else { return .collection(rows) }
         guard let owner = rows.optionalOwner else { return .scalar(sql, category: category) }
         return .scalar("(CASE WHEN \(owner) IS NULL THEN NULL ELSE " + sql + " END)", category: category)
+    }
+
+    /// A statistic of the values a key path reads from each row, written with the operator on `self`
+    /// (`trips.nights.@max.self`, what `max()` of a typed predicate gives), as the same statistic written
+    /// on the key path (`trips.@max.nights`); `nil` for any other form.
+    private static func operatorOnSelf(_ rows: SQLiteCollection) -> SQLiteCollection? {
+        let rest = rows.rest
+        guard rest.count >= 3, rest.last == "self" || rest.last == "SELF",
+            let op = rest.dropLast().last, ["@max", "@min", "@sum", "@avg"].contains(op),
+            !rest.dropLast(2).contains(where: { $0.hasPrefix("@") })
+        else { return nil }
+        var rewritten = SQLiteCollection(
+            scope: rows.scope, source: rows.source, correlation: rows.correlation, filter: rows.filter,
+            optionalOwner: rows.optionalOwner, rest: [op] + rest.dropLast(2), description: rows.description)
+        rewritten.order = rows.order
+        return rewritten
     }
 
     /// The scalar a collection operator computes over a collection.
@@ -202,6 +261,10 @@ extension SQLiteFetchCompiler {
     ) throws -> SQLiteOperand {
         if name == "now", arguments.isEmpty { return .constant(Date()) }
         if name == "noindex:", arguments.count == 1 { return try operand(arguments[0], in: scope) }
+        if name == PredicateFormatSubscripts.indexFunction, arguments.count == 2 {
+            let (rows, position) = try subscripted(arguments[0], arguments[1], in: scope, expression: expression)
+            return .object(try Self.row(rows, at: position, select: "\(rows.scope.alias).Z_PK"), entity: rows.scope.entity)
+        }
         let statistics = ["sum:": "@sum", "count:": "@count", "min:": "@min", "max:": "@max", "average:": "@avg"]
         if let op = statistics[name], arguments.count == 1,
             case .collection(let rows) = try operand(arguments[0], in: scope)

@@ -76,6 +76,16 @@ extension SQLiteFetchCompiler {
                 guard index == components.count - 1 || readsLength else {
                     throw Self.unsupported("key path \"\(keyPath)\" continues after the attribute \"\(path)\"")
                 }
+                if let composite = element as? NSCompositeAttributeDescription, index == components.count - 1 {
+                    // A whole composite value is nil when every element column is NULL, as it reads; it is
+                    // compared with nil only (no constant has its category).
+                    let columns = SQLiteCompositeValues.leaves(of: composite, path: path).compactMap { layout.attributeColumns[$0.0] }
+                    guard !columns.isEmpty else {
+                        throw Self.unsupported("the composite attribute \"\(path)\" in key path \"\(keyPath)\" has no columns in the store")
+                    }
+                    let allNull = columns.map { "\(currentAlias).\($0) IS NULL" }.joined(separator: " AND ")
+                    return .attribute(column: "(CASE WHEN \(allNull) THEN NULL ELSE 1 END)", type: .compositeAttributeType)
+                }
                 guard let column = layout.attributeColumns[path], !(element is NSCompositeAttributeDescription) else {
                     throw Self.unsupported("the attribute \"\(path)\" in key path \"\(keyPath)\" has no column in the store")
                 }

@@ -77,6 +77,9 @@ struct SQLiteCollection {
     let rest: [String]
     /// The expression as written, for error messages.
     let description: String
+    /// The column holding the rows' positions when the relationship is ordered (`Z_FOK_…`, qualified by
+    /// its table's alias); `nil` for an unordered relationship.
+    var order: String? = nil
 
     /// `SELECT <select> FROM … WHERE <correlation> AND <filter> AND <condition>`, in parentheses.
     func select(_ select: String, where condition: SQLFragment? = nil) -> SQLFragment {
@@ -85,5 +88,18 @@ struct SQLiteCollection {
         if let condition { conditions.append(condition.parenthesized) }
         let from = ([source] + scope.joins).joined(separator: " ")
         return "(SELECT \(select) FROM \(from) WHERE " + SQLFragment.joined(conditions, separator: " AND ") + ")"
+    }
+
+    /// `SELECT <select>` of the row at `position` of an ordered relationship: 0 the first, -1 the last;
+    /// NULL when there is no such row. `nil` for an unordered relationship.
+    func select(_ select: String, at position: Int64) -> SQLFragment? {
+        guard let order else { return nil }
+        var conditions = [SQLFragment(correlation)]
+        if let filter { conditions.append(filter.parenthesized) }
+        let from = ([source] + scope.joins).joined(separator: " ")
+        let direction = position < 0 ? "DESC" : "ASC"
+        let offset = position < 0 ? -(position + 1) : position
+        return "(SELECT \(select) FROM \(from) WHERE " + SQLFragment.joined(conditions, separator: " AND ")
+            + " ORDER BY \(order) \(direction), \(scope.alias).Z_PK \(direction) LIMIT 1 OFFSET \(offset))"
     }
 }

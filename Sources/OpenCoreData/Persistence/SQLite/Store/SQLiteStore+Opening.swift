@@ -62,6 +62,7 @@ extension SQLiteStore {
         _database = try connect(url: url, pragmas: pragmas)
         let journalMode = try? _database?.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         _files = SQLiteStoreFiles(url: url, wal: journalMode?.lowercased() == "wal")
+        _triggerMaintainedColumns = try _database?.read { try SQLiteDerivedAttributeTriggers.maintainedColumns(in: $0) } ?? [:]
         prepareLookups(schema: schema, model: model)
         _schema = schema
         _compiler = SQLiteFetchCompiler(schema: schema, model: model, storeIdentifier: identifier)
@@ -116,7 +117,8 @@ extension SQLiteStore {
     }
 
     /// Connects to the file: a WAL `DatabasePool`, or a `DatabaseQueue` when read-only or when the
-    /// pragmas ask for another journal mode. Every connection gets the SQL functions, the busy timeout
+    /// pragmas ask for another journal mode. Every connection gets the SQL functions (those of compiled
+    /// fetches and those Apple's derived-attribute triggers call), the busy timeout
     /// and the pragmas (with ``defaultSynchronousMode`` unless they name a `synchronous` mode).
     private func connect(url: URL, pragmas: [(String, String)]) throws -> any DatabaseWriter {
         var configuration = Configuration()
@@ -131,9 +133,11 @@ extension SQLiteStore {
         let perConnection = named
         let journalMode = pragmas.first { $0.0.lowercased() == "journal_mode" }?.1.uppercased() ?? "WAL"
         let sqlDebugLog = _sqlDebugLog
+        let derivedValueReports = _derivedValueReports
         configuration.prepareDatabase { db in
             sqlDebugLog?.trace(db)
             SQLiteFunctions.register(in: db)
+            SQLiteDerivedAttributeTriggers.register(in: db, reports: derivedValueReports)
             for (name, value) in perConnection {
                 try db.execute(sql: "PRAGMA \(name) = \(value)")
             }

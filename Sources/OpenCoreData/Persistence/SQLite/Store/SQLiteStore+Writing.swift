@@ -43,7 +43,7 @@ extension SQLiteStore {
                         // History is written in the same transaction; tombstones are read before the rows go.
                         let history = self._history.map { SQLiteHistoryRecorder(store: self, tracking: $0, db: db) }
                         let tombstones = try history?.tombstones(of: changes.deleted.lazy.map(\.objectID)) ?? [:]
-                        result = try self.write(changes, in: db, externalData: journal)
+                        result = try self.writeKeepingDerivedValueReports(changes, in: db, externalData: journal)
                         try history?.recordSave(changes, result: result, tombstones: tombstones, author: author)
                         if let metadataToWrite { try metadataToWrite.write(to: db) }
                         try self._files?.check()
@@ -56,6 +56,47 @@ extension SQLiteStore {
         journal.commit()
         if dirty { _lock.withLock { _metadataIsDirty = false } }
         return result
+    }
+
+    /// Writes a save; in a file with derived-attribute triggers, the values they report come back as the
+    /// result's ``StoreSaveResult/derivedValues``.
+    private func writeKeepingDerivedValueReports(
+        _ changes: StoreSaveChanges, in db: Database, externalData: ExternalDataJournal
+    ) throws -> StoreSaveResult {
+        guard !_triggerMaintainedColumns.isEmpty else { return try write(changes, in: db, externalData: externalData) }
+        _derivedValueReports.begin()
+        var result: StoreSaveResult
+        do {
+            result = try write(changes, in: db, externalData: externalData)
+        } catch {
+            _ = _derivedValueReports.end()
+            throw error
+        }
+        result.derivedValues = derivedValues(of: _derivedValueReports.end())
+        return result
+    }
+
+    /// The values reported by the triggers, one per object and attribute (the last report of each), in
+    /// canonical form; reports naming no entity or attribute of the model are left out.
+    private func derivedValues(of reports: [SQLiteDerivedValueReports.Report]) -> [StoreDerivedValue] {
+        var positions: [String: Int] = [:]
+        var values: [StoreDerivedValue] = []
+        for report in reports {
+            guard let entity = try? entity(number: report.entityNumber), let attribute = attributes(of: entity)[report.attribute] else {
+                continue
+            }
+            let value = (try? SQLiteStoreValues.value(from: report.value, attribute: attribute, coordinator: nil)) ?? nil
+            let derived = StoreDerivedValue(
+                objectID: NSManagedObjectID(entity: entity, store: self, primaryKey: report.primaryKey), name: attribute.name, value: value)
+            let key = "\(report.entityNumber) \(report.primaryKey) \(attribute.name)"
+            if let position = positions[key] {
+                values[position] = derived
+            } else {
+                positions[key] = values.count
+                values.append(derived)
+            }
+        }
+        return values
     }
 
     private func write(_ changes: StoreSaveChanges, in db: Database, externalData: ExternalDataJournal) throws -> StoreSaveResult {
@@ -294,7 +335,11 @@ struct RowWriter {
         guard let pk = id.primaryKey else { return }
         let layout = try store.layout(of: id.entity)
         try noteObsoleteExternalData(of: id, layout: layout, names: Set(changedValues.keys))
-        let columns = try assignments(for: id.entity, layout: layout, values: changedValues)
+        var columns = try assignments(for: id.entity, layout: layout, values: changedValues)
+        if let maintained = store._triggerMaintainedColumns[layout.table] {
+            // The file's triggers keep these columns: writing the context's value too would count twice.
+            columns.removeAll { maintained.contains($0.0) }
+        }
         let sets = columns.map { "\($0.0) = ?" } + ["Z_OPT = Z_OPT + 1"]
         let sql = "UPDATE \(layout.table) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?"
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(databaseValues: columns.map(\.1) + [pk.databaseValue]))

@@ -31,6 +31,11 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     var _layoutsByName: [String: SQLiteEntityLayout] = [:]
     var _attributesByEntity: [String: [String: NSAttributeDescription]] = [:]
     var _relationshipsByEntity: [String: [String: NSRelationshipDescription]] = [:]
+    /// The columns Apple's derived-attribute triggers of the file maintain, by table, read at opening
+    /// (``SQLiteDerivedAttributeTriggers``): saves leave them to the triggers.
+    var _triggerMaintainedColumns: [String: Set<String>] = [:]
+    /// What those triggers report while a save writes.
+    let _derivedValueReports = SQLiteDerivedValueReports()
 
     /// The store's type, ``NSSQLiteStoreType``.
     override var type: String { NSSQLiteStoreType }
