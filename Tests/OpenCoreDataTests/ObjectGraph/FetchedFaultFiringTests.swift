@@ -201,8 +201,12 @@ struct FetchedFaultContextReleaseTests {
         #expect(author.value(forKey: "name") as? String == "Ann")
         #expect(author.value(forKey: "age") as? Int == 3)
         // The fault fires with the context retained only for classes whose awakeFromFetch is their own.
-        let overrides = ManagedObjectOverrides.of(type(of: author)).contains(.awakeFromFetch)
-        #expect(overrides == (className != NSStringFromClass(NSManagedObject.self)))
+        // The vtable lookup finds exactly those classes where it is on; where it is off (the plain build)
+        // every class counts as overriding, and the awakening below is the same.
+        let overrides = className != NSStringFromClass(NSManagedObject.self)
+        if RuntimeTechniques.vtableLookup {
+            #expect(ManagedObjectOverrides.of(type(of: author)).contains(.awakeFromFetch) == overrides)
+        }
         if overrides {
             #expect(ContextReleasingAuthor.awakened == ["Ann"])
             #expect(ContextReleasingAuthor.holder == nil)
