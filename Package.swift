@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .library(name: "MagicalRecord", targets: ["MagicalRecord"]),
+        // The PostgreSQL store (Docs/PostgreSQL.md), its own product: users of the SQLite store do not build it.
+        .library(name: "OpenCoreDataPostgreSQL", targets: ["OpenCoreDataPostgreSQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,6 +27,7 @@ let package = Package(
         // 603 matches the Swift 6.3 compiler's plug-in protocol (602's plug-ins print a spurious
         // "Internal Error: ... Corrupted JSON" when 6.3 closes the connection).
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -66,6 +69,18 @@ let package = Package(
                 "OpenCoreData",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(
+            name: "OpenCoreDataPostgreSQL",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "OpenCoreDataPostgreSQLTests",
+            dependencies: ["OpenCoreDataPostgreSQL"]
         ),
         .testTarget(
             name: "MagicalRecordTests",
