@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+import Logging
+import PostgresNIO
+
+/// One connection to the server, used from the store's calling threads, which block on postgres-nio's
+/// futures; the futures run on postgres-nio's shared event loop group, whose threads never block.
+/// Statements take turns: a transaction holds the connection from `BEGIN` to `COMMIT` or `ROLLBACK`.
+// @unchecked Sendable: `connection` is read and replaced only while holding `lock`, which also keeps one
+// statement or transaction at a time on the connection.
+final class PostgreSQLConnection: @unchecked Sendable {
+    let location: PostgreSQLLocation
+    private let lock = NSRecursiveLock()
+    private var connection: PostgresConnection?
+    private let logger: Logger
+    private static let connectionIDs = Mutex(0)
+
+    /// Connects to the server; throws the connection's failure as postgres-nio reports it.
+    init(location: PostgreSQLLocation) throws {
+        self.location = location
+        var logger = Logger(label: "OpenCoreDataPostgreSQL")
+        logger.logLevel = .critical
+        self.logger = logger
+        connection = try connect()
+    }
+
+    private func connect() throws -> PostgresConnection {
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(10)
+        let id = Self.connectionIDs.withLock { value in
+            value += 1
+            return value
+        }
+        return try PostgresConnection.connect(
+            on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger
+        ).wait()
+    }
+
+    /// The open connection, reconnecting when the last one was closed (the server restarted).
+    private func live() throws -> PostgresConnection {
+        if let connection, !connection.isClosed { return connection }
+        let fresh = try connect()
+        connection = fresh
+        return fresh
+    }
+
+    /// Runs one statement and returns its rows and the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
+        try lock.withLock {
+            return try live().query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+        }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try lock.withLock {
+            try run("BEGIN")
+            do {
+                let result = try body()
+                try run("COMMIT")
+                return result
+            } catch {
+                try? run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Closes the connection.
+    func close() {
+        lock.withLock {
+            try? connection?.close().wait()
+            connection = nil
+        }
+    }
+
+    deinit {
+        try? connection?.close().wait()
+    }
+}

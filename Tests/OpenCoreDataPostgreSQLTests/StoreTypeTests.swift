@@ -1,7 +1,0 @@
-import OpenCoreData
-import OpenCoreDataPostgreSQL
-import Testing
-
-@Test func storeTypeIsPostgreSQL() {
-    #expect(NSPersistentStore.StoreType.postgreSQL.rawValue == "PostgreSQL")
-}
