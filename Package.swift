@@ -78,6 +78,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // One node of the PostgreSQL store's many-process test.
+        .executableTarget(
+            name: "ocd-postgres-worker",
+            dependencies: ["OpenCoreDataPostgreSQL"]
+        ),
         .testTarget(
             name: "OpenCoreDataPostgreSQLTests",
             dependencies: ["OpenCoreDataPostgreSQL"]

@@ -205,8 +205,8 @@ struct PostgreSQLFetch {
             return row.values[relationship.name] ?? NSNull()
         }
         let sql: String
-        let owner = relationship.entity.name ?? source.name ?? ""
-        if let join = schema.joinTables[owner + "." + relationship.name] {
+        let owner = source.name ?? ""
+        if let join = schema.joinTable(relationship.name, of: source) {
             sql =
                 "SELECT d.\"Z_PK\", d.\"Z_ENT\" FROM \(schema.qualified(join.name)) j JOIN \(schema.table(of: destination)) d ON d.\"Z_PK\" = j.\(PostgreSQLSchema.quote(join.destinationColumn)) WHERE j.\(PostgreSQLSchema.quote(join.sourceColumn)) = $1 ORDER BY d.\"Z_PK\""
         } else if let inverse = relationship.inverseRelationship, let column = schema.columns[inverse.entity.name ?? ""]?[inverse.name] {

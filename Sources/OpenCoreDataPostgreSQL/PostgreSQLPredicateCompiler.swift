@@ -84,7 +84,7 @@ struct PostgreSQLPredicateCompiler {
         guard right.expressionType == .constantValue else { return nil }
         let constant = right.constantValue
         if left.expressionType == .evaluatedObject {
-            return compareKey(op, column: "\(alias).\"Z_PK\"", constant)
+            return compareKey(op, column: "\(alias).\"Z_PK\"", root: schema.roots[entity.name ?? ""], constant)
         }
         guard left.expressionType == .keyPath else { return nil }
         let path = left.keyPath.split(separator: ".").map(String.init)
@@ -104,7 +104,7 @@ struct PostgreSQLPredicateCompiler {
             let destination = relationship.destinationEntity
         else { return nil }
         let key = "\(alias).\(PostgreSQLSchema.quote(column.name))"
-        if path.count == 1 { return compareKey(op, column: key, constant) }
+        if path.count == 1 { return compareKey(op, column: key, root: schema.roots[destination.name ?? ""], constant) }
         aliases += 1
         let inner = "t\(aliases)"
         guard let condition = compare(path: path.dropFirst(), op: op, options: options, constant: constant, entity: destination, alias: inner) else {
@@ -113,21 +113,24 @@ struct PostgreSQLPredicateCompiler {
         return "EXISTS (SELECT 1 FROM \(schema.table(of: destination)) \(inner) WHERE \(inner).\"Z_PK\" = \(key) AND \(condition))"
     }
 
-    /// A comparison of a key column (`Z_PK` or a to-one relationship's) with objects or IDs.
-    private mutating func compareKey(_ op: NSComparisonPredicate.Operator, column: String, _ constant: Any?) -> String? {
+    /// A comparison of a key column (`Z_PK` or a to-one relationship's) with objects or IDs; an object of
+    /// another table than `root`'s never matches.
+    private mutating func compareKey(_ op: NSComparisonPredicate.Operator, column: String, root: String?, _ constant: Any?) -> String? {
         switch op {
         case .equalTo, .notEqualTo:
             let negate = op == .notEqualTo
             guard let constant, !(constant is NSNull) else { return negate ? "\(column) IS NOT NULL" : "\(column) IS NULL" }
-            guard let key = key(of: constant) else { return nil }
-            binds.append(key)
+            guard let found = key(of: constant) else { return nil }
+            guard schema.roots[found.entity] == root else { return negate ? "TRUE" : "FALSE" }
+            binds.append(found.key)
             return "\(column) IS \(negate ? "" : "NOT ")DISTINCT FROM $\(binds.count)"
         case .in:
             guard let items = Self.elements(constant) else { return nil }
             var placeholders: [String] = []
             for item in items {
-                guard let key = key(of: item) else { return nil }
-                binds.append(key)
+                guard let found = key(of: item) else { return nil }
+                guard schema.roots[found.entity] == root else { continue }
+                binds.append(found.key)
                 placeholders.append("$\(binds.count)")
             }
             return placeholders.isEmpty ? "FALSE" : "COALESCE(\(column) IN (\(placeholders.joined(separator: ", "))), FALSE)"
@@ -136,8 +139,8 @@ struct PostgreSQLPredicateCompiler {
         }
     }
 
-    /// The key of an object or ID of this store.
-    private func key(of value: Any) -> Int64? {
+    /// The key and entity name of an object or ID of this store.
+    private func key(of value: Any) -> (key: Int64, entity: String)? {
         let id: NSManagedObjectID
         if let object = value as? NSManagedObject {
             id = object.objectID
@@ -147,7 +150,8 @@ struct PostgreSQLPredicateCompiler {
             return nil
         }
         guard !id.isTemporaryID, id.persistentStore === store else { return nil }
-        return (store.referenceObject(for: id) as? NSNumber)?.int64Value
+        guard let key = (store.referenceObject(for: id) as? NSNumber)?.int64Value else { return nil }
+        return (key, id.entity.name ?? "")
     }
 
     /// A comparison of an attribute column with a constant.

@@ -165,6 +165,17 @@ struct PostgreSQLSchema: Sendable {
         }
     }
 
+    /// The join table of an entity's relationship (declared by it or a superentity), or nil when the
+    /// relationship has none.
+    func joinTable(_ relationship: String, of entity: NSEntityDescription) -> JoinTable? {
+        var current: NSEntityDescription? = entity
+        while let next = current {
+            if let join = joinTables[(next.name ?? "") + "." + relationship] { return join }
+            current = next.superentity
+        }
+        return nil
+    }
+
     /// A quoted, schema-qualified name.
     func qualified(_ table: String) -> String { "\(Self.quote(schema)).\(Self.quote(table))" }
 

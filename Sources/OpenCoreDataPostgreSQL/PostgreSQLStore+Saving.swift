@@ -107,8 +107,7 @@ extension PostgreSQLStore {
         let schema = open.schema
         let entity = entity(object, open)
         for relationship in entity.relationshipsByName.values where relationship.isToMany {
-            let owner = relationship.entity.name ?? ""
-            guard let join = schema.joinTables[owner + "." + relationship.name], join.forward else { continue }
+            guard let join = schema.joinTable(relationship.name, of: entity), join.forward else { continue }
             let key = try key(of: object.objectID)
             if replacing {
                 var binds = PostgresBindings()
