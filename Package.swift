@@ -17,8 +17,6 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd", targets: ["ocd"]),
         .library(name: "MagicalRecord", targets: ["MagicalRecord"]),
-        // The PostgreSQL store (Docs/PostgreSQL.md), its own product: users of the SQLite store do not build it.
-        .library(name: "OpenCoreDataPostgreSQL", targets: ["OpenCoreDataPostgreSQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,7 +25,6 @@ let package = Package(
         // 603 matches the Swift 6.3 compiler's plug-in protocol (602's plug-ins print a spurious
         // "Internal Error: ... Corrupted JSON" when 6.3 closes the connection).
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -70,23 +67,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(
-            name: "OpenCoreDataPostgreSQL",
-            dependencies: [
-                "OpenCoreData",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
-        // One node of the PostgreSQL store's many-process test.
-        .executableTarget(
-            name: "ocd-postgres-worker",
-            dependencies: ["OpenCoreDataPostgreSQL"]
-        ),
-        .testTarget(
-            name: "OpenCoreDataPostgreSQLTests",
-            dependencies: ["OpenCoreDataPostgreSQL"]
-        ),
         .testTarget(
             name: "MagicalRecordTests",
             dependencies: ["MagicalRecord"],
@@ -110,3 +90,29 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The PostgreSQL store (Docs/PostgreSQL.md), its own product on postgres-nio: users of the SQLite store do
+// not build it. `OCD_WITHOUT_POSTGRESQL=1` leaves it out of this package's own build (CI's sanitized build).
+if Context.environment["OCD_WITHOUT_POSTGRESQL"] != "1" {
+    package.products.append(.library(name: "OpenCoreDataPostgreSQL", targets: ["OpenCoreDataPostgreSQL"]))
+    package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"))
+    package.targets += [
+        .target(
+            name: "OpenCoreDataPostgreSQL",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // One node of the PostgreSQL store's many-process test.
+        .executableTarget(
+            name: "ocd-postgres-worker",
+            dependencies: ["OpenCoreDataPostgreSQL"]
+        ),
+        .testTarget(
+            name: "OpenCoreDataPostgreSQLTests",
+            dependencies: ["OpenCoreDataPostgreSQL"]
+        ),
+    ]
+}

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// One connection to the server, used from the store's calling threads, which block on postgres-nio's
 /// futures; the futures run on postgres-nio's shared event loop group, whose threads never block.

@@ -140,7 +140,9 @@ struct PostgreSQLFetch {
     }
 
     /// A selected row as an object ID and the values of its node.
-    static func decode(_ row: PostgresRow, store: PostgreSQLStore, open: PostgreSQLStore.Open) throws -> (NSManagedObjectID, PostgreSQLStore.FetchedRow) {
+    static func decode(_ row: PostgresRow, store: PostgreSQLStore, open: PostgreSQLStore.Open) throws -> (
+        NSManagedObjectID, PostgreSQLStore.FetchedRow
+    ) {
         let cells = Array(row)
         let key = try cells[0].decode(Int64.self)
         let number = Int(try cells[1].decode(Int32.self))

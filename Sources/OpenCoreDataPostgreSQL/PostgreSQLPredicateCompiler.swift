@@ -98,7 +98,8 @@ struct PostgreSQLPredicateCompiler {
     ) -> String? {
         guard let name = path.first, let columns = schema.columns[entity.name ?? ""] else { return nil }
         if let attribute = entity.attributesByName[name], path.count == 1, let column = columns[name] {
-            return compareAttribute(op, options: options, column: "\(alias).\(PostgreSQLSchema.quote(column.name))", type: attribute.attributeType, constant)
+            return compareAttribute(
+                op, options: options, column: "\(alias).\(PostgreSQLSchema.quote(column.name))", type: attribute.attributeType, constant)
         }
         guard let relationship = entity.relationshipsByName[name], !relationship.isToMany, let column = columns[name],
             let destination = relationship.destinationEntity

@@ -112,6 +112,15 @@ struct PostgreSQLSchema: Sendable {
             let name = entity.name ?? ""
             for relationship in entity.relationshipsByName.values.sorted(by: { $0.name < $1.name })
             where relationship.isToMany && relationship.entity === entity {
+                if relationship.isOrdered {
+                    // Kept without its order, it would come back changed: refused until order columns exist.
+                    throw NSError(
+                        domain: NSCocoaErrorDomain, code: NSPersistentStoreIncompatibleSchemaError,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "The PostgreSQL store cannot keep the ordered relationship \(name).\(relationship.name) yet."
+                        ])
+                }
                 let key = name + "." + relationship.name
                 guard joins[key] == nil else { continue }
                 let inverse = relationship.inverseRelationship
@@ -221,7 +230,8 @@ struct PostgreSQLSchema: Sendable {
         statements.append(
             "CREATE TABLE \(qualified("Z_PRIMARYKEY")) (\"Z_ENT\" integer PRIMARY KEY, \"Z_NAME\" text NOT NULL, \"Z_SUPER\" integer NOT NULL, \"Z_MAX\" bigint NOT NULL)"
         )
-        statements.append("CREATE TABLE \(qualified("Z_METADATA")) (\"Z_VERSION\" integer PRIMARY KEY, \"Z_UUID\" text NOT NULL, \"Z_PLIST\" bytea NOT NULL)")
+        statements.append(
+            "CREATE TABLE \(qualified("Z_METADATA")) (\"Z_VERSION\" integer PRIMARY KEY, \"Z_UUID\" text NOT NULL, \"Z_PLIST\" bytea NOT NULL)")
         return statements
     }
 }

@@ -9,7 +9,9 @@ extension PostgreSQLStore {
     /// Any failure rolls the whole transaction back.
     func save(_ request: NSSaveChangesRequest, _ open: Open) throws {
         let schema = open.schema
-        let inserted = Array(request.insertedObjects ?? []).sorted { $0.objectID.uriRepresentation().absoluteString < $1.objectID.uriRepresentation().absoluteString }
+        let inserted = Array(request.insertedObjects ?? []).sorted {
+            $0.objectID.uriRepresentation().absoluteString < $1.objectID.uriRepresentation().absoluteString
+        }
         let updated = Array(request.updatedObjects ?? [])
         let deleted = Array(request.deletedObjects ?? [])
         let locked = Array(request.lockedObjects ?? [])
@@ -150,7 +152,8 @@ extension PostgreSQLStore {
             current = next.superentity
         }
         for join in schema.allJoinTables {
-            for (column, owner) in [(join.sourceColumn, join.sourceEntity), (join.destinationColumn, join.destinationEntity)] where lineage.contains(owner) {
+            for (column, owner) in [(join.sourceColumn, join.sourceEntity), (join.destinationColumn, join.destinationEntity)]
+            where lineage.contains(owner) {
                 var binds = PostgresBindings()
                 binds.append(key)
                 try open.connection.run("DELETE FROM \(schema.qualified(join.name)) WHERE \(PostgreSQLSchema.quote(column)) = $1", binds)

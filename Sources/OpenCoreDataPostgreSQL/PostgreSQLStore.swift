@@ -122,7 +122,9 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
         guard let fetch = request as? NSFetchRequest<NSFetchRequestResult> else {
             throw NSError(
                 domain: NSCocoaErrorDomain, code: NSPersistentStoreUnsupportedRequestTypeError,
-                userInfo: [NSLocalizedDescriptionKey: "The PostgreSQL store at \(open.location.displayName) does not execute \(Swift.type(of: request))."])
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The PostgreSQL store at \(open.location.displayName) does not execute \(Swift.type(of: request))."
+                ])
         }
         do {
             return try PostgreSQLFetch(store: self, open: open, request: fetch, context: context).run()

@@ -8,7 +8,9 @@ import Testing
 @Suite("PostgreSQL store fetching", .enabled(if: PostgreSQLTestKit.enabled, PostgreSQLTestKit.reason))
 struct PostgreSQLStoreFetchTests {
     /// The names of the people a predicate finds, sorted by name.
-    private func names(_ coordinator: NSPersistentStoreCoordinator, _ format: String, _ arguments: [Any] = [], entity: String = "Person") throws -> [String] {
+    private func names(_ coordinator: NSPersistentStoreCoordinator, _ format: String, _ arguments: [Any] = [], entity: String = "Person") throws
+        -> [String]
+    {
         let context = PostgreSQLTestKit.context(coordinator)
         return try context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: entity)

@@ -43,7 +43,8 @@ struct PostgreSQLStoreProcessTests {
 
         let setup = try Self.start([url.absoluteString, "init"], log: directory.appendingPathComponent("init.log"))
         setup.waitUntilExit()
-        #expect(setup.terminationStatus == 0, "init: \((try? String(contentsOf: directory.appendingPathComponent("init.log"), encoding: .utf8)) ?? "")")
+        #expect(
+            setup.terminationStatus == 0, "init: \((try? String(contentsOf: directory.appendingPathComponent("init.log"), encoding: .utf8)) ?? "")")
 
         let records = 150
         let workers = try (1...2).map { number in
@@ -62,7 +63,8 @@ struct PostgreSQLStoreProcessTests {
         }
         #expect(keys.map(\.count) == [records, records])
         #expect(Set(keys.joined()).count == 2 * records)
-        #expect(try PostgreSQLTestKit.psql("SELECT count(*), count(DISTINCT \"Z_PK\") FROM \"\(schema)\".\"ZRECORD\"") == "\(2 * records)|\(2 * records)")
+        #expect(
+            try PostgreSQLTestKit.psql("SELECT count(*), count(DISTINCT \"Z_PK\") FROM \"\(schema)\".\"ZRECORD\"") == "\(2 * records)|\(2 * records)")
         #expect(try PostgreSQLTestKit.psql("SELECT \"Z_MAX\" FROM \"\(schema)\".\"Z_PRIMARYKEY\" WHERE \"Z_NAME\" = 'Record'") == "\(2 * records)")
         // Twenty additions, none lost, each a new version.
         #expect(try PostgreSQLTestKit.psql("SELECT \"ZVALUE\" || ':' || \"Z_OPT\" FROM \"\(schema)\".\"ZCOUNTER\"") == "20:21")

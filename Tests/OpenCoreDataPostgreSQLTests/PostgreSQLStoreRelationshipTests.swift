@@ -48,8 +48,10 @@ struct PostgreSQLStoreRelationshipTests {
             moved.setValue(Set([later]), forKey: "tags")
             try context.save()
         }
-        #expect(try PostgreSQLTestKit.psql(
-            "SELECT count(*) FROM \"\(schema)\".\"ZNOTE\" n JOIN \"\(schema)\".\"ZPERSON\" p ON p.\"Z_PK\" = n.\"ZOWNER\" WHERE p.\"ZNAME\" = 'Bo'") == "3")
+        #expect(
+            try PostgreSQLTestKit.psql(
+                "SELECT count(*) FROM \"\(schema)\".\"ZNOTE\" n JOIN \"\(schema)\".\"ZPERSON\" p ON p.\"Z_PK\" = n.\"ZOWNER\" WHERE p.\"ZNAME\" = 'Bo'"
+            ) == "3")
         #expect(try PostgreSQLTestKit.psql("SELECT count(*) FROM \"\(schema)\".\"Z_2TAGS\"") == "6")
         let reader = PostgreSQLTestKit.context(try PostgreSQLTestKit.open(url))
         try reader.performAndWait {

@@ -74,7 +74,9 @@ struct PostgreSQLStoreSaveTests {
             #expect(conflicts?.first?.oldVersionNumber == 1)
             #expect(conflicts?.first?.newVersionNumber == 2)
         }
-        #expect(try PostgreSQLTestKit.psql("SELECT \"ZNAME\" || ':' || \"ZAGE\" || ':' || \"Z_OPT\" FROM \"\(schema)\".\"ZPERSON\" WHERE \"ZAGE\" = 32") == "Ann:32:2")
+        #expect(
+            try PostgreSQLTestKit.psql("SELECT \"ZNAME\" || ':' || \"ZAGE\" || ':' || \"Z_OPT\" FROM \"\(schema)\".\"ZPERSON\" WHERE \"ZAGE\" = 32")
+                == "Ann:32:2")
     }
 
     @Test("a merge policy resolves the conflict and the save goes through")
@@ -86,7 +88,9 @@ struct PostgreSQLStoreSaveTests {
             ann.setValue("Annie", forKey: "name")
             try second.save()
         }
-        #expect(try PostgreSQLTestKit.psql("SELECT \"ZNAME\" || ':' || \"ZAGE\" || ':' || \"Z_OPT\" FROM \"\(schema)\".\"ZPERSON\" WHERE \"ZAGE\" = 32") == "Annie:32:3")
+        #expect(
+            try PostgreSQLTestKit.psql("SELECT \"ZNAME\" || ':' || \"ZAGE\" || ':' || \"Z_OPT\" FROM \"\(schema)\".\"ZPERSON\" WHERE \"ZAGE\" = 32")
+                == "Annie:32:3")
     }
 
     @Test("a save the server refuses fails whole: nothing of it is written")
