@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OpenCoreData
 import PostgresNIO
 import Synchronization
 
@@ -10,14 +11,17 @@ import Synchronization
 // statement or transaction at a time on the connection.
 final class PostgreSQLConnection: @unchecked Sendable {
     let location: PostgreSQLLocation
+    /// Where the statements are logged, when the SQL debug log is on.
+    let debugLog: SQLDebugLog?
     private let lock = NSRecursiveLock()
     private var connection: PostgresConnection?
     private let logger: Logger
     private static let connectionIDs = Mutex(0)
 
     /// Connects to the server; throws the connection's failure as postgres-nio reports it.
-    init(location: PostgreSQLLocation) throws {
+    init(location: PostgreSQLLocation, debugLog: SQLDebugLog?) throws {
         self.location = location
+        self.debugLog = debugLog.flatMap { $0.level > 0 ? $0 : nil }
         var logger = Logger(label: "OpenCoreDataPostgreSQL")
         logger.logLevel = .critical
         self.logger = logger
@@ -46,24 +50,33 @@ final class PostgreSQLConnection: @unchecked Sendable {
         return fresh
     }
 
-    /// Runs one statement and returns its rows and the number of rows it changed.
+    /// Runs one statement and returns its rows and the number of rows it changed; the SQL debug log shows
+    /// it as a statement of `kind`.
     @discardableResult
-    func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
+    func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings(), kind: SQLDebugLog.MessageKind = .statement) throws
+        -> PostgresQueryResult
+    {
         try lock.withLock {
-            return try live().query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+            guard let debugLog else { return try live().query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait() }
+            debugLog.post(kind, "CoreData: sql: \(sql)")
+            let start = Date()
+            let result = try live().query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+            debugLog.post(
+                .timing, "CoreData: annotation: sql execution time: \(SQLDebugLog.postgreSQLSeconds(Date().timeIntervalSince(start))) for \(sql)")
+            return result
         }
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         try lock.withLock {
-            try run("BEGIN")
+            try run("BEGIN", kind: .transaction)
             do {
                 let result = try body()
-                try run("COMMIT")
+                try run("COMMIT", kind: .transaction)
                 return result
             } catch {
-                try? run("ROLLBACK")
+                try? run("ROLLBACK", kind: .transaction)
                 throw error
             }
         }

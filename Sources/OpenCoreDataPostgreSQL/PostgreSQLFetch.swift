@@ -42,8 +42,13 @@ struct PostgreSQLFetch {
             if request.fetchOffset > 0 || request.fetchLimit > 0 {
                 sql = "SELECT count(*) FROM (SELECT 1 FROM \(table) t0\(whereClause)\(Self.window(request))) counted"
             }
+            let start = Date()
             let result = try open.connection.run(sql, compiler.binds)
             let count = try result.rows.first?.first?.decode(Int64.self) ?? 0
+            open.connection.debugLog?.post(
+                .annotation,
+                "CoreData: annotation: total count request execution time: \(SQLDebugLog.postgreSQLSeconds(Date().timeIntervalSince(start))) for count of \(count)."
+            )
             return [NSNumber(value: count)]
         }
         sql = "SELECT \(Self.selectList(schema, entity: entity)) FROM \(table) t0\(whereClause)"
@@ -51,7 +56,12 @@ struct PostgreSQLFetch {
         if let ordering, !ordering.isEmpty { orderTerms.append(ordering) }
         orderTerms.append("t0.\"Z_PK\"")
         if !inMemory { sql += " ORDER BY " + orderTerms.joined(separator: ", ") + Self.window(request) }
+        let start = Date()
         let result = try open.connection.run(sql, compiler.binds)
+        open.connection.debugLog?.post(
+            .annotation,
+            "CoreData: annotation: total fetch execution time: \(SQLDebugLog.postgreSQLSeconds(Date().timeIntervalSince(start))) for \(result.rows.count) rows."
+        )
         var ids: [NSManagedObjectID] = []
         var rows: [NSManagedObjectID: PostgreSQLStore.FetchedRow] = [:]
         ids.reserveCapacity(result.rows.count)

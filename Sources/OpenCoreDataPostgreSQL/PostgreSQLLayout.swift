@@ -14,11 +14,11 @@ enum PostgreSQLLayout {
     static func prepare(_ schema: PostgreSQLSchema, model: NSManagedObjectModel, on connection: PostgreSQLConnection) throws -> [String: Any] {
         var lockBinds = PostgresBindings()
         lockBinds.append("OpenCoreData:" + schema.schema)
-        try connection.run("SELECT pg_advisory_xact_lock(hashtext($1))", lockBinds)
+        try connection.run("SELECT pg_advisory_xact_lock(hashtext($1))", lockBinds, kind: .connection)
         var existsBinds = PostgresBindings()
         existsBinds.append(schema.schema)
         let exists = try connection.run(
-            "SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'Z_METADATA'", existsBinds)
+            "SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'Z_METADATA'", existsBinds, kind: .connection)
         if !exists.rows.isEmpty {
             let rows = try connection.run(
                 "SELECT \"Z_UUID\", \"Z_PLIST\" FROM \(schema.qualified("Z_METADATA")) WHERE \"Z_VERSION\" = \(metadataVersion)")

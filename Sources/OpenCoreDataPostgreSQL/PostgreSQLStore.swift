@@ -33,6 +33,9 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
     }
 
     struct State {
+        /// The location read from the URL the store was added with (the store's `url` then loses its
+        /// password).
+        var location: PostgreSQLLocation?
         var open: Open?
         /// The version of each object last handed to Core Data, which a save expects to find.
         var readVersions: [NSManagedObjectID: Int64] = [:]
@@ -42,21 +45,14 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
     let lock = NSLock()
     var state = State()
 
-    /// The most rows kept for faults not yet fired; past it, the oldest are dropped (their faults then read
-    /// from the server).
+    /// The most rows kept for faults not yet fired; past it, the kept rows are dropped (their faults then
+    /// read from the server).
     static let fetchedRowLimit = 100_000
 
     /// Registers the store class under ``PostgreSQLStoreType``, so that coordinators add stores of that
     /// type.
     public static func register() {
         NSPersistentStoreCoordinator.registerStoreClass(PostgreSQLStore.self, type: .postgreSQL)
-    }
-
-    public required init(
-        persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?, at url: URL,
-        options: [AnyHashable: Any]? = nil
-    ) {
-        super.init(persistentStoreCoordinator: root, configurationName: name, at: url, options: options)
     }
 
     /// The type of the store, ``PostgreSQLStoreType``.
@@ -79,7 +75,8 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
     /// reached or refuses the credentials.
     public override func loadMetadata() throws {
         guard let url else { throw PostgreSQLErrors.badLocation("it has no URL") }
-        let location = try PostgreSQLLocation(url: url)
+        let location = try lock.withLock({ state.location }) ?? PostgreSQLLocation(url: url)
+        lock.withLock { state.location = location }
         // The store's URL never carries the password, so neither do descriptions and errors naming it.
         self.url = location.redactedURL
         guard let model = persistentStoreCoordinator?.managedObjectModel else {
@@ -88,7 +85,9 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
         let schema = try PostgreSQLSchema(model: model, schema: location.schema)
         let connection: PostgreSQLConnection
         do {
-            connection = try PostgreSQLConnection(location: location)
+            let debugLog = persistentStoreCoordinator?.sqlDebugLog ?? SQLDebugLog.process
+            connection = try PostgreSQLConnection(location: location, debugLog: debugLog)
+            debugLog?.post(.annotation, "CoreData: annotation: Connecting to PostgreSQL store at \(location.displayName)")
         } catch {
             throw PostgreSQLErrors.open(location, error)
         }
@@ -101,7 +100,7 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
         }
         lock.withLock {
             state.open?.connection.close()
-            state = State(open: Open(location: location, connection: connection, schema: schema, model: model))
+            state = State(location: location, open: Open(location: location, connection: connection, schema: schema, model: model))
         }
         self.metadata = metadata
     }
@@ -111,9 +110,9 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
     /// Answers a fetch request or saves a save request.
     public override func execute(_ request: NSPersistentStoreRequest, with context: NSManagedObjectContext?) throws -> Any {
         let open = try opened()
-        if let save = request as? NSSaveChangesRequest {
+        if let changes = request as? NSSaveChangesRequest {
             do {
-                try save(save, open)
+                try save(changes, open)
             } catch {
                 throw PostgreSQLErrors.save(open.location, error)
             }

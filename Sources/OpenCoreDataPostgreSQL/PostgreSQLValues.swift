@@ -40,7 +40,7 @@ enum PostgreSQLValues {
                 throw mismatch(value, type)
             }
         case .stringAttributeType:
-            guard let string = value as? String else { throw mismatch(value, type) }
+            guard let string = value as? String ?? (value as? NSString).map({ String(describing: $0) }) else { throw mismatch(value, type) }
             binds.append(string)
         case .URIAttributeType:
             guard let url = value as? URL else { throw mismatch(value, type) }
@@ -54,13 +54,18 @@ enum PostgreSQLValues {
                 throw mismatch(value, type)
             }
         case .dateAttributeType:
-            guard let date = value as? Date else { throw mismatch(value, type) }
+            guard let date = value as? Date ?? (value as? NSDate).map({ Date(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate) })
+            else {
+                throw mismatch(value, type)
+            }
             binds.append(date.timeIntervalSinceReferenceDate)
         case .binaryDataAttributeType:
-            guard let data = value as? Data else { throw mismatch(value, type) }
+            guard let data = value as? Data ?? (value as? NSData).map({ Data(referencing: $0) }) else { throw mismatch(value, type) }
             binds.append(ByteBuffer(bytes: data))
         case .UUIDAttributeType:
-            guard let uuid = value as? UUID else { throw mismatch(value, type) }
+            guard let uuid = value as? UUID ?? (value as? NSUUID).flatMap({ UUID(uuidString: $0.uuidString) }) else {
+                throw mismatch(value, type)
+            }
             binds.append(uuid)
         default:
             throw mismatch(value, type)
