@@ -42,9 +42,15 @@ final class PostgreSQLConnection: @unchecked Sendable {
         ).wait()
     }
 
-    /// The open connection, reconnecting when the last one was closed (the server restarted).
+    /// The connection a transaction under way runs on: its statements never move to another one.
+    private var pinned: PostgresConnection?
+
+    /// The open connection, reconnecting when the last one was closed (the server restarted, the network
+    /// dropped) — except inside a transaction, whose statements fail once its connection is gone.
     private func live() throws -> PostgresConnection {
+        if let pinned { return pinned }
         if let connection, !connection.isClosed { return connection }
+        connection = nil
         let fresh = try connect()
         connection = fresh
         return fresh
@@ -71,12 +77,14 @@ final class PostgreSQLConnection: @unchecked Sendable {
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         try lock.withLock {
             try run("BEGIN", kind: .transaction)
+            pinned = connection
+            defer { pinned = nil }
             do {
                 let result = try body()
                 try run("COMMIT", kind: .transaction)
                 return result
             } catch {
-                try? run("ROLLBACK", kind: .transaction)
+                if let pinned, !pinned.isClosed { try? run("ROLLBACK", kind: .transaction) }
                 throw error
             }
         }

@@ -55,7 +55,8 @@ struct PostgreSQLFetch {
         var orderTerms = [String]()
         if let ordering, !ordering.isEmpty { orderTerms.append(ordering) }
         orderTerms.append("t0.\"Z_PK\"")
-        if !inMemory { sql += " ORDER BY " + orderTerms.joined(separator: ", ") + Self.window(request) }
+        sql += " ORDER BY " + orderTerms.joined(separator: ", ")
+        if !inMemory { sql += Self.window(request) }
         let start = Date()
         let result = try open.connection.run(sql, compiler.binds)
         open.connection.debugLog?.post(

@@ -157,7 +157,7 @@ struct PostgreSQLStoreFetchTests {
             #expect((person.value(forKey: "balance") as? NSDecimalNumber)?.stringValue == "12345678901234567890.123456789")
             #expect(person.value(forKey: "level") as? Int16 == -7)
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
-            request.predicate = NSPredicate(format: "uuid == %@ AND photo == %@ AND active == YES", uuid as NSUUID, photo as NSData)
+            request.predicate = NSPredicate(format: "uuid == %@ AND photo == %@ AND active == YES", argumentArray: [uuid, photo])
             #expect(try reader.fetch(request).count == 1)
         }
     }
