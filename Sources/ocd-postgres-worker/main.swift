@@ -12,6 +12,9 @@ import Foundation
 import OpenCoreData
 import OpenCoreDataPostgreSQL
 
+// Foundation declares these names too; the store speaks OpenCoreData's.
+private typealias NSPredicate = OpenCoreData.NSPredicate
+
 func workerModel() -> NSManagedObjectModel {
     func attribute(_ name: String) -> NSAttributeDescription {
         let attribute = NSAttributeDescription()

@@ -3,6 +3,10 @@ import OpenCoreData
 import OpenCoreDataPostgreSQL
 import Testing
 
+// Foundation declares these names too; the store speaks OpenCoreData's.
+private typealias NSPredicate = OpenCoreData.NSPredicate
+private typealias NSSortDescriptor = OpenCoreData.NSSortDescriptor
+
 /// Fetches against the server: predicates compiled to SQL (and those finished in memory), sort
 /// descriptors, limits and offsets, counts, subentities, object IDs and dictionaries.
 @Suite("PostgreSQL store fetching", .enabled(if: PostgreSQLTestKit.enabled, PostgreSQLTestKit.reason))
@@ -59,7 +63,7 @@ struct PostgreSQLStoreFetchTests {
     func relationships() throws {
         let (_, coordinator) = try PostgreSQLTestKit.seeded()
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
             request.predicate = NSPredicate(format: "owner.name == 'Bo'")
             let notes = try context.fetch(request)
@@ -81,7 +85,7 @@ struct PostgreSQLStoreFetchTests {
     func sortingAndWindows() throws {
         let (_, coordinator) = try PostgreSQLTestKit.seeded()
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
             request.sortDescriptors = [NSSortDescriptor(key: "age", ascending: false)]
             #expect(try context.fetch(request).compactMap { $0.value(forKey: "name") as? String } == ["Cy", "Émile", "Ann", "Bo", "Dee"])
@@ -112,7 +116,7 @@ struct PostgreSQLStoreFetchTests {
     func subentities() throws {
         let (_, coordinator) = try PostgreSQLTestKit.seeded()
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let employees = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Employee"))
             #expect(employees.count == 1)
             #expect(employees.first?.entity.name == "Employee")
@@ -131,7 +135,7 @@ struct PostgreSQLStoreFetchTests {
         let uuid = UUID()
         let photo = Data([0, 1, 2, 255, 254])
         let joined = Date(timeIntervalSinceReferenceDate: 123_456_789.123_456_7)
-        try writer.performAndWait {
+        try writer.performAndWait { () throws -> Void in
             let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: writer)
             person.setValue("Zoë \"quoted\" 'name'", forKey: "name")
             person.setValue(Int64.max, forKey: "age")
@@ -145,7 +149,7 @@ struct PostgreSQLStoreFetchTests {
             try writer.save()
         }
         let reader = PostgreSQLTestKit.context(try PostgreSQLTestKit.open(url))
-        try reader.performAndWait {
+        try reader.performAndWait { () throws -> Void in
             let person = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Person")).first)
             #expect(person.value(forKey: "name") as? String == "Zoë \"quoted\" 'name'")
             #expect(person.value(forKey: "age") as? Int64 == Int64.max)
@@ -166,7 +170,7 @@ struct PostgreSQLStoreFetchTests {
     func dictionaries() throws {
         let (_, coordinator) = try PostgreSQLTestKit.seeded()
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let request = NSFetchRequest<NSDictionary>(entityName: "Person")
             request.resultType = .dictionaryResultType
             request.propertiesToFetch = ["name", "age"]

@@ -68,7 +68,8 @@ struct PostgreSQLStoreOpeningTests {
     @Test("a URL that is not a PostgreSQL one fails with a clear error")
     func badURL() throws {
         for text in ["file:///tmp/x.sqlite", "postgres://127.0.0.1/db", "postgres://user@127.0.0.1", "postgres://user@127.0.0.1/db?color=red"] {
-            let error = try #require(throws: NSError.self) { _ = try PostgreSQLTestKit.open(try #require(URL(string: text))) }
+            let url = try #require(URL(string: text))
+            let error = try #require(throws: NSError.self) { _ = try PostgreSQLTestKit.open(url) }
             #expect(error.domain == NSCocoaErrorDomain)
             #expect(error.code == NSPersistentStoreInvalidTypeError)
             #expect(error.localizedDescription.contains("PostgreSQL store"))

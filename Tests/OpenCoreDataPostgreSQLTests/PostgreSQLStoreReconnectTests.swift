@@ -3,6 +3,9 @@ import OpenCoreData
 import OpenCoreDataPostgreSQL
 import Testing
 
+// Foundation declares these names too; the store speaks OpenCoreData's.
+private typealias NSPredicate = OpenCoreData.NSPredicate
+
 /// A connection the server drops: the request under way fails with a clear error and writes nothing, and
 /// the store connects again for the next one.
 @Suite("PostgreSQL store reconnecting", .enabled(if: PostgreSQLTestKit.enabled, PostgreSQLTestKit.reason))
@@ -19,7 +22,7 @@ struct PostgreSQLStoreReconnectTests {
         let (url, coordinator) = try PostgreSQLTestKit.seeded()
         let schema = PostgreSQLTestKit.schema(of: url)
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
             request.predicate = NSPredicate(format: "name == 'Ann'")
             let ann = try #require(try context.fetch(request).first)

@@ -3,6 +3,9 @@ import OpenCoreData
 import OpenCoreDataPostgreSQL
 import Testing
 
+// Foundation declares these names too; the store speaks OpenCoreData's.
+private typealias NSPredicate = OpenCoreData.NSPredicate
+
 /// To-one, to-many and many-to-many relationships kept in PostgreSQL: foreign-key columns, join tables,
 /// faults that read them, and changes to them.
 @Suite("PostgreSQL store relationships", .enabled(if: PostgreSQLTestKit.enabled, PostgreSQLTestKit.reason))
@@ -17,7 +20,7 @@ struct PostgreSQLStoreRelationshipTests {
     func faults() throws {
         let (_, coordinator) = try PostgreSQLTestKit.seeded()
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let ann = try person("Ann", in: context)
             let notes = try #require(ann.value(forKey: "notes") as? Set<NSManagedObject>)
             #expect(notes.compactMap { $0.value(forKey: "text") as? String }.sorted() == ["Ann note 1", "Ann note 2"])
@@ -37,7 +40,7 @@ struct PostgreSQLStoreRelationshipTests {
         let (url, coordinator) = try PostgreSQLTestKit.seeded()
         let schema = PostgreSQLTestKit.schema(of: url)
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let ann = try person("Ann", in: context)
             let bo = try person("Bo", in: context)
             let notes = try #require(ann.value(forKey: "notes") as? Set<NSManagedObject>)
@@ -54,7 +57,7 @@ struct PostgreSQLStoreRelationshipTests {
             ) == "3")
         #expect(try PostgreSQLTestKit.psql("SELECT count(*) FROM \"\(schema)\".\"Z_2TAGS\"") == "6")
         let reader = PostgreSQLTestKit.context(try PostgreSQLTestKit.open(url))
-        try reader.performAndWait {
+        try reader.performAndWait { () throws -> Void in
             let bo = try person("Bo", in: reader)
             let notes = try #require(bo.value(forKey: "notes") as? Set<NSManagedObject>)
             #expect(notes.compactMap { $0.value(forKey: "text") as? String }.sorted() == ["Ann note 2", "Bo note 1", "Bo note 2"])
@@ -68,7 +71,7 @@ struct PostgreSQLStoreRelationshipTests {
         let (url, coordinator) = try PostgreSQLTestKit.seeded()
         let schema = PostgreSQLTestKit.schema(of: url)
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             context.delete(try person("Cy", in: context))
             try context.save()
         }
@@ -76,7 +79,7 @@ struct PostgreSQLStoreRelationshipTests {
         #expect(try PostgreSQLTestKit.psql("SELECT count(*) FROM \"\(schema)\".\"ZNOTE\"") == "8")
         #expect(try PostgreSQLTestKit.psql("SELECT count(*) FROM \"\(schema)\".\"Z_2TAGS\"") == "4")
         let reader = PostgreSQLTestKit.context(try PostgreSQLTestKit.open(url))
-        try reader.performAndWait {
+        try reader.performAndWait { () throws -> Void in
             let request = NSFetchRequest<NSManagedObject>(entityName: "Tag")
             let urgent = try #require(try reader.fetch(request).first)
             #expect((urgent.value(forKey: "notes") as? Set<NSManagedObject>)?.count == 4)

@@ -3,6 +3,9 @@ import OpenCoreData
 import OpenCoreDataPostgreSQL
 import Testing
 
+// Foundation declares these names too; the store speaks OpenCoreData's.
+private typealias NSPredicate = OpenCoreData.NSPredicate
+
 /// Core Data's SQL debug log for the PostgreSQL store: its statements, transactions and annotations, and
 /// never the password.
 @Suite("PostgreSQL store SQL debug log", .enabled(if: PostgreSQLTestKit.enabled, PostgreSQLTestKit.reason))
@@ -16,7 +19,7 @@ struct PostgreSQLStoreSQLDebugLogTests {
         coordinator.sqlDebugLog = recorder.log(level: 2)
         _ = try coordinator.addPersistentStore(type: .postgreSQL, at: url)
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             NSEntityDescription.insertNewObject(forEntityName: "Person", into: context).setValue("Ann", forKey: "name")
             try context.save()
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")

@@ -3,6 +3,9 @@ import OpenCoreData
 import OpenCoreDataPostgreSQL
 import Testing
 
+// Foundation declares these names too; the store speaks OpenCoreData's.
+private typealias NSPredicate = OpenCoreData.NSPredicate
+
 /// Saves into PostgreSQL: updates and deletes, versions in `Z_OPT`, keys from `Z_PRIMARYKEY`, optimistic
 /// locking between coordinators (133020, or resolved by a merge policy), and saves the server refuses.
 @Suite("PostgreSQL store saving", .enabled(if: PostgreSQLTestKit.enabled, PostgreSQLTestKit.reason))
@@ -18,7 +21,7 @@ struct PostgreSQLStoreSaveTests {
         let (url, coordinator) = try PostgreSQLTestKit.seeded()
         let schema = PostgreSQLTestKit.schema(of: url)
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let ann = try ann(context)
             ann.setValue(Int64(32), forKey: "age")
             try context.save()
@@ -35,7 +38,7 @@ struct PostgreSQLStoreSaveTests {
         #expect(try PostgreSQLTestKit.psql("SELECT \"Z_MAX\" FROM \"\(schema)\".\"Z_PRIMARYKEY\" WHERE \"Z_NAME\" = 'Person'") == "5")
         #expect(try PostgreSQLTestKit.psql("SELECT max(\"Z_PK\") FROM \"\(schema)\".\"ZNOTE\"") == "10")
         let reader = PostgreSQLTestKit.context(try PostgreSQLTestKit.open(url))
-        try reader.performAndWait {
+        try reader.performAndWait { () throws -> Void in
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
             request.predicate = NSPredicate(format: "age == 32")
             #expect(try reader.fetch(request).compactMap { $0.value(forKey: "name") as? String } == ["Annie"])
@@ -53,7 +56,7 @@ struct PostgreSQLStoreSaveTests {
             return ann
         }
         let context = PostgreSQLTestKit.context(first)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             try ann(context).setValue(Int64(32), forKey: "age")
             try context.save()
         }
@@ -64,7 +67,7 @@ struct PostgreSQLStoreSaveTests {
     func conflict() throws {
         let (url, second, ann) = try race()
         let schema = PostgreSQLTestKit.schema(of: url)
-        try second.performAndWait {
+        try second.performAndWait { () throws -> Void in
             ann.setValue("Annie", forKey: "name")
             let error = try #require(throws: NSError.self) { try second.save() }
             #expect(error.domain == NSCocoaErrorDomain)
@@ -83,7 +86,7 @@ struct PostgreSQLStoreSaveTests {
     func mergePolicy() throws {
         let (url, second, ann) = try race()
         let schema = PostgreSQLTestKit.schema(of: url)
-        try second.performAndWait {
+        try second.performAndWait { () throws -> Void in
             second.mergePolicy = NSMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
             ann.setValue("Annie", forKey: "name")
             try second.save()
@@ -100,7 +103,7 @@ struct PostgreSQLStoreSaveTests {
         // A check an operator added by hand: the second insert breaks it.
         _ = try PostgreSQLTestKit.psql("ALTER TABLE \"\(schema)\".\"ZPERSON\" ADD CONSTRAINT short_names CHECK (length(\"ZNAME\") < 10)")
         let context = PostgreSQLTestKit.context(coordinator)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             try ann(context).setValue(Int64(99), forKey: "age")
             for name in ["Fay", "A name far too long"] {
                 NSEntityDescription.insertNewObject(forEntityName: "Person", into: context).setValue(name, forKey: "name")

@@ -101,7 +101,7 @@ enum PostgreSQLTestKit {
         let url = try newStoreURL()
         let writer = try open(url)
         let context = context(writer)
-        try context.performAndWait {
+        try context.performAndWait { () throws -> Void in
             let urgent = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
             urgent.setValue("urgent", forKey: "label")
             let people: [(String, Int64?, Double, String)] = [
