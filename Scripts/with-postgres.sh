@@ -26,11 +26,12 @@ if [ -z "$bin" ]; then
     exit 1
 fi
 
+# Runs a command as the cluster's owner, from the cluster's directory (the caller's may be closed to it).
 as_postgres() {
     if [ "$(id -u)" -eq 0 ]; then
-        runuser -u postgres -- "$@"
+        (cd "$dir" && runuser -u postgres -- "$@")
     else
-        "$@"
+        (cd "$dir" && "$@")
     fi
 }
 
