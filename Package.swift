@@ -90,3 +90,29 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The PostgreSQL store (Docs/PostgreSQL.md), its own product on postgres-nio: users of the SQLite store do
+// not build it. `OCD_WITHOUT_POSTGRESQL=1` leaves it out of this package's own build (CI's sanitized build).
+if Context.environment["OCD_WITHOUT_POSTGRESQL"] != "1" {
+    package.products.append(.library(name: "OpenCoreDataPostgreSQL", targets: ["OpenCoreDataPostgreSQL"]))
+    package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"))
+    package.targets += [
+        .target(
+            name: "OpenCoreDataPostgreSQL",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // One node of the PostgreSQL store's many-process test.
+        .executableTarget(
+            name: "ocd-postgres-worker",
+            dependencies: ["OpenCoreDataPostgreSQL"]
+        ),
+        .testTarget(
+            name: "OpenCoreDataPostgreSQLTests",
+            dependencies: ["OpenCoreDataPostgreSQL"]
+        ),
+    ]
+}
