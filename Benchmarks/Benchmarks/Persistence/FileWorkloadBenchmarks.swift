@@ -14,6 +14,8 @@ enum FileWorkloadBenchmarks {
         case .batchedScan, .fetchedResults, .migration: 3
         case .prefetch, .walk: 5
         case .typedPredicateFetch, .predicateConversion: 10
+        case .textAndDates, .wide, .selectiveFetch: 5
+        case .update, .cascadeDelete: 5
         }
     }
 
