@@ -29,6 +29,7 @@ public enum Workload: String, CaseIterable, Sendable {
     case update
     case cascadeDelete = "cascade-delete"
     case selectiveFetch = "selective-fetch"
+    case count
 
     /// The benchmark's title.
     public var title: String {
@@ -49,6 +50,7 @@ public enum Workload: String, CaseIterable, Sendable {
         case .update: "Update every tenth of \(UpdateShape.rows / 1000)k"
         case .cascadeDelete: "Cascade delete 10k authors with 100k posts"
         case .selectiveFetch: "Selective fetch 100 rows by index, 1000 times"
+        case .count: "Count 1M with a predicate, 10 times"
         }
     }
 
@@ -96,6 +98,7 @@ public enum Workload: String, CaseIterable, Sendable {
                 OpenCoreDataSelectiveFetch.self, OpenCoreDataKVCSelectiveFetch.self, RawSQLiteSelectiveFetch.self,
                 GRDBRecordSelectiveFetch.self, GRDBCodableSelectiveFetch.self,
             ]
+        case .count: [OpenCoreDataCount.self, RawSQLiteCount.self]
         }
     }
 
@@ -103,7 +106,7 @@ public enum Workload: String, CaseIterable, Sendable {
     public var changesFile: Bool {
         switch self {
         case .aggregate, .batchedScan, .prefetch, .walk, .typedPredicateFetch, .predicateConversion, .historyFetch: false
-        case .textAndDates, .wide, .selectiveFetch: false
+        case .textAndDates, .wide, .selectiveFetch, .count: false
         case .batchUpdate, .batchDelete, .fetchedResults, .migration, .update, .cascadeDelete: true
         }
     }
@@ -111,7 +114,7 @@ public enum Workload: String, CaseIterable, Sendable {
     /// Rows of the fixture.
     public var rows: Int {
         switch self {
-        case .aggregate, .batchedScan, .migration: 1_000_000
+        case .aggregate, .batchedScan, .migration, .count: 1_000_000
         case .batchUpdate, .batchDelete: 200_000
         case .fetchedResults: FetchedResultsScript.rows
         case .prefetch, .walk: AuthorModel.authors * AuthorModel.postsPerAuthor
@@ -157,6 +160,7 @@ public enum Workload: String, CaseIterable, Sendable {
         case .update: Int64(UpdateShape.changed)
         case .cascadeDelete: Int64(CascadeDeleteShape.authors)
         case .selectiveFetch: EventModel.checksum
+        case .count: CountShape.expected(rows: rows)
         }
     }
 
@@ -166,7 +170,7 @@ public enum Workload: String, CaseIterable, Sendable {
         switch self {
         case .aggregate, .batchedScan, .fetchedResults, .prefetch, .walk, .typedPredicateFetch, .predicateConversion, .historyFetch:
             return
-        case .textAndDates, .wide, .selectiveFetch:
+        case .textAndDates, .wide, .selectiveFetch, .count:
             return
         case .update:
             let figures = try connection.integers("SELECT SUM(ZAMOUNT), SUM(Z_OPT), COUNT(*) FROM ZREADING")
