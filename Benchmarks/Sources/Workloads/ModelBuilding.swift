@@ -26,4 +26,4 @@ func workloadRows(_ standard: Int) -> Int {
 }
 
 /// SQLite's destructor constant that makes it copy bound text (`SQLITE_TRANSIENT`).
-let transientText = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+var transientText: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }

@@ -52,7 +52,10 @@ enum WideKind {
     case int64, double, string, bool, date
 
     /// The kind of attribute `column`.
-    static func of(_ column: Int) -> WideKind { [.int64, .double, .string, .bool, .date][column % 5] }
+    static func of(_ column: Int) -> WideKind { cycle[column % cycle.count] }
+
+    /// The kinds in the order attributes cycle through them.
+    static let cycle: [WideKind] = [.int64, .double, .string, .bool, .date]
 
     var attributeType: NSAttributeType {
         switch self {
