@@ -14,7 +14,12 @@ dir=${CALLGRIND_DIR:-/tmp}
 slug=$(printf '%s-%s-%s-%s' "$(basename "$build")" "$workload" "$contender" "${OCD_BENCH_ROWS:-full}" | tr -c 'A-Za-z0-9.-' '_')
 out="$dir/callgrind-$slug.out"
 cd "$(dirname "$0")"
-valgrind --tool=callgrind --callgrind-out-file="$out" "$build/release/workload-driver" "$workload" "$contender" 2>/dev/null
+# Valgrind gives up on the DWARF of Swift 6.3's release binaries ("Possibly corrupted debuginfo file");
+# a copy without debug information keeps the symbols callgrind_annotate needs.
+driver="$dir/workload-driver-$(basename "$build")-$$"
+strip --strip-debug -o "$driver" "$build/release/workload-driver"
+valgrind --tool=callgrind --callgrind-out-file="$out" "$driver" "$workload" "$contender" 2>/dev/null
+rm -f "$driver"
 callgrind_annotate --inclusive=yes "$out" 2>/dev/null | swift demangle --simplified \
     | grep -E 'protocol witness for [A-Za-z]*Contender\.run' | head -1 \
     | awk -v w="$workload" -v c="$contender" '{ gsub(",", "", $1); printf "%s\t%s\t%s instructions\n", w, c, $1 }'
