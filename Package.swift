@@ -4,8 +4,12 @@ import PackageDescription
 
 /// The library's checked and plain builds (Docs/Internals.md): `OCD_INTERNAL_CHECKS=1` compiles the run-time
 /// checks of the invariants its runtime techniques rely on, and `OCD_PLAIN_SWIFT=1` switches every such
-/// technique off.
-let openCoreDataSettings: [SwiftSetting] = ["OCD_INTERNAL_CHECKS", "OCD_PLAIN_SWIFT"].compactMap { name in
+/// technique off; `OCD_NO_IMMORTAL_LAYOUTS=1` and `OCD_NO_TYPED_RESULTS_CAST=1` switch off one technique each.
+/// Set in the environment, they reach this target alone, so a dependent package (Benchmarks/) rebuilds only
+/// the library and what uses it, not its tools.
+let openCoreDataSettings: [SwiftSetting] = [
+    "OCD_INTERNAL_CHECKS", "OCD_PLAIN_SWIFT", "OCD_NO_IMMORTAL_LAYOUTS", "OCD_NO_TYPED_RESULTS_CAST",
+].compactMap { name in
     Context.environment[name] == "1" ? .define(name) : nil
 }
 

@@ -10,10 +10,12 @@ enum FileWorkloadBenchmarks {
     /// Iterations of each workload, so that the whole suite stays well under 15 minutes.
     static func iterations(_ workload: Workload) -> Int {
         switch workload {
-        case .aggregate, .batchUpdate, .batchDelete, .historyFetch: 5
+        case .aggregate, .batchUpdate, .batchDelete, .historyFetch, .count: 5
         case .batchedScan, .fetchedResults, .migration: 3
         case .prefetch, .walk: 5
         case .typedPredicateFetch, .predicateConversion: 10
+        case .textAndDates, .wide, .selectiveFetch: 5
+        case .update, .cascadeDelete: 5
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import OpenCoreData
 
 /// The entity of the workloads as a Core Data user writes it: ten Integer 64 attributes.
@@ -55,6 +56,11 @@ public struct OpenCoreDataInsert: InsertContender {
     public init(url: URL) throws {
         context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = try ItemModel.coordinator(at: url)
+    }
+
+    /// The same work into the store of `context` (the history-tracking contender's store).
+    init(context: NSManagedObjectContext) {
+        self.context = context
     }
 
     public func run(count: Int) throws {

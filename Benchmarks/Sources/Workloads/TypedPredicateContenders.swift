@@ -26,18 +26,18 @@ public enum TypedPredicateShape {
     }
 
     /// The typed predicate of fetch `iteration`, converted.
-    static func converted(_ iteration: Int) throws -> NSPredicate {
+    static func converted(_ iteration: Int) throws -> OpenCoreData.NSPredicate {
         let wanted = Self.bucket(iteration), least = Self.threshold
         return try NSPredicate(converting: #Predicate<Reading> { $0.bucket == wanted && $0.amount >= least })
     }
 
     /// The format-string predicate of fetch `iteration`.
-    static func parsed(_ iteration: Int) -> NSPredicate {
+    static func parsed(_ iteration: Int) -> OpenCoreData.NSPredicate {
         NSPredicate(format: "bucket == %lld AND amount >= %lld", bucket(iteration), threshold)
     }
 
     /// Fetches with `predicate(i)` for every `i`, reading every amount.
-    static func fetchAll(_ context: NSManagedObjectContext, _ predicate: (Int) throws -> NSPredicate) throws -> Int64 {
+    static func fetchAll(_ context: NSManagedObjectContext, _ predicate: (Int) throws -> OpenCoreData.NSPredicate) throws -> Int64 {
         try context.performAndWait {
             var total: Int64 = 0
             for iteration in 0..<repeats {
@@ -95,7 +95,7 @@ public struct TypedPredicateConverting: Contender {
     public func run() throws -> Int64 {
         var comparisons: Int64 = 0
         for iteration in 0..<TypedPredicateShape.repeats {
-            comparisons += Int64((try TypedPredicateShape.converted(iteration) as? NSCompoundPredicate)?.subpredicates.count ?? 0)
+            comparisons += Int64((try TypedPredicateShape.converted(iteration) as? OpenCoreData.NSCompoundPredicate)?.subpredicates.count ?? 0)
         }
         return comparisons
     }
@@ -108,7 +108,7 @@ public struct FormatPredicateParsing: Contender {
     public func run() throws -> Int64 {
         var comparisons: Int64 = 0
         for iteration in 0..<TypedPredicateShape.repeats {
-            comparisons += Int64((TypedPredicateShape.parsed(iteration) as? NSCompoundPredicate)?.subpredicates.count ?? 0)
+            comparisons += Int64((TypedPredicateShape.parsed(iteration) as? OpenCoreData.NSCompoundPredicate)?.subpredicates.count ?? 0)
         }
         return comparisons
     }

@@ -11,7 +11,7 @@ public protocol Contender {
     func run() throws -> Int64
 }
 
-/// The workloads of issues 9, 10 and 50, each with its contenders side by side on the same file.
+/// The workloads of issues 9, 10, 47, 49 and 50, each with its contenders side by side on the same file.
 public enum Workload: String, CaseIterable, Sendable {
     case aggregate
     case batchUpdate = "batch-update"
@@ -24,6 +24,12 @@ public enum Workload: String, CaseIterable, Sendable {
     case typedPredicateFetch = "typed-predicate-fetch"
     case predicateConversion = "predicate-conversion"
     case historyFetch = "history-fetch"
+    case textAndDates = "text-dates"
+    case wide
+    case update
+    case cascadeDelete = "cascade-delete"
+    case selectiveFetch = "selective-fetch"
+    case count
 
     /// The benchmark's title.
     public var title: String {
@@ -39,6 +45,12 @@ public enum Workload: String, CaseIterable, Sendable {
         case .typedPredicateFetch: "Fetch 50 of 10k with a predicate, 1000 times"
         case .predicateConversion: "Predicate conversion, 1000 times"
         case .historyFetch: "History fetch 1000 transactions x 10 changes"
+        case .textAndDates: "Text and dates \(NoteModel.rows / 1000)k fetched"
+        case .wide: "Wide 40 attributes \(WideModel.rows / 1000)k fetched"
+        case .update: "Update every tenth of \(UpdateShape.rows / 1000)k"
+        case .cascadeDelete: "Cascade delete 10k authors with 100k posts"
+        case .selectiveFetch: "Selective fetch 100 rows by index, 1000 times"
+        case .count: "Count 1M with a predicate, 10 times"
         }
     }
 
@@ -64,6 +76,29 @@ public enum Workload: String, CaseIterable, Sendable {
         case .typedPredicateFetch: [OpenCoreDataTypedPredicateFetch.self, OpenCoreDataFormatPredicateFetch.self, RawSQLitePredicateFetch.self]
         case .predicateConversion: [TypedPredicateConverting.self, FormatPredicateParsing.self]
         case .historyFetch: [OpenCoreDataHistoryFetch.self, RawSQLiteHistoryFetch.self]
+        case .textAndDates:
+            [
+                OpenCoreDataTextAndDates.self, OpenCoreDataKVCTextAndDates.self, RawSQLiteTextAndDates.self,
+                GRDBRecordTextAndDates.self, GRDBCodableTextAndDates.self,
+            ]
+        case .wide:
+            [
+                OpenCoreDataWideFetch.self, OpenCoreDataKVCWideFetch.self, RawSQLiteWideFetch.self, GRDBRecordWideFetch.self,
+                GRDBCodableWideFetch.self,
+            ]
+        case .update:
+            [OpenCoreDataUpdate.self, OpenCoreDataKVCUpdate.self, RawSQLiteUpdate.self, GRDBRecordUpdate.self, GRDBCodableUpdate.self]
+        case .cascadeDelete:
+            [
+                OpenCoreDataCascadeDelete.self, OpenCoreDataKVCCascadeDelete.self, RawSQLiteCascadeDelete.self,
+                GRDBRecordCascadeDelete.self, GRDBCodableCascadeDelete.self,
+            ]
+        case .selectiveFetch:
+            [
+                OpenCoreDataSelectiveFetch.self, OpenCoreDataKVCSelectiveFetch.self, RawSQLiteSelectiveFetch.self,
+                GRDBRecordSelectiveFetch.self, GRDBCodableSelectiveFetch.self,
+            ]
+        case .count: [OpenCoreDataCount.self, RawSQLiteCount.self]
         }
     }
 
@@ -71,20 +106,26 @@ public enum Workload: String, CaseIterable, Sendable {
     public var changesFile: Bool {
         switch self {
         case .aggregate, .batchedScan, .prefetch, .walk, .typedPredicateFetch, .predicateConversion, .historyFetch: false
-        case .batchUpdate, .batchDelete, .fetchedResults, .migration: true
+        case .textAndDates, .wide, .selectiveFetch, .count: false
+        case .batchUpdate, .batchDelete, .fetchedResults, .migration, .update, .cascadeDelete: true
         }
     }
 
     /// Rows of the fixture.
     public var rows: Int {
         switch self {
-        case .aggregate, .batchedScan, .migration: 1_000_000
+        case .aggregate, .batchedScan, .migration, .count: 1_000_000
         case .batchUpdate, .batchDelete: 200_000
         case .fetchedResults: FetchedResultsScript.rows
         case .prefetch, .walk: AuthorModel.authors * AuthorModel.postsPerAuthor
         case .typedPredicateFetch: TypedPredicateShape.rows
         case .predicateConversion: 1
         case .historyFetch: HistoryWorkload.transactions * HistoryWorkload.changesPerTransaction
+        case .textAndDates: NoteModel.rows
+        case .wide: WideModel.rows
+        case .update: UpdateShape.rows
+        case .cascadeDelete: AuthorModel.authors * AuthorModel.postsPerAuthor
+        case .selectiveFetch: EventModel.rows
         }
     }
 
@@ -92,8 +133,11 @@ public enum Workload: String, CaseIterable, Sendable {
     public func makeFixture() throws -> StoreFixture {
         switch self {
         case .migration: try PersonModels.fixture(rows: rows)
-        case .prefetch, .walk: try AuthorModel.fixture()
+        case .prefetch, .walk, .cascadeDelete: try AuthorModel.fixture()
         case .historyFetch: try HistoryWorkload.fixture()
+        case .textAndDates: try NoteModel.fixture()
+        case .wide: try WideModel.fixture()
+        case .selectiveFetch: try EventModel.fixture()
         default: try ReadingModel.fixture(rows: rows)
         }
     }
@@ -111,6 +155,12 @@ public enum Workload: String, CaseIterable, Sendable {
         case .typedPredicateFetch: TypedPredicateShape.expectedSum
         case .predicateConversion: Int64(2 * TypedPredicateShape.repeats)
         case .historyFetch: HistoryWorkload.expected
+        case .textAndDates: NoteModel.checksum
+        case .wide: WideModel.checksum
+        case .update: Int64(UpdateShape.changed)
+        case .cascadeDelete: Int64(CascadeDeleteShape.authors)
+        case .selectiveFetch: EventModel.checksum
+        case .count: CountShape.expected(rows: rows)
         }
     }
 
@@ -120,6 +170,21 @@ public enum Workload: String, CaseIterable, Sendable {
         switch self {
         case .aggregate, .batchedScan, .fetchedResults, .prefetch, .walk, .typedPredicateFetch, .predicateConversion, .historyFetch:
             return
+        case .textAndDates, .wide, .selectiveFetch, .count:
+            return
+        case .update:
+            let figures = try connection.integers("SELECT SUM(ZAMOUNT), SUM(Z_OPT), COUNT(*) FROM ZREADING")
+            let changed = Int64(UpdateShape.changed)
+            let want = [ReadingModel.amountSum(rows: rows) + changed, Int64(rows) + changed, Int64(rows)]
+            guard figures == want else { throw WorkloadError("the update left \(figures), not \(want)") }
+        case .cascadeDelete:
+            let kept = Int64(AuthorModel.authors - CascadeDeleteShape.authors)
+            let authors = try connection.integers("SELECT COUNT(*), MIN(ZNUMBER) FROM ZAUTHOR")
+            let posts = try connection.integers("SELECT COUNT(*), MIN(ZAUTHOR) FROM ZPOST")
+            let want = [
+                [kept, Int64(CascadeDeleteShape.authors)], [kept * Int64(AuthorModel.postsPerAuthor), Int64(CascadeDeleteShape.authors + 1)],
+            ]
+            guard [authors, posts] == want else { throw WorkloadError("the cascade delete left \([authors, posts]), not \(want)") }
         case .batchUpdate:
             let figures = try connection.integers("SELECT SUM(ZAMOUNT), SUM(Z_OPT), COUNT(*) FROM ZREADING")
             let want = [ReadingModel.amountSum(rows: rows) + Int64(rows / 2), Int64(rows + rows / 2), Int64(rows)]

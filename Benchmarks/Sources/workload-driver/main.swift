@@ -2,10 +2,10 @@ import Foundation
 import Workloads
 
 // Runs one workload once, one contender or all of them, for profiling and quick timings:
-//   workload-driver insert|fetch|small-fetch|aggregate|batch-update|batch-delete|batched-scan|frc|migration|prefetch|walk [contender|all]
+//   workload-driver insert|fetch|small-fetch|<a Workload's raw value, e.g. walk, text-dates, update> [contender|all]
 // e.g. `valgrind --tool=callgrind .build/release/workload-driver fetch OpenCoreData`.
 // Without a contender it lists them; with `all` it runs each and prints wall times.
-// OCD_BENCH_ROWS=N overrides the row count of the insert, fetch and small-fetch workloads (e.g. smaller under valgrind);
+// OCD_BENCH_ROWS=N overrides the row count of the insert, fetch, small-fetch, text-dates, wide and update workloads (e.g. smaller under valgrind);
 // OCD_BENCH_REPEAT=N runs the insert, fetch and small-fetch workloads N times in the process and prints their minimum and median.
 
 let workloads = ["insert", "fetch", "small-fetch"] + Workload.allCases.map(\.rawValue)
