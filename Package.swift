@@ -4,11 +4,11 @@ import PackageDescription
 
 /// The library's checked and plain builds (Docs/Internals.md): `OCD_INTERNAL_CHECKS=1` compiles the run-time
 /// checks of the invariants its runtime techniques rely on, and `OCD_PLAIN_SWIFT=1` switches every such
-/// technique off; `OCD_NO_IMMORTAL_LAYOUTS=1` and `OCD_NO_TYPED_RESULTS_CAST=1` switch off one technique each.
+/// technique off; `OCD_NO_TYPED_RESULTS_CAST=1` switches off that one technique.
 /// Set in the environment, they reach this target alone, so a dependent package (Benchmarks/) rebuilds only
 /// the library and what uses it, not its tools.
 let openCoreDataSettings: [SwiftSetting] = [
-    "OCD_INTERNAL_CHECKS", "OCD_PLAIN_SWIFT", "OCD_NO_IMMORTAL_LAYOUTS", "OCD_NO_TYPED_RESULTS_CAST",
+    "OCD_INTERNAL_CHECKS", "OCD_PLAIN_SWIFT", "OCD_NO_TYPED_RESULTS_CAST",
 ].compactMap { name in
     Context.environment[name] == "1" ? .define(name) : nil
 }
@@ -43,7 +43,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.linux]))]
         ),
         // What Swift cannot spell: the runtime's class-method lookup (see ManagedObjectOverrides.swift), a
-        // conditional retain, immortal objects (see ObjectImmortality.swift) and C thread-local slots.
+        // conditional retain and C thread-local slots.
         // zlib inflates and deflates the raw DEFLATE streams of Core Data's model caches (Z_MODELCACHE).
         .target(name: "COpenCoreDataRuntime", linkerSettings: [.linkedLibrary("z")]),
         .macro(

@@ -30,11 +30,6 @@ const void *_Nullable ocd_managedObjectMethodImplementation(const void *_Nonnull
 /// The object's memory must still be allocated (an unowned reference count keeps it so).
 _Bool ocd_tryRetain(const void *_Nonnull object);
 
-/// Makes the Swift object at `object` immortal: it is never deallocated, and retaining or releasing it
-/// no longer writes its reference count. Returns `false`, leaving the object as it was, when the Swift
-/// runtime cannot. Call it before the object is shared with another thread.
-_Bool ocd_makeImmortal(void *_Nonnull object);
-
 /// The number of pointer slots each thread has (see `ThreadPointerSlot` in OpenCoreData).
 #define OCD_THREAD_SLOT_COUNT 4
 

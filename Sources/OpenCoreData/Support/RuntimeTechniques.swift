@@ -35,15 +35,6 @@ enum RuntimeTechniques {
         #endif
     }
 
-    /// Shared slot layouts made immortal (`ObjectImmortality`); off: `OCD_NO_IMMORTAL_LAYOUTS`.
-    static var immortalLayouts: Bool {
-        #if OCD_PLAIN_SWIFT || OCD_NO_IMMORTAL_LAYOUTS
-        false
-        #else
-        true
-        #endif
-    }
-
     /// A managed object's context held as an unretained pointer; off (a `weak` reference):
     /// `OCD_NO_UNRETAINED_CONTEXT`.
     static var unretainedContext: Bool {

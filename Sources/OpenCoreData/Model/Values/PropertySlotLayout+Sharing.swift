@@ -4,18 +4,13 @@ extension PropertySlotLayout {
 
     /// The one layout of the given shape for the whole process, made on first use.
     ///
-    /// Every value buffer of an entity holds a reference to its layout, and every copy of a buffer's
-    /// values retains it: a fetched object's layout is retained about a dozen times in its life. A
-    /// shared layout is immortal (see ``ObjectImmortality``), so those retains and releases leave its
-    /// reference count alone instead of each taking an atomic read-modify-write of one shared word.
-    /// Immortal layouts are never freed; sharing them by shape keeps their number that of the distinct
-    /// shapes in use, however many times a model is loaded.
+    /// Shared layouts are never freed: values hold their layout without a reference count (see
+    /// ``PropertyValues``), which only a layout that lives as long as the process allows. Sharing them by
+    /// shape keeps their number that of the distinct shapes in use, however many times a model is loaded.
     static func shared(_ shape: Shape) -> PropertySlotLayout {
         sharedLayouts.withLock { layouts in
             if let layout = layouts[shape] { return layout }
             let layout = PropertySlotLayout(shape)
-            // Immortal before it is published: no other thread holds it yet.
-            ObjectImmortality.make(layout)
             layouts[shape] = layout
             return layout
         }
