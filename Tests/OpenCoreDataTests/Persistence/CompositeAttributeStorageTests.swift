@@ -72,6 +72,30 @@ struct CompositeAttributeStorageTests {
         #expect(names == ["North"])
     }
 
+    @Test("a whole composite compares with nil in SQL and cannot be sorted on; its elements can")
+    func wholeComposite() throws {
+        let stack = try GraphStack(model: Self.model())
+        let context = stack.context()
+        context.make("Place", ["name": "North", "location": ["latitude": 70.0]])
+        context.make("Place", ["name": "South", "location": ["latitude": -40.0]])
+        context.make("Place", ["name": "Nowhere"])
+        try context.save()
+        let other = stack.context(try stack.secondCoordinator())
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Place")
+        request.predicate = NSPredicate(format: "location == nil")
+        #expect(try other.fetch(request).compactMap { $0.value(forKey: "name") as? String } == ["Nowhere"])
+        request.predicate = NSPredicate(format: "location != nil")
+        request.sortDescriptors = [NSSortDescriptor(key: "location.latitude", ascending: true)]
+        #expect(try other.fetch(request).compactMap { $0.value(forKey: "name") as? String } == ["South", "North"])
+        request.sortDescriptors = [NSSortDescriptor(key: "location", ascending: true)]
+        #expect {
+            try other.fetch(request)
+        } throws: { error in
+            (error as NSError).code == NSPersistentStoreUnsupportedRequestTypeError
+                && (error as NSError).localizedDescription.contains("composite")
+        }
+    }
+
     @Test("a value that is not a dictionary of the elements fails the save with an error naming the attribute")
     func badValues() throws {
         let stack = try GraphStack(model: Self.model())

@@ -20,6 +20,9 @@ extension SQLiteFetchCompiler {
         guard selector == "compare:" || Self.sortCollations[selector] != nil else {
             throw Self.unsupported("the sort descriptor on \"\(key)\" uses the selector \(selector), which SQL cannot run")
         }
+        if Self.namesWholeComposite(key, from: scope.entity) {
+            throw Self.unsupported("the sort key \"\(key)\" is a whole composite attribute, which has no order (sort on one of its elements)")
+        }
         let term: SQLFragment
         switch try operand(NSExpression(forKeyPath: key), in: scope) {
         case .scalar(let sql, let category):
@@ -32,5 +35,23 @@ extension SQLiteFetchCompiler {
             throw Self.unsupported("the sort key \"\(key)\" is not an attribute (relationships and to-many key paths cannot be sorted on)")
         }
         return term + (descriptor.ascending ? " ASC" : " DESC")
+    }
+
+    /// Whether `key`, read from `entity` through to-one relationships, ends at a composite attribute
+    /// itself rather than at one of its elements. (The key path resolution gives a whole composite a
+    /// present-or-absent value, for comparisons with `nil`; it has no order to sort by.)
+    private static func namesWholeComposite(_ key: String, from entity: NSEntityDescription) -> Bool {
+        var current = entity
+        let components = key.split(separator: ".").map(String.init)
+        for (index, name) in components.enumerated() {
+            guard let property = current.propertiesByName[name] else { return false }
+            if let relationship = property as? NSRelationshipDescription {
+                guard !relationship.isToMany, let destination = relationship.destinationEntity else { return false }
+                current = destination
+                continue
+            }
+            return property is NSCompositeAttributeDescription && index == components.count - 1
+        }
+        return false
     }
 }
