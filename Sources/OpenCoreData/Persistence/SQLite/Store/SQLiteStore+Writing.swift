@@ -336,7 +336,7 @@ struct RowWriter {
         let layout = try store.layout(of: id.entity)
         try noteObsoleteExternalData(of: id, layout: layout, names: Set(changedValues.keys))
         var columns = try assignments(for: id.entity, layout: layout, values: changedValues)
-        if let maintained = store._triggerMaintainedColumns[layout.table] {
+        if !store._triggerMaintainedColumns.isEmpty, let maintained = store._triggerMaintainedColumns[layout.table] {
             // The file's triggers keep these columns: writing the context's value too would count twice.
             columns.removeAll { maintained.contains($0.0) }
         }
