@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs a command against a throwaway PostgreSQL server: a new cluster in a temporary directory, owned by
 # the `postgres` user (initdb refuses root), listening on 127.0.0.1 at a free port, with a database
-# `opencoredata`. The command sees its URL in OCD_POSTGRES_URL; the server is stopped and its directory
+# `opencoredata`. The command sees its URL in OPENCOREDATA_POSTGRES_URL
+# (and in its short alias OCD_POSTGRES_URL); the server is stopped and its directory
 # removed when the command ends, whatever its exit status, which the script returns.
 #
 #   Scripts/with-postgres.sh swift test --filter OpenCoreDataPostgreSQLTests
@@ -61,7 +62,8 @@ as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
 }
 PGPASSWORD=$password "$bin/createdb" -h 127.0.0.1 -p "$port" -U ocd opencoredata
 
-export OCD_POSTGRES_URL="postgres://ocd:$password@127.0.0.1:$port/opencoredata"
+export OPENCOREDATA_POSTGRES_URL="postgres://ocd:$password@127.0.0.1:$port/opencoredata"
+export OCD_POSTGRES_URL="$OPENCOREDATA_POSTGRES_URL"
 echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk "{print \$3}") on 127.0.0.1:$port" >&2
 set +e
 "$@"

@@ -5,8 +5,15 @@ import Testing
 
 /// The server the tests use, a new PostgreSQL schema per test, and a small model.
 enum PostgreSQLTestKit {
-    /// The server's URL, from `OCD_POSTGRES_URL` (`Scripts/with-postgres.sh` sets it).
-    static var serverURL: String? { ProcessInfo.processInfo.environment["OCD_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
+    /// The server's URL, from `OPENCOREDATA_POSTGRES_URL` (`Scripts/with-postgres.sh` sets it), or from its
+    /// short alias `OCD_POSTGRES_URL`.
+    static var serverURL: String? {
+        let environment = ProcessInfo.processInfo.environment
+        for name in ["OPENCOREDATA_POSTGRES_URL", "OCD_POSTGRES_URL"] {
+            if let value = environment[name], !value.isEmpty { return value }
+        }
+        return nil
+    }
 
     /// Whether the tests run: with a server, and always under CI (where a missing server fails them).
     static var enabled: Bool { serverURL != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
@@ -15,7 +22,7 @@ enum PostgreSQLTestKit {
 
     /// The server's URL; fails the test with how to get one when there is none.
     static func server() throws -> URL {
-        let text = try #require(serverURL, "OCD_POSTGRES_URL is not set: run the tests through Scripts/with-postgres.sh")
+        let text = try #require(serverURL, "OPENCOREDATA_POSTGRES_URL is not set: run the tests through Scripts/with-postgres.sh")
         return try #require(URL(string: text))
     }
 
