@@ -60,15 +60,9 @@ extension NSManagedObjectContext {
             }
         }
         if let relationship, relationship.isToMany, !toManyOwners.isEmpty {
-            let related = try coordinator.relatedObjectIDs(for: relationship, ofAll: Array(toManyOwners.keys))
-            for (id, (owner, _)) in toManyOwners {
-                let members = (related[id] ?? []).map { object(with: $0) }
-                owner.toMany[name] = members
-                if owner.snapshot[name] == nil { owner.snapshot[name] = members.map(\.objectID) }
-                members.forEach(add)
-            }
+            try _loadToMany(relationship, of: toManyOwners.mapValues(\.0), coordinator: coordinator).forEach(add)
         }
-        try loadRows(of: destinations.filter { $0._isFault }, coordinator: coordinator)
+        try _loadRows(of: destinations.filter { $0._isFault }, coordinator: coordinator)
         if let relationship, relationship.isToMany {
             // After the rows: filling a fault starts its relationships afresh.
             try prefetchInverse(of: relationship, for: destinations, coordinator: coordinator)
@@ -95,17 +89,30 @@ extension NSManagedObjectContext {
             owners[destination._objectID] = destination
         }
         guard !owners.isEmpty else { return }
-        let related = try coordinator.relatedObjectIDs(for: inverse, ofAll: Array(owners.keys))
+        _ = try _loadToMany(inverse, of: owners, coordinator: coordinator)
+    }
+
+    /// Loads a to-many relationship of many objects (loaded, with permanent IDs) in one query per store
+    /// (per 10,000 owners) and returns the destinations, each owner's in order; the destinations that
+    /// were not registered yet are faults.
+    func _loadToMany(
+        _ relationship: NSRelationshipDescription, of owners: [NSManagedObjectID: NSManagedObject],
+        coordinator: NSPersistentStoreCoordinator
+    ) throws -> [NSManagedObject] {
+        let related = try StoreRequestor.run(self) { try coordinator.relatedObjectIDs(for: relationship, ofAll: Array(owners.keys)) }
+        var destinations: [NSManagedObject] = []
         for (id, owner) in owners {
             let members = (related[id] ?? []).map { object(with: $0) }
-            owner.toMany[inverse.name] = members
-            if owner.snapshot[inverse.name] == nil { owner.snapshot[inverse.name] = members.map(\.objectID) }
+            owner.toMany[relationship.name] = members
+            if owner.snapshot[relationship.name] == nil { owner.snapshot[relationship.name] = members.map(\.objectID) }
+            destinations += members
         }
+        return destinations
     }
 
     /// Fills faults with their rows: one fetch per entity hierarchy for SQLite stores; rows of other
     /// stores are read by ID, in memory.
-    private func loadRows(of faults: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) throws {
+    func _loadRows(of faults: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) throws {
         guard !faults.isEmpty else { return }
         var byRoot: [ObjectIdentifier: (NSEntityDescription, [NSManagedObjectID])] = [:]
         for fault in faults {

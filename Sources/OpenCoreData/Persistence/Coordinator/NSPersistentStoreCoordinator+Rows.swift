@@ -82,8 +82,19 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Destination IDs of a to-many relationship of one object, in order for ordered relationships.
+    ///
+    /// A SQLite store reads the destinations of a one-to-many relationship whole (see
+    /// `SQLiteStore.storeRelatedRows(for:of:)`); their rows join the row cache where it has none for them
+    /// (a row already cached stays, so the cache's generation and the faults made from it stay valid),
+    /// and each destination's fault fires from the cache instead of a query of its own.
     func relatedObjectIDs(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
         guard let store = _store(of: objectID) else { return [] }
+        if !QueryGenerationScope.isPinned, let sqlite = store as? SQLiteStore,
+            let rows = try sqlite.storeRelatedRows(for: relationship, of: objectID)
+        {
+            _rowCache.storeUncached(rows)
+            return rows.map(\.objectID)
+        }
         return try store._relatedObjectIDs(for: relationship, of: objectID)
     }
 

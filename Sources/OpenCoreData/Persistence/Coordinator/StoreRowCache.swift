@@ -164,6 +164,19 @@ final class StoreRowCache: @unchecked Sendable {
         }
     }
 
+    /// Stores the rows of objects the cache has no row for, leaving every cached row as it is: no row is
+    /// replaced, so the cache's generation stays as it is. Stores nothing while a query generation is
+    /// pinned.
+    func storeUncached(_ newRows: [StoreRow]) {
+        guard !QueryGenerationScope.isPinned, !newRows.isEmpty else { return }
+        lock.withLock {
+            indexUnindexedRows()
+            for row in newRows where rows[row.identity] == nil {
+                _ = rows.updateValue(row, forIdentity: row.identity)
+            }
+        }
+    }
+
     /// Stores the rows of a save's new objects: the objects with the temporary IDs of `inserts` now have
     /// the permanent IDs `ids` (position by position), and their rows `version`.
     ///

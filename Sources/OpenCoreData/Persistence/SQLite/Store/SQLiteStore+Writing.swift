@@ -189,22 +189,56 @@ extension SQLiteStore {
     }
 
     /// Optimistic locking: every updated or deleted row must still have the version the context read.
+    ///
+    /// The versions are read a table at a time, `versionCheckChunk` keys per statement; only a row whose
+    /// version differs is read whole, for the conflict.
     private func checkVersions(_ changes: StoreSaveChanges, in db: Database) throws {
-        var conflicts: [StoreSaveConflicts.Conflict] = []
         let expected =
             changes.updated.map { ($0.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
             + changes.versionChecks.map { ($0.objectID, $0.expectedVersion) }
+        guard !expected.isEmpty else { return }
+        // The keys to check, by table, in the order they come.
+        var keysByTable: [String: [Int64]] = [:]
+        var tables: [String] = []
+        var memo = EntityRunMemo<String>()
+        var checks: [(id: NSManagedObjectID, version: Int64, table: String, key: Int64)] = []
+        checks.reserveCapacity(expected.count)
         for (id, version) in expected {
             guard let pk = id.primaryKey else { continue }
-            let table = try layout(of: id.entity).table
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(table) WHERE Z_PK = ?"), arguments: [pk])
-            let current: Int64? = row?["Z_OPT"]
-            if current != version {
-                conflicts.append(.init(objectID: id, expectedVersion: version, storeRow: try row.map(decodeTableRow)))
+            let table = try memo.value(for: id.entity) { try layout(of: $0).table }
+            if keysByTable[table] == nil { tables.append(table) }
+            keysByTable[table, default: []].append(pk)
+            checks.append((id, version, table, pk))
+        }
+        var versions: [String: [Int64: Int64]] = [:]
+        for table in tables {
+            let keys = keysByTable[table] ?? []
+            var current: [Int64: Int64] = [:]
+            current.reserveCapacity(keys.count)
+            for start in stride(from: 0, to: keys.count, by: Self.versionCheckChunk) {
+                let chunk = keys[start..<min(start + Self.versionCheckChunk, keys.count)]
+                let sql =
+                    "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+                // A full chunk's statement is reused; a shorter last one is made for this save alone.
+                let statement = try chunk.count == Self.versionCheckChunk ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(chunk.map(\.databaseValue)))
+                while let row = try rows.next() {
+                    guard let key = try row.storedInteger(atIndex: 0) else { continue }
+                    current[key] = try row.storedInteger(atIndex: 1) ?? 0
+                }
             }
+            versions[table] = current
+        }
+        var conflicts: [StoreSaveConflicts.Conflict] = []
+        for check in checks where versions[check.table]?[check.key] != check.version {
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(check.table) WHERE Z_PK = ?"), arguments: [check.key])
+            conflicts.append(.init(objectID: check.id, expectedVersion: check.version, storeRow: try row.map(decodeTableRow)))
         }
         if !conflicts.isEmpty { throw StoreSaveConflicts(conflicts: conflicts) }
     }
+
+    /// How many keys one statement of the optimistic-locking check reads.
+    static let versionCheckChunk = 500
 
     /// The ID each insert has once saved, position by position: a permanent ID allocated per root entity
     /// for each temporary ID, the insert's own ID otherwise.
