@@ -3,15 +3,16 @@ import OpenCoreData
 import PostgresNIO
 
 /// A `.dictionaryResultType` fetch compiled to one statement: `propertiesToFetch` (attributes, to-one
-/// relationships, key-path expressions and the aggregate functions `count:`, `sum:`, `average:`, `min:`
-/// and `max:` in expression descriptions), `propertiesToGroupBy`, `havingPredicate`, sort descriptors,
-/// `returnsDistinctResults`, offset and limit. Values come back as the SQLite store gives them: each
+/// relationships, key paths through to-one relationships, and in expression descriptions key paths,
+/// `posts.@count` and the aggregate functions `count:`, `sum:`, `average:`, `min:` and `max:`),
+/// `propertiesToGroupBy`, `havingPredicate`, sort descriptors, `returnsDistinctResults`, offset and limit. Values come back as the SQLite store gives them: each
 /// expression's value converted to its description's `expressionResultType`, nil values left out.
 struct PostgreSQLDictionaryFetch {
     let store: PostgreSQLStore
     let open: PostgreSQLStore.Open
     let request: NSFetchRequest<NSFetchRequestResult>
     let entity: NSEntityDescription
+    let joins = Joins()
 
     /// The aggregate functions of `NSExpression` and their PostgreSQL forms.
     static let aggregateFunctions: [String: String] = [
@@ -64,6 +65,8 @@ struct PostgreSQLDictionaryFetch {
             order = groups.flatMap { group in group.select.map { "\($0)\(group.isText ? " COLLATE \"C\"" : "") ASC NULLS FIRST" } }
         }
         var sql = "SELECT \(request.returnsDistinctResults ? "DISTINCT " : "")\(terms.flatMap(\.select).joined(separator: ", ")) FROM \(table) t0"
+        // Read after every term compiled: key paths add the joins.
+        for join in joins.clauses { sql += " " + join }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !groups.isEmpty { sql += " GROUP BY " + groups.flatMap(\.select).joined(separator: ", ") }
         sql += having
@@ -166,27 +169,61 @@ struct PostgreSQLDictionaryFetch {
         }
     }
 
-    /// A fetched attribute or to-one relationship of the entity.
+    /// The `LEFT JOIN`s of the to-one relationships key paths go through, one per path prefix, so that an
+    /// object without a destination still gives a dictionary (without the key's value).
+    // Not Sendable: made and used by one fetch, on its calling thread.
+    final class Joins {
+        var clauses: [String] = []
+        var aliases: [String: String] = [:]
+    }
+
+    /// A fetched attribute or to-one relationship of the entity, or a key path through to-one
+    /// relationships to one (`owner.name`).
     private func keyPathTerm(_ path: String) throws -> Term {
-        let columns = open.schema.columns[entity.name ?? ""] ?? [:]
-        if let attribute = entity.attributesByName[path], let column = columns[path] {
+        var components = path.split(separator: ".").map(String.init)
+        while components.count > 1, components[0] == "self" || components[0] == "SELF" { components.removeFirst() }
+        guard let last = components.last else { throw Self.unsupported("an empty key path") }
+        var owner = entity
+        var alias = "t0"
+        var prefix = ""
+        for step in components.dropLast() {
+            guard let relationship = owner.relationshipsByName[step], let destination = relationship.destinationEntity,
+                let column = open.schema.columns[owner.name ?? ""]?[step]
+            else {
+                if owner.relationshipsByName[step]?.isToMany == true {
+                    throw Self.unsupported("\"\(path)\" crosses the to-many relationship \"\(step)\"; fetch an aggregate of it instead")
+                }
+                throw Self.unsupported("\"\(path)\" names no to-one relationship \"\(step)\" of entity \"\(owner.name ?? "")\"")
+            }
+            prefix += (prefix.isEmpty ? "" : ".") + step
+            if let joined = joins.aliases[prefix] {
+                alias = joined
+            } else {
+                let next = "j\(joins.aliases.count + 1)"
+                joins.clauses.append(
+                    "LEFT JOIN \(open.schema.table(of: destination)) \(next) ON \(next).\"Z_PK\" = \(alias).\(PostgreSQLSchema.quote(column.name))")
+                joins.aliases[prefix] = next
+                alias = next
+            }
+            owner = destination
+        }
+        let columns = open.schema.columns[owner.name ?? ""] ?? [:]
+        if let attribute = owner.attributesByName[last], let column = columns[last] {
             return Term(
-                key: path, select: [PostgreSQLValues.selection("t0.\(PostgreSQLSchema.quote(column.name))", as: attribute.attributeType)],
+                key: path, select: [PostgreSQLValues.selection("\(alias).\(PostgreSQLSchema.quote(column.name))", as: attribute.attributeType)],
                 kind: .attribute(attribute.attributeType), isAggregate: false, comparedAs: attribute.attributeType)
         }
-        if let relationship = entity.relationshipsByName[path], !relationship.isToMany, let column = columns[path],
+        if let relationship = owner.relationshipsByName[last], !relationship.isToMany, let column = columns[last],
             let destination = relationship.destinationEntity
         {
-            var select = ["t0.\(PostgreSQLSchema.quote(column.name))"]
-            if let entityColumn = columns[path + "#entity"] { select.append("t0.\(PostgreSQLSchema.quote(entityColumn.name))") }
+            var select = ["\(alias).\(PostgreSQLSchema.quote(column.name))"]
+            if let entityColumn = columns[last + "#entity"] { select.append("\(alias).\(PostgreSQLSchema.quote(entityColumn.name))") }
             return Term(key: path, select: select, kind: .objectID(destination), isAggregate: false, comparedAs: .integer64AttributeType)
         }
-        if entity.relationshipsByName[path]?.isToMany == true {
+        if owner.relationshipsByName[last]?.isToMany == true {
             throw Self.unsupported("\"\(path)\" is a to-many relationship; fetch it with an NSExpressionDescription (for example count:(\(path)))")
         }
-        throw Self.unsupported(
-            "\"\(path)\" names no attribute or to-one relationship of entity \"\(entity.name ?? "")\" (key paths through relationships are not built yet)"
-        )
+        throw Self.unsupported("\"\(path)\" names no attribute or to-one relationship of entity \"\(owner.name ?? "")\"")
     }
 
     /// An expression description's expression: an aggregate function of an attribute, or an attribute.
@@ -200,6 +237,14 @@ struct PostgreSQLDictionaryFetch {
                 return Term(
                     key: key, select: ["count(*)"], kind: .expression(result: resultType, raw: .integer), isAggregate: true,
                     comparedAs: .integer64AttributeType)
+            }
+            if function == "count", argument.expressionType == .keyPath, argument.operand.expressionType == .evaluatedObject,
+                let perRow = toManyCount(argument.keyPath + ".@count")
+            {
+                // count:(posts): the group's total of each row's count, as SQLite computes it.
+                return Term(
+                    key: key, select: ["COALESCE(sum(\(perRow)), 0)::bigint"], kind: .expression(result: resultType, raw: .integer),
+                    isAggregate: true, comparedAs: .integer64AttributeType)
             }
             guard argument.expressionType == .keyPath, argument.operand.expressionType == .evaluatedObject else {
                 throw Self.unsupported("the argument of \(expression.function) in \"\(key)\" must be a key path of the fetched entity")
@@ -269,6 +314,11 @@ struct PostgreSQLDictionaryFetch {
             }
         }
         if expression.expressionType == .keyPath, expression.operand.expressionType == .evaluatedObject {
+            if let count = toManyCount(expression.keyPath) {
+                return Term(
+                    key: key, select: [count], kind: .expression(result: resultType, raw: .integer), isAggregate: false,
+                    comparedAs: .integer64AttributeType)
+            }
             let column = try keyPathTerm(expression.keyPath)
             guard case .attribute(let type) = column.kind else { return column.renamed(key) }
             guard type != .binaryDataAttributeType, type != .UUIDAttributeType else { return column.renamed(key) }
@@ -278,6 +328,15 @@ struct PostgreSQLDictionaryFetch {
             return Term(key: key, select: [sql], kind: .expression(result: resultType, raw: raw), isAggregate: false, comparedAs: type)
         }
         throw Self.unsupported("the expression \(expression) of \"\(key)\" is not built yet (aggregates of attributes and key paths are)")
+    }
+
+    /// The correlated `(SELECT count(*) …)` of a `posts.@count` key path on each fetched row; nil for
+    /// another key path.
+    private func toManyCount(_ path: String) -> String? {
+        guard path.hasSuffix(".@count") else { return nil }
+        // Without a subquery's predicate, a count binds no parameter: a compiler of its own is enough.
+        var counter = PostgreSQLPredicateCompiler(schema: open.schema, store: store)
+        return counter.countOfToMany(NSExpression(forKeyPath: path), entity: entity, alias: "t0")
     }
 
     /// An `ORDER BY` term: a fetched column's name, or an attribute of the entity.

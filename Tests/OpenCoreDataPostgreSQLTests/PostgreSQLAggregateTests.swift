@@ -13,7 +13,7 @@ private typealias NSSortDescriptor = OpenCoreData.NSSortDescriptor
 @Suite("PostgreSQL store aggregates and groups", .enabled(if: PostgreSQLTestKit.enabled, PostgreSQLTestKit.reason))
 struct PostgreSQLAggregateTests {
     /// Eleven people: level `i % 3`, age `i * 3 % 7` (none for i = 4), score `i / 4`, joined `i` days
-    /// after 2001, names N0…N10 and Ëve; two notes each for the first six.
+    /// after 2001, names N0…N10 and Ëve; two notes each for the first six, and a note of no one.
     private static func seed(_ coordinator: NSPersistentStoreCoordinator) throws {
         let context = PostgreSQLTestKit.context(coordinator)
         try context.performAndWait { () throws -> Void in
@@ -31,6 +31,9 @@ struct PostgreSQLAggregateTests {
                     note.setValue(person, forKey: "owner")
                 }
             }
+            let orphan = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            orphan.setValue("orphan", forKey: "text")
+            orphan.setValue(Int32(99), forKey: "rank")
             try context.save()
         }
     }
@@ -58,12 +61,12 @@ struct PostgreSQLAggregateTests {
 
     /// The dictionaries of a request, each value described with its type: an `NSNumber` as an integer,
     /// double or float (by its `objCType`) and its value, a date by its seconds, text as it is.
-    private static func results(_ coordinator: NSPersistentStoreCoordinator, _ configure: (NSFetchRequest<NSDictionary>) -> Void) throws
-        -> [[String: String]]
-    {
+    private static func results(
+        _ coordinator: NSPersistentStoreCoordinator, entity: String, _ configure: (NSFetchRequest<NSDictionary>) -> Void
+    ) throws -> [[String: String]] {
         let context = PostgreSQLTestKit.context(coordinator)
         return try context.performAndWait {
-            let request = NSFetchRequest<NSDictionary>(entityName: "Person")
+            let request = NSFetchRequest<NSDictionary>(entityName: entity)
             request.resultType = .dictionaryResultType
             configure(request)
             return try context.fetch(request).map { dictionary in
@@ -93,10 +96,10 @@ struct PostgreSQLAggregateTests {
     @discardableResult
     private static func same(
         _ stores: (postgres: NSPersistentStoreCoordinator, sqlite: NSPersistentStoreCoordinator, directory: URL),
-        _ configure: (NSFetchRequest<NSDictionary>) -> Void, sourceLocation: SourceLocation = #_sourceLocation
+        entity: String = "Person", _ configure: (NSFetchRequest<NSDictionary>) -> Void, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [[String: String]] {
-        let onServer = try results(stores.postgres, configure)
-        let onFile = try results(stores.sqlite, configure)
+        let onServer = try results(stores.postgres, entity: entity, configure)
+        let onFile = try results(stores.sqlite, entity: entity, configure)
         #expect(onServer == onFile, sourceLocation: sourceLocation)
         #expect(!onServer.isEmpty, sourceLocation: sourceLocation)
         return onServer
@@ -182,6 +185,53 @@ struct PostgreSQLAggregateTests {
         }
     }
 
+    @Test("key paths through to-one relationships: fetched, grouped by, aggregated; an object without the destination still counts")
+    func keyPaths() throws {
+        let stores = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: stores.directory) }
+        let notes = try Self.same(stores, entity: "Note") { request in
+            request.propertiesToFetch = ["text", "owner.name", "owner.level", "rank"]
+            request.sortDescriptors = [NSSortDescriptor(key: "text", ascending: true)]
+        }
+        #expect(notes.count == 13)
+        #expect(notes.last == ["text": "text orphan", "rank": "integer 99.0"])
+        let byOwner = try Self.same(stores, entity: "Note") { request in
+            request.propertiesToFetch = [
+                "owner.name", Self.aggregate("notes", "count:", nil, .integer64AttributeType),
+                Self.aggregate("ranks", "sum:", "rank", .integer64AttributeType),
+                Self.aggregate("ages", "sum:", "owner.age", .integer64AttributeType),
+            ]
+            request.propertiesToGroupBy = ["owner.name"]
+            request.sortDescriptors = [NSSortDescriptor(key: "owner.name", ascending: false)]
+        }
+        #expect(byOwner.count == 7)
+        try Self.same(stores, entity: "Note") { request in
+            request.propertiesToFetch = ["owner.level", Self.aggregate("mean", "average:", "owner.score", .doubleAttributeType)]
+            request.propertiesToGroupBy = ["owner.level"]
+            request.predicate = NSPredicate(format: "owner.age > 1")
+        }
+    }
+
+    @Test("to-many counts: posts.@count on each row, count:(notes) over a group")
+    func toManyCounts() throws {
+        let stores = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: stores.directory) }
+        let perRow = NSExpressionDescription()
+        perRow.name = "noteCount"
+        perRow.expression = NSExpression(forKeyPath: "notes.@count")
+        perRow.expressionResultType = .integer64AttributeType
+        let rows = try Self.same(stores) { request in
+            request.propertiesToFetch = ["name", perRow]
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        }
+        #expect(rows.first == ["name": "text N0", "noteCount": "integer 2.0"])
+        let groups = try Self.same(stores) { request in
+            request.propertiesToFetch = ["level", Self.aggregate("notes", "count:", "notes", .integer64AttributeType)]
+            request.propertiesToGroupBy = ["level"]
+        }
+        #expect(groups.map { $0["notes"] } == ["integer 4.0", "integer 4.0", "integer 4.0"])
+    }
+
     @Test("aggregates of no rows: a count of 0 and a sum of 0, nothing else")
     func noRows() throws {
         let stores = try Self.stores()
@@ -209,8 +259,10 @@ struct PostgreSQLAggregateTests {
             request.propertiesToFetch = ["owner", Self.aggregate("notes", "count:", "text", .integer64AttributeType)]
             request.propertiesToGroupBy = ["owner"]
             let rows = try context.fetch(request)
-            #expect(rows.count == 6)
-            for row in rows {
+            // Six owners with two notes each, and the group of the note of no one.
+            #expect(rows.count == 7)
+            #expect(rows.filter { $0["owner"] == nil }.map { ($0["notes"] as? NSNumber)?.intValue } == [1])
+            for row in rows where row["owner"] != nil {
                 let owner = try #require(row["owner"] as? NSManagedObjectID)
                 #expect(context.object(with: owner).value(forKey: "name") as? String != nil)
                 #expect((row["notes"] as? NSNumber)?.intValue == 2)
