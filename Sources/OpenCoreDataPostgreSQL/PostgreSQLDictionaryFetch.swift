@@ -5,8 +5,9 @@ import PostgresNIO
 /// A `.dictionaryResultType` fetch compiled to one statement: `propertiesToFetch` (attributes, to-one
 /// relationships, key paths through to-one relationships, and in expression descriptions key paths,
 /// `posts.@count` and the aggregate functions `count:`, `sum:`, `average:`, `min:` and `max:`),
-/// `propertiesToGroupBy`, `havingPredicate`, sort descriptors, `returnsDistinctResults`, offset and limit. Values come back as the SQLite store gives them: each
-/// expression's value converted to its description's `expressionResultType`, nil values left out.
+/// `propertiesToGroupBy`, `havingPredicate`, sort descriptors, `returnsDistinctResults`, offset and limit.
+/// Values come back as the SQLite store gives them: each expression's value converted to its
+/// description's `expressionResultType`, nil values left out.
 struct PostgreSQLDictionaryFetch {
     let store: PostgreSQLStore
     let open: PostgreSQLStore.Open
@@ -226,7 +227,8 @@ struct PostgreSQLDictionaryFetch {
         throw Self.unsupported("\"\(path)\" names no attribute or to-one relationship of entity \"\(owner.name ?? "")\"")
     }
 
-    /// An expression description's expression: an aggregate function of an attribute, or an attribute.
+    /// An expression description's expression: an aggregate function of an attribute, a key path or a
+    /// to-many relationship, a key path, or a to-many count.
     private func expressionTerm(_ expression: NSExpression, key: String, resultType: NSAttributeType) throws -> Term {
         if expression.expressionType == .function, let function = Self.aggregateFunctions[expression.function] {
             guard let arguments = expression.arguments, arguments.count == 1 else {

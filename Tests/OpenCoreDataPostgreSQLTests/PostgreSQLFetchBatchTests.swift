@@ -122,6 +122,21 @@ struct PostgreSQLFetchBatchTests {
         }
     }
 
+    @Test("a predicate finished in memory reads its rows to evaluate them and gives the same answer")
+    func inMemoryPredicate() throws {
+        let (coordinator, _) = try store()
+        let context = PostgreSQLTestKit.context(coordinator)
+        try context.performAndWait { () throws -> Void in
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+            // [d] is finished in memory.
+            request.predicate = NSPredicate(format: "name CONTAINS[cd] 'p1'")
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: false)]
+            request.fetchBatchSize = 4
+            let people = try context.fetch(request)
+            #expect(people.compactMap { $0.value(forKey: "name") as? String } == (10...19).reversed().map { "P\($0)" })
+        }
+    }
+
     @Test("a batched fetch with pending changes: inserted objects sorted in, changed objects keep their changes")
     func pendingChanges() throws {
         let (coordinator, _) = try store()
