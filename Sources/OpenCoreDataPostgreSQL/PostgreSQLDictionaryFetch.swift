@@ -43,7 +43,7 @@ struct PostgreSQLDictionaryFetch {
         }
         // Names of fetched columns stand for their expressions in HAVING and ORDER BY.
         for term in terms + groups where term.select.count == 1 {
-            compiler.resultColumns[term.key] = (term.select[0], term.comparedAs)
+            compiler.resultColumns[term.key] = (term.comparable, term.comparedAs)
         }
         var having = ""
         if let predicate = request.havingPredicate {
@@ -115,6 +115,8 @@ struct PostgreSQLDictionaryFetch {
         let comparedAs: NSAttributeType
         /// Whether the value is text (sorted in code-point order).
         var isText: Bool { comparedAs == .stringAttributeType }
+        /// The SQL that compares and sorts as the value does: a decimal, selected as text, as a number.
+        var comparable: String { comparedAs == .decimalAttributeType ? "(\(select[0]))::numeric" : select[0] }
 
         func value(_ cells: ArraySlice<PostgresCell>, store: PostgreSQLStore, open: PostgreSQLStore.Open) throws -> Any? {
             let cell = cells[cells.startIndex]
@@ -347,7 +349,7 @@ struct PostgreSQLDictionaryFetch {
         var sql: String
         var isText: Bool
         if let term = terms.first(where: { $0.key == key }), term.select.count == 1 {
-            sql = term.select[0]
+            sql = term.comparable
             isText = term.isText
         } else if let attribute = entity.attributesByName[key], let column = open.schema.columns[entity.name ?? ""]?[key] {
             sql = "t0.\(PostgreSQLSchema.quote(column.name))"

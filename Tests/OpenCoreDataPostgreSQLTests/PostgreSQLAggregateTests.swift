@@ -24,6 +24,7 @@ struct PostgreSQLAggregateTests {
                 if i != 4 { person.setValue(Int64(i * 3 % 7), forKey: "age") }
                 person.setValue(Double(i) / 4, forKey: "score")
                 person.setValue(Date(timeIntervalSinceReferenceDate: Double(i) * 86_400), forKey: "joined")
+                person.setValue(NSDecimalNumber(string: "\(i * 7 % 12).25"), forKey: "balance")
                 for rank in 0..<(i < 6 ? 2 : 0) {
                     let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
                     note.setValue("note \(rank) of N\(i)", forKey: "text")
@@ -209,6 +210,26 @@ struct PostgreSQLAggregateTests {
             request.propertiesToFetch = ["owner.level", Self.aggregate("mean", "average:", "owner.score", .doubleAttributeType)]
             request.propertiesToGroupBy = ["owner.level"]
             request.predicate = NSPredicate(format: "owner.age > 1")
+        }
+    }
+
+    @Test("decimals: sorted and compared as numbers, summed and averaged")
+    func decimals() throws {
+        let stores = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: stores.directory) }
+        let sorted = try Self.same(stores) { request in
+            request.propertiesToFetch = ["name", "balance"]
+            request.sortDescriptors = [NSSortDescriptor(key: "balance", ascending: true)]
+        }
+        #expect(sorted.last?["balance"] == "decimal 11.25")
+        try Self.same(stores) { request in
+            request.propertiesToFetch = [
+                "level", Self.aggregate("mean", "average:", "balance", .doubleAttributeType),
+                Self.aggregate("most", "max:", "balance", .decimalAttributeType),
+            ]
+            request.propertiesToGroupBy = ["level"]
+            request.havingPredicate = NSPredicate(format: "most > 9")
+            request.sortDescriptors = [NSSortDescriptor(key: "most", ascending: true)]
         }
     }
 
