@@ -100,6 +100,10 @@ let package = Package(
 if Context.environment["OCD_WITHOUT_POSTGRESQL"] != "1" {
     package.products.append(.library(name: "OpenCoreDataPostgreSQL", targets: ["OpenCoreDataPostgreSQL"]))
     package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"))
+    // `ocd demo --store postgres://…` runs the demo against a PostgreSQL server.
+    if let ocd = package.targets.first(where: { $0.name == "ocd" }) {
+        ocd.dependencies.append("OpenCoreDataPostgreSQL")
+    }
     package.targets += [
         .target(
             name: "OpenCoreDataPostgreSQL",

@@ -51,11 +51,30 @@ struct PostgreSQLFetch {
             )
             return [NSNumber(value: count)]
         }
-        sql = "SELECT \(Self.selectList(schema, entity: entity)) FROM \(table) t0\(whereClause)"
+        if request.resultType == .dictionaryResultType {
+            if inMemoryPredicate == nil, PostgreSQLDictionaryFetch.computes(request) || ordering != nil {
+                return try PostgreSQLDictionaryFetch(store: store, open: open, request: request, entity: entity).run(
+                    compiler: &compiler, conditions: conditions)
+            }
+            if PostgreSQLDictionaryFetch.computes(request) {
+                throw PostgreSQLDictionaryFetch.unsupported(
+                    "aggregates and groups need a predicate PostgreSQL can evaluate, and \(request.predicate?.predicateFormat ?? "") is finished in memory"
+                )
+            }
+        }
         var orderTerms = [String]()
         if let ordering, !ordering.isEmpty { orderTerms.append(ordering) }
         orderTerms.append("t0.\"Z_PK\"")
-        sql += " ORDER BY " + orderTerms.joined(separator: ", ")
+        let orderClause = " ORDER BY " + orderTerms.joined(separator: ", ")
+        if request.fetchBatchSize > 0, !inMemory, request.resultType == .managedObjectResultType, let context {
+            // Keys only; the rows are read a batch at a time (PostgreSQLFetchBatches.swift).
+            let ids = try keys(
+                "SELECT t0.\"Z_PK\", t0.\"Z_ENT\" FROM \(table) t0\(whereClause)\(orderClause)\(Self.window(request))", compiler.binds,
+                entity: entity)
+            try store.registerBatches(of: ids, size: request.fetchBatchSize, open: open)
+            return ids.map { context.object(with: $0) }
+        }
+        sql = "SELECT \(Self.selectList(schema, entity: entity)) FROM \(table) t0\(whereClause)\(orderClause)"
         if !inMemory { sql += Self.window(request) }
         let start = Date()
         let result = try open.connection.run(sql, compiler.binds)
@@ -94,6 +113,23 @@ struct PostgreSQLFetch {
         default:
             guard let context else { return ids }
             return ids.map { context.object(with: $0) }
+        }
+    }
+
+    /// The IDs of the rows a statement selecting `Z_PK` and `Z_ENT` returns, in order.
+    private func keys(_ sql: String, _ binds: PostgresBindings, entity: NSEntityDescription) throws -> [NSManagedObjectID] {
+        let start = Date()
+        let result = try open.connection.run(sql, binds)
+        open.connection.debugLog?.post(
+            .annotation,
+            "CoreData: annotation: total fetch execution time: \(SQLDebugLog.postgreSQLSeconds(Date().timeIntervalSince(start))) for \(result.rows.count) rows."
+        )
+        return try result.rows.map { row in
+            let cells = Array(row)
+            let key = try cells[0].decode(Int64.self)
+            let number = Int(try cells[1].decode(Int32.self))
+            let found = open.schema.entityNames[number].flatMap { open.model.entitiesByName[$0] } ?? entity
+            return store.newObjectID(for: found, referenceObject: NSNumber(value: key))
         }
     }
 

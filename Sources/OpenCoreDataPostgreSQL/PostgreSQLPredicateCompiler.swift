@@ -5,15 +5,23 @@ import PostgresNIO
 /// Predicates and sort descriptors to parameterized PostgreSQL. What it knows: comparisons of attributes
 /// (through to-one relationships too) with constants (`==`, `!=`, `<`, `<=`, `>`, `>=`, `BETWEEN`, `IN`),
 /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` and `LIKE` (with `[c]`), comparisons of to-one relationships and
-/// of `SELF` with objects and IDs, `AND`, `OR`, `NOT`, `TRUEPREDICATE` and `FALSEPREDICATE`. Everything
-/// else (`[d]`, `MATCHES`, to-many key paths, functions, subqueries) returns nil and is evaluated in
-/// memory by the store. Comparisons are two-valued, as Core Data's: a missing value never makes a row
+/// of `SELF` with objects and IDs, counts of to-many relationships and of subqueries over them
+/// (`posts.@count > 5`, `SUBQUERY(posts, $p, …).@count > 0`), `AND`, `OR`, `NOT`, `TRUEPREDICATE` and
+/// `FALSEPREDICATE`. Everything else (`[d]`, `MATCHES`, other to-many key paths, functions) returns nil
+/// and is evaluated in memory by the store. Comparisons are two-valued, as Core Data's: a missing value never makes a row
 /// vanish from under `NOT`.
 struct PostgreSQLPredicateCompiler {
     let schema: PostgreSQLSchema
     let store: NSIncrementalStore
     var binds = PostgresBindings()
-    private var aliases = 0
+    /// The number of table aliases handed out (`t1`, `t2`, …; the fetched table is `t0`).
+    var aliases = 0
+    /// The variable of the subquery being compiled (`post` in `SUBQUERY(posts, $post, …)`): its key paths
+    /// read the subquery's rows. Nil outside subqueries, where key paths read `SELF`'s.
+    var variable: String?
+    /// The SQL and type of each fetched column of a dictionary fetch, by its key, which a
+    /// `havingPredicate` names.
+    var resultColumns: [String: (sql: String, type: NSAttributeType)] = [:]
 
     init(schema: PostgreSQLSchema, store: NSIncrementalStore) {
         self.schema = schema
@@ -81,12 +89,25 @@ struct PostgreSQLPredicateCompiler {
             op = flipped
             swap(&left, &right)
         }
-        guard right.expressionType == .constantValue else { return nil }
-        let constant = right.constantValue
-        if left.expressionType == .evaluatedObject {
+        let constant: Any?
+        if right.expressionType == .constantValue {
+            constant = right.constantValue
+        } else if right.expressionType == .aggregate, let items = right.collection as? [NSExpression],
+            items.allSatisfy({ $0.expressionType == .constantValue })
+        {
+            // A literal list, `{30, 40}` of BETWEEN or IN.
+            constant = items.map { $0.constantValue ?? NSNull() }
+        } else {
+            return nil
+        }
+        if left.expressionType == .evaluatedObject, variable == nil {
             return compareKey(op, column: "\(alias).\"Z_PK\"", root: schema.roots[entity.name ?? ""], constant)
         }
-        guard left.expressionType == .keyPath else { return nil }
+        if let count = countOfToMany(left, entity: entity, alias: alias) { return compareCount(op, count: count, constant) }
+        if left.expressionType == .keyPath, variable == nil, let named = resultColumns[left.keyPath] {
+            return compareAttribute(op, options: predicate.options, column: named.sql, type: named.type, constant)
+        }
+        guard left.expressionType == .keyPath, readsEvaluatedObject(left) else { return nil }
         let path = left.keyPath.split(separator: ".").map(String.init)
         return compare(path: path[...], op: op, options: predicate.options, constant: constant, entity: entity, alias: alias)
     }
@@ -221,7 +242,7 @@ struct PostgreSQLPredicateCompiler {
     }
 
     /// The elements of a constant collection.
-    private static func elements(_ value: Any?) -> [Any]? {
+    static func elements(_ value: Any?) -> [Any]? {
         switch value {
         case let array as [Any]: return array
         case let set as Set<AnyHashable>: return Array(set)

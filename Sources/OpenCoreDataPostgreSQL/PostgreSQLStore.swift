@@ -40,6 +40,9 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
         /// The version of each object last handed to Core Data, which a save expects to find.
         var readVersions: [NSManagedObjectID: Int64] = [:]
         var fetchedRows: [NSManagedObjectID: FetchedRow] = [:]
+        /// The batch each object of a batched fetch waits for, until one of the batch's faults fires
+        /// (PostgreSQLFetchBatches.swift).
+        var batches: [NSManagedObjectID: PostgreSQLFetchBatch] = [:]
     }
 
     let lock = NSLock()
@@ -135,12 +138,11 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
     /// The values and version of one object, from the row its fetch read or from the server.
     public override func newValuesForObject(with objectID: NSManagedObjectID, with context: NSManagedObjectContext) throws -> NSIncrementalStoreNode {
         let open = try opened()
-        if let row = lock.withLock({ state.fetchedRows.removeValue(forKey: objectID) }) {
-            lock.withLock { state.readVersions[objectID] = row.version }
-            return NSIncrementalStoreNode(objectID: objectID, withValues: row.values, version: UInt64(row.version))
-        }
+        if let node = keptNode(for: objectID) { return node }
         let row: FetchedRow?
         do {
+            // The first fault of a batch to fire reads the whole batch's rows.
+            if try readBatch(containing: objectID, open: open), let node = keptNode(for: objectID) { return node }
             row = try PostgreSQLFetch.row(of: objectID, store: self, open: open)
         } catch {
             throw PostgreSQLErrors.operation(open.location, error)
@@ -153,6 +155,13 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
                         "The PostgreSQL store at \(open.location.displayName) has no object \(objectID.uriRepresentation().absoluteString)."
                 ])
         }
+        lock.withLock { state.readVersions[objectID] = row.version }
+        return NSIncrementalStoreNode(objectID: objectID, withValues: row.values, version: UInt64(row.version))
+    }
+
+    /// The node of an object from the row a fetch read and kept, which it then forgets.
+    private func keptNode(for objectID: NSManagedObjectID) -> NSIncrementalStoreNode? {
+        guard let row = lock.withLock({ state.fetchedRows.removeValue(forKey: objectID) }) else { return nil }
         lock.withLock { state.readVersions[objectID] = row.version }
         return NSIncrementalStoreNode(objectID: objectID, withValues: row.values, version: UInt64(row.version))
     }
@@ -205,7 +214,10 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
     /// Forgets the rows kept for objects no context holds any more.
     public override func managedObjectContextDidUnregisterObjects(with objectIDs: [NSManagedObjectID]) {
         lock.withLock {
-            for id in objectIDs { state.fetchedRows[id] = nil }
+            for id in objectIDs {
+                state.fetchedRows[id] = nil
+                state.batches[id] = nil
+            }
         }
     }
 

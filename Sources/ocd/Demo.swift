@@ -4,7 +4,8 @@ import OpenCoreData
 /// `ocd demo`: the README's main job.
 ///
 /// Builds the first seed's User/Post model, opens a SQLite store for it (in the current directory unless
-/// told otherwise), replaces its contents with a few hundred users and their posts, and runs the seed's
+/// told otherwise; `--store postgres://user:password@host:port/database` opens a PostgreSQL store
+/// instead), replaces its contents with a few hundred users and their posts, and runs the seed's
 /// queries through fetch requests, printing results and timings. Running it again starts from the store
 /// the last run left.
 struct Demo: ParsableCommand {
@@ -12,7 +13,9 @@ struct Demo: ParsableCommand {
         abstract: "Build the first seed's User/Post store and run the seed's queries on it."
     )
 
-    @Option(name: .customLong("store"), help: "The SQLite store file to use.")
+    @Option(
+        name: .customLong("store"),
+        help: "The SQLite store file to use, or a PostgreSQL server's postgres://user:password@host:port/database URL.")
     var storePath: String = "ocd-demo.sqlite"
 
     @Flag(help: "Keep the store in memory instead of a SQLite file.")
@@ -40,10 +43,10 @@ struct Demo: ParsableCommand {
             print("")
         }
 
-        let container = try DemoStack.open(model: model, storePath: storePath, inMemory: inMemory)
+        let store = try DemoStore(argument: storePath, inMemory: inMemory)
+        let container = try DemoStack.open(model: model, store: store)
         let context = container.viewContext
-        let location = inMemory ? "in memory" : container.persistentStoreCoordinator.persistentStores.first?.url?.path ?? storePath
-        print("Store: \(location)")
+        print("Store: \(store.displayName(of: container.persistentStoreCoordinator.persistentStores.first))")
 
         let found = try DemoTiming.measure("read what an earlier run left") {
             try context.count(for: NSFetchRequest<NSFetchRequestResult>(entityName: "User"))
@@ -65,16 +68,9 @@ struct Demo: ParsableCommand {
 
 /// Opening the demo's Core Data stack.
 enum DemoStack {
-    static func open(model: NSManagedObjectModel, storePath: String, inMemory: Bool) throws -> NSPersistentContainer {
+    static func open(model: NSManagedObjectModel, store: DemoStore) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "Demo", managedObjectModel: model)
-        let description: NSPersistentStoreDescription
-        if inMemory {
-            description = NSPersistentStoreDescription()
-            description.type = NSInMemoryStoreType
-        } else {
-            description = NSPersistentStoreDescription(url: URL(fileURLWithPath: storePath))
-        }
-        container.persistentStoreDescriptions = [description]
+        container.persistentStoreDescriptions = [store.description()]
         var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }
         if let failure { throw failure }

@@ -7,14 +7,7 @@ import Testing
 struct PostgreSQLStoreProcessTests {
     /// The worker executable, built beside the tests.
     static func worker() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("ocd-postgres-worker")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        Issue.record("ocd-postgres-worker is built with the tests (swift build --build-tests)")
-        throw CancellationError()
+        try BuiltExecutables.url("ocd-postgres-worker")
     }
 
     /// Starts a worker; its output and errors go to files read when it ends.

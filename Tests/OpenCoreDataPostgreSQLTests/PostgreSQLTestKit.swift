@@ -106,7 +106,13 @@ enum PostgreSQLTestKit {
     /// tag "urgent" on each first note; returns a store opened afresh by a new coordinator.
     static func seeded() throws -> (URL, NSPersistentStoreCoordinator) {
         let url = try newStoreURL()
-        let writer = try open(url)
+        try seed(try open(url))
+        return (url, try open(url))
+    }
+
+    /// Saves the people and notes of ``seeded()`` through a coordinator of ``model(extraAttribute:)``,
+    /// whatever its store.
+    static func seed(_ writer: NSPersistentStoreCoordinator) throws {
         let context = context(writer)
         try context.performAndWait { () throws -> Void in
             let urgent = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
@@ -132,7 +138,6 @@ enum PostgreSQLTestKit {
             }
             try context.save()
         }
-        return (url, try open(url))
     }
 
     /// Runs `psql` on the store's database and returns its unaligned output.
