@@ -42,13 +42,16 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Reads the rows of many faults into the coordinator's row cache in one query per entity hierarchy,
-    /// where faults fire from it: in a context whose objects come from a coordinator (no parent) and
+    /// Reads the rows of many faults that the coordinator's row cache does not hold (a fetch's faults
+    /// usually have theirs there) into it, in one query per entity hierarchy, where faults fire from it: in a context whose objects come from a coordinator (no parent) and
     /// that reads cached rows (a negative ``stalenessInterval``). Elsewhere the faults fire one by one.
     private func _loadInBulk(_ faults: [NSManagedObject]) throws {
         guard faults.count > 1, _links.parent == nil, stalenessInterval < 0, let coordinator = _coordinator else { return }
         var byRoot: [ObjectIdentifier: (NSEntityDescription, [NSManagedObjectID])] = [:]
-        for fault in faults where !fault._objectID.isTemporaryID && coordinator._store(of: fault._objectID) is SQLiteStore {
+        for fault in faults
+        where !fault._objectID.isTemporaryID && coordinator._store(of: fault._objectID) is SQLiteStore
+            && !coordinator._rowCache.holdsRow(for: fault._identity)
+        {
             var root = fault.entity
             while let parent = root.superentity { root = parent }
             byRoot[ObjectIdentifier(root), default: (root, [])].1.append(fault._objectID)

@@ -164,6 +164,16 @@ final class StoreRowCache: @unchecked Sendable {
         }
     }
 
+    /// Whether the cache holds a row of the object `identity` names (never while a query generation is
+    /// pinned).
+    func holdsRow(for identity: ObjectIdentity) -> Bool {
+        if QueryGenerationScope.isPinned { return false }
+        return lock.withLock {
+            indexUnindexedRows()
+            return rows[identity] != nil
+        }
+    }
+
     /// Stores the rows of objects the cache has no row for, leaving every cached row as it is: no row is
     /// replaced, so the cache's generation stays as it is. Stores nothing while a query generation is
     /// pinned.

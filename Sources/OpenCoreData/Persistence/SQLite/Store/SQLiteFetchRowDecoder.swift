@@ -55,10 +55,36 @@ final class SQLiteFetchRowDecoder {
         case attribute(index: Int, name: String, attribute: NSAttributeDescription, external: Bool)
         /// An element of a composite attribute, named by its dotted path.
         case compositeElement(index: Int, name: String, path: [Substring], element: NSAttributeDescription)
-        /// The primary key of a to-one relationship's destination.
-        case toOneKey(index: Int, relationship: String)
-        /// The entity number of a to-one relationship's destination.
-        case toOneEntity(index: Int, relationship: String)
+        /// A to-one relationship: its destination's primary key, and the entity number of the destination
+        /// when the relationship can name objects of several entities.
+        case toOne(ToOneStep)
+    }
+
+    /// How a to-one relationship's columns become the ID of its destination, worked out once per plan.
+    fileprivate final class ToOneStep: @unchecked Sendable {
+        // @unchecked Sendable: every property is a `let`, and the model objects it holds are immutable
+        // once a store uses their model.
+
+        /// The column of the destination's primary key.
+        let keyIndex: Int
+        /// The column of the destination's entity number (`nil`: always `destination`).
+        let entityIndex: Int?
+        /// The relationship's name, and its slot in the row's values (`nil`: set by name).
+        let name: String
+        let slot: Int?
+        /// What the IDs of the relationship's destination entity share, and that entity's number: IDs of
+        /// rows of that entity are made from it.
+        let destination: ObjectIDScope
+        let destinationNumber: Int64
+
+        init(keyIndex: Int, entityIndex: Int?, name: String, slot: Int?, destination: ObjectIDScope, destinationNumber: Int64) {
+            self.keyIndex = keyIndex
+            self.entityIndex = entityIndex
+            self.name = name
+            self.slot = slot
+            self.destination = destination
+            self.destinationNumber = destinationNumber
+        }
     }
 
     /// The steps for rows of one entity (a class: each row takes it with one reference).
@@ -73,19 +99,12 @@ final class SQLiteFetchRowDecoder {
         let slotSteps: [SlotStep]
         /// Every other column, set by name afterwards.
         let steps: [Step]
-        let relationships: [String: NSRelationshipDescription]
-        let hasToOne: Bool
 
-        init(
-            slotLayout: PropertySlotLayout, scope: ObjectIDScope, slotSteps: [SlotStep],
-            steps: [Step], relationships: [String: NSRelationshipDescription], hasToOne: Bool
-        ) {
+        init(slotLayout: PropertySlotLayout, scope: ObjectIDScope, slotSteps: [SlotStep], steps: [Step]) {
             self.slotLayout = slotLayout
             self.scope = scope
             self.slotSteps = slotSteps
             self.steps = steps
-            self.relationships = relationships
-            self.hasToOne = hasToOne
         }
     }
 
@@ -147,8 +166,6 @@ final class SQLiteFetchRowDecoder {
     /// Reads the columns that are not numbers written into slots: other attributes, composite elements
     /// and to-one relationships' keys.
     private func readOtherColumns(of row: Row, with plan: Plan, into values: inout PropertyValues) throws {
-        var keys: [String: Int64] = [:]
-        var entities: [String: Int64] = [:]
         for step in plan.steps {
             switch step {
             case let .attribute(index, name, attribute, external):
@@ -160,17 +177,21 @@ final class SQLiteFetchRowDecoder {
                 var dictionary = values[name] as? [String: Any] ?? [:]
                 SQLiteCompositeValues.insert(value, at: path[...], into: &dictionary)
                 values[name] = dictionary
-            case let .toOneKey(index, relationship):
-                if let key = try row.storedInteger(atIndex: index) { keys[relationship] = key }
-            case let .toOneEntity(index, relationship):
-                if let key = try row.storedInteger(atIndex: index) { entities[relationship] = key }
-            }
-        }
-        if plan.hasToOne {
-            for (name, key) in keys {
-                guard let relationship = plan.relationships[name], let destination = relationship.destinationEntity else { continue }
-                let target = try entities[name].map { try store.entity(number: $0) } ?? destination
-                values[name] = NSManagedObjectID(entity: target, store: storeReference, primaryKey: key)
+            case let .toOne(step):
+                guard let key = try integer(at: step.keyIndex) ?? row.storedInteger(atIndex: step.keyIndex) else { continue }
+                let id: NSManagedObjectID
+                if let entityIndex = step.entityIndex, let number = try integer(at: entityIndex) ?? row.storedInteger(atIndex: entityIndex),
+                    number != step.destinationNumber
+                {
+                    id = NSManagedObjectID(entity: try store.entity(number: number), store: storeReference, primaryKey: key)
+                } else {
+                    id = step.destination.objectID(primaryKey: key)
+                }
+                if let slot = step.slot {
+                    values.slots[slot] = PropertySlot(id)
+                } else {
+                    values[step.name] = id
+                }
             }
         }
     }
@@ -285,7 +306,12 @@ final class SQLiteFetchRowDecoder {
         let slotLayout = entity._slotLayout
         var slotSteps: [SlotStep] = []
         var steps: [Step] = []
-        var hasToOne = false
+        let relationships = store.relationships(of: entity)
+        // The entity-number column of each to-one relationship that has one.
+        var entityColumns: [String: Int] = [:]
+        for column in columns where column.entities.isEmpty || column.entities.contains(entityName) {
+            if case let .toOneEntity(relationship) = column.role { entityColumns[relationship] = column.index }
+        }
         for column in columns where column.entities.isEmpty || column.entities.contains(entityName) {
             switch column.role {
             case let .attribute(name, _) where name.contains("."):
@@ -305,11 +331,15 @@ final class SQLiteFetchRowDecoder {
                     continue
                 }
                 steps.append(.attribute(index: column.index, name: name, attribute: attribute, external: external))
-            case let .toOneKey(relationship):
-                hasToOne = true
-                steps.append(.toOneKey(index: column.index, relationship: relationship))
-            case let .toOneEntity(relationship):
-                steps.append(.toOneEntity(index: column.index, relationship: relationship))
+            case let .toOneKey(name):
+                guard let destination = relationships[name]?.destinationEntity else { continue }
+                steps.append(
+                    .toOne(
+                        ToOneStep(
+                            keyIndex: column.index, entityIndex: entityColumns[name], name: name,
+                            slot: slotLayout.index(of: name),
+                            destination: ObjectIDScope(entity: destination, store: storeReference),
+                            destinationNumber: Int64(try store.layout(of: destination).number))))
             default:
                 break
             }
@@ -317,7 +347,7 @@ final class SQLiteFetchRowDecoder {
         return Plan(
             slotLayout: slotLayout,
             scope: ObjectIDScope(entity: entity, store: storeReference),
-            slotSteps: slotSteps, steps: steps, relationships: store.relationships(of: entity), hasToOne: hasToOne)
+            slotSteps: slotSteps, steps: steps)
     }
 }
 

@@ -18,7 +18,7 @@ extension SQLiteStore {
     }
 
     /// The compiler for this store's layout.
-    private func compiler() throws -> SQLiteFetchCompiler {
+    func compiler() throws -> SQLiteFetchCompiler {
         guard let compiler = _compiler else { throw _unsupported("fetching before opening") }
         return compiler
     }

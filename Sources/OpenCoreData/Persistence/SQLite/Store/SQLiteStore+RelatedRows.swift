@@ -10,14 +10,32 @@ extension SQLiteStore {
     /// whole, the rows go to the coordinator's row cache with the IDs, and each destination's fault fires
     /// from there.
     func storeRelatedRows(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [StoreRow]? {
-        guard let pk = objectID.primaryKey, relationship.destinationEntity != nil else { return nil }
+        guard let pk = objectID.primaryKey, let destination = relationship.destinationEntity else { return nil }
         let layout = try layout(of: objectID.entity)
         guard case let .inverseForeignKey(table, column, orderColumn) = layout.relationships[relationship.name] else { return nil }
-        let order = orderColumn.map { "\($0), Z_PK" } ?? "Z_PK"
-        let sql = "SELECT * FROM \(table) WHERE \(column) = ? ORDER BY \(order)"
-        let rows = try read(isolated: false) { db in
-            try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [pk]).map(decodeTableRow)
+        // The columns a fetch of the destination entity and its subentities selects, decoded with the
+        // plans such fetches share, then each row's `Z_ENT`, checked: a row whose entity number is
+        // damaged fails the fault as a key-only read of it does, and a row of an entity outside the
+        // destination's hierarchy sends the fault to that read.
+        let destinationLayout = try self.layout(of: destination)
+        let selection = try compiler().rowSelection(of: destination, layout: destinationLayout, includesSubentities: true, alias: "t0")
+        let entityIndex = selection.resultColumns.count
+        let numbers = Set(destinationLayout.numbersIncludingSubentities.map(Int64.init))
+        let order = orderColumn.map { "t0.\($0), t0.Z_PK" } ?? "t0.Z_PK"
+        let sql = "SELECT \(selection.selectList(alias: "t0")), t0.Z_ENT FROM \(table) t0 WHERE t0.\(column) = ? ORDER BY \(order)"
+        let rows = try read(isolated: false) { db -> [StoreRow]? in
+            let statement = try db.cachedStatement(sql: sql)
+            let decoder = SQLiteFetchRowDecoder(
+                store: self, statement: statement, columns: selection.resultColumns, sharedPlans: selection.decodingPlans)
+            var rows: [StoreRow] = []
+            let cursor = try Row.fetchCursor(statement, arguments: [pk])
+            while let row = try cursor.next() {
+                guard let number = try row.storedInteger(atIndex: entityIndex), numbers.contains(number) else { return nil }
+                rows.append(try decoder.decode(row))
+            }
+            return rows
         }
+        guard let rows else { return nil }
         logRelationshipFault(relationship, of: objectID, rows: rows.count)
         return rows
     }

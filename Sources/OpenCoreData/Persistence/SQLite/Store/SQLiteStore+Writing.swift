@@ -109,7 +109,7 @@ extension SQLiteStore {
             explicitToOne: Self.explicitToOne(changes, permanentIDs: permanentIDs), externalData: externalData)
         var versions = ObjectIDMap<Int64>()
         // Deleted rows leave first, so that an insert or update may take a deleted row's unique values.
-        for delete in changes.deleted { try writer.deleteRow(delete.objectID) }
+        try writer.deleteRows(changes.deleted.lazy.map(\.objectID))
         try vacateUniqueColumns(changes, in: db)
         // One plan per entity, whose prepared INSERTs are reused for each run of its new rows.
         // Inserts of one entity usually come together: the plan of the last entity is kept.
@@ -150,9 +150,7 @@ extension SQLiteStore {
                 try writer.writeToMany(update.objectID, name, destinations)
             }
         }
-        for delete in changes.deleted {
-            try writer.delete(delete.objectID)
-        }
+        try writer.deleteJoinRows(changes.deleted.lazy.map(\.objectID))
         return StoreSaveResult(insertedIDs: insertedIDs, permanentIDs: permanentIDs, insertedVersion: 1, versions: versions)
     }
 
@@ -221,7 +219,7 @@ extension SQLiteStore {
                     "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
                 // A full chunk's statement is reused; a shorter last one is made for this save alone.
                 let statement = try chunk.count == Self.versionCheckChunk ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
-                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(chunk.map(\.databaseValue)))
+                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(databaseValues: chunk.map(\.databaseValue)))
                 while let row = try rows.next() {
                     guard let key = try row.storedInteger(atIndex: 0) else { continue }
                     current[key] = try row.storedInteger(atIndex: 1) ?? 0
@@ -379,32 +377,89 @@ struct RowWriter {
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(databaseValues: columns.map(\.1) + [pk.databaseValue]))
     }
 
-    /// Deletes an object's row from its entity table (its join-table rows stay until `delete(_:)`).
-    func deleteRow(_ id: NSManagedObjectID) throws {
-        guard let pk = id.primaryKey else { return }
-        let layout = try store.layout(of: id.entity)
-        try noteObsoleteExternalData(of: id, layout: layout, names: nil)
-        try db.cachedStatement(sql: "DELETE FROM \(layout.table) WHERE Z_PK = ?").execute(arguments: [pk])
+    /// Deletes the rows of deleted objects from their entity tables, `deletionChunk` keys a statement
+    /// per table (their join-table rows stay until ``deleteJoinRows(_:)``). The external data files of
+    /// their externally stored values are noted as obsolete first.
+    func deleteRows(_ ids: some Sequence<NSManagedObjectID>) throws {
+        var keysByTable: [String: [Int64]] = [:]
+        var tables: [String] = []
+        var memo = EntityRunMemo<(table: String, external: Bool)>()
+        for id in ids {
+            guard let pk = id.primaryKey else { continue }
+            let entity = try memo.value(for: id.entity) { entity in
+                (try store.layout(of: entity).table, store.attributes(of: entity).values.contains { ExternalBinaryStorage.applies(to: $0) })
+            }
+            if entity.external { try noteObsoleteExternalData(of: id, layout: try store.layout(of: id.entity), names: nil) }
+            if keysByTable[entity.table] == nil { tables.append(entity.table) }
+            keysByTable[entity.table, default: []].append(pk)
+        }
+        for table in tables { try deleteKeyed(keysByTable[table] ?? [], from: table, column: "Z_PK") }
     }
 
-    func delete(_ id: NSManagedObjectID) throws {
-        guard let pk = id.primaryKey else { return }
+    /// Deletes the join-table rows of deleted objects: for each many-to-many relationship, the rows of
+    /// the objects on either side, `deletionChunk` keys a statement.
+    func deleteJoinRows(_ ids: some Sequence<NSManagedObjectID>) throws {
         let schema = try store.schema()
         let model = try store.model()
-        let layout = try store.layout(of: id.entity)
-        try noteObsoleteExternalData(of: id, layout: layout, names: nil)
-        try db.cachedStatement(sql: "DELETE FROM \(layout.table) WHERE Z_PK = ?").execute(arguments: [pk])
-        for other in schema.entities {
-            guard let entity = model.entitiesByName[other.name] else { continue }
-            for (name, storage) in other.relationships {
-                guard case let .joinTable(table, sourceColumn, destinationColumn, _) = storage else { continue }
-                if other.name == layout.name {
-                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(sourceColumn) = ?").execute(arguments: [pk])
+        // The join-table columns naming rows of each entity, worked out once per entity.
+        var columnsByEntity: [ObjectIdentifier: [(table: String, column: String)]] = [:]
+        var keysByColumn: [String: (table: String, column: String, keys: [Int64])] = [:]
+        var order: [String] = []
+        for id in ids {
+            guard let pk = id.primaryKey else { continue }
+            let columns =
+                try columnsByEntity[ObjectIdentifier(id.entity)]
+                ?? {
+                    let layout = try store.layout(of: id.entity)
+                    var columns: [(table: String, column: String)] = []
+                    for other in schema.entities {
+                        guard let entity = model.entitiesByName[other.name] else { continue }
+                        for (name, storage) in other.relationships {
+                            guard case let .joinTable(table, sourceColumn, destinationColumn, _) = storage else { continue }
+                            if other.name == layout.name { columns.append((table, sourceColumn)) }
+                            if let destination = entity.relationshipsByName[name]?.destinationEntity, id.entity.isKindOf(entity: destination) {
+                                columns.append((table, destinationColumn))
+                            }
+                        }
+                    }
+                    columnsByEntity[ObjectIdentifier(id.entity)] = columns
+                    return columns
+                }()
+            for (table, column) in columns {
+                let key = table + "." + column
+                if keysByColumn[key] == nil {
+                    order.append(key)
+                    keysByColumn[key] = (table, column, [])
                 }
-                if let destination = entity.relationshipsByName[name]?.destinationEntity, id.entity.isKindOf(entity: destination) {
-                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(destinationColumn) = ?").execute(arguments: [pk])
-                }
+                keysByColumn[key]?.keys.append(pk)
             }
+        }
+        for key in order {
+            guard let group = keysByColumn[key] else { continue }
+            try deleteKeyed(group.keys, from: group.table, column: group.column)
+        }
+    }
+
+    /// How many keys one statement of a save's deletions names.
+    static let deletionChunk = 500
+
+    /// `DELETE FROM table WHERE column IN (…)` for `keys` (and `owner.column = owner.key` when given),
+    /// `deletionChunk` at a time: a full chunk's statement is reused, a shorter last one made for this
+    /// save alone.
+    private func deleteKeyed(_ keys: [Int64], from table: String, column: String, where owner: (column: String, key: Int64)? = nil) throws {
+        let condition = owner.map { "\($0.column) = ? AND " } ?? ""
+        let ownerValues = owner.map { [$0.key.databaseValue] } ?? []
+        for start in stride(from: 0, to: keys.count, by: Self.deletionChunk) {
+            let chunk = keys[start..<min(start + Self.deletionChunk, keys.count)]
+            let arguments = StatementArguments(databaseValues: ownerValues + chunk.map(\.databaseValue))
+            if chunk.count == 1 {
+                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(condition)\(column) = ?").execute(arguments: arguments)
+                continue
+            }
+            let sql =
+                "DELETE FROM \(table) WHERE \(condition)\(column) IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+            let statement = try chunk.count == Self.deletionChunk ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+            try statement.execute(arguments: arguments)
         }
     }
 
@@ -457,12 +512,11 @@ struct RowWriter {
             let existing = try Int64.fetchAll(
                 db.cachedStatement(sql: "SELECT \(destinationColumn) FROM \(table) WHERE \(sourceColumn) = ?"), arguments: [ownerKey])
             let wanted = Set(keys)
-            let remove = try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?")
-            for key in existing where !wanted.contains(key) {
-                try remove.execute(arguments: [ownerKey, key])
-            }
+            // Only the links that change are written: a removed link, `deletionChunk` a statement; a new one.
+            try deleteKeyed(existing.filter { !wanted.contains($0) }, from: table, column: destinationColumn, where: (sourceColumn, ownerKey))
+            var present = Set(existing)
             let add = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(sourceColumn), \(destinationColumn)) VALUES (?, ?)")
-            for key in keys {
+            for key in keys where present.insert(key).inserted {
                 try add.execute(arguments: [ownerKey, key])
             }
             if let orderColumn {
