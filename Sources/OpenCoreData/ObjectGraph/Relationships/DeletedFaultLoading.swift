@@ -93,6 +93,8 @@ extension NSManagedObjectContext {
             }
         }
         try loadGroups(toMany)
+        // Each group's destinations came with their rows (one-to-many relationships of SQLite stores) or
+        // are read with the next generation.
         // The objects nullify rules change: their rows, then their inverse to-many relationships.
         func forEachNullified(_ body: (NSManagedObject, NSRelationshipDescription) -> Void) {
             for object in owners {

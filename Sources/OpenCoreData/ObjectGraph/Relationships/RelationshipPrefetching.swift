@@ -110,12 +110,19 @@ extension NSManagedObjectContext {
         return destinations
     }
 
-    /// Fills faults with their rows: one fetch per entity hierarchy for SQLite stores; rows of other
-    /// stores are read by ID, in memory.
+    /// Fills faults with their rows: from the row cache where it holds them (in a context that reads
+    /// cached rows), otherwise one fetch per entity hierarchy for SQLite stores; rows of other stores are
+    /// read by ID, in memory.
     func _loadRows(of faults: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) throws {
         guard !faults.isEmpty else { return }
         var byRoot: [ObjectIdentifier: (NSEntityDescription, [NSManagedObjectID])] = [:]
         for fault in faults {
+            // A row the cache holds (a to-many relationship's rows join it as they are read) fills its
+            // fault at once.
+            if stalenessInterval < 0, coordinator._rowCache.holdsRow(for: fault._identity), let row = try coordinator.row(for: fault._objectID) {
+                fulfill(fault, from: row)
+                continue
+            }
             guard coordinator._store(of: fault._objectID) is SQLiteStore else {
                 if let row = try coordinator.row(for: fault._objectID) { fulfill(fault, from: row) }
                 continue

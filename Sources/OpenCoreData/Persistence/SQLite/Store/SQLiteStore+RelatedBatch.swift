@@ -51,9 +51,56 @@ extension SQLiteStore {
     }
 }
 
+extension SQLiteStore {
+    /// The destination rows of a one-to-many relationship of many objects, read whole in one query per
+    /// 10,000 owners, by owner, each owner's in the order `storeRelatedObjectIDs(for:of:)` gives; `nil`
+    /// for relationships stored otherwise, and when a row's entity number is outside the destination's
+    /// hierarchy (the key-only read then handles it). Owners with no destinations map to an empty array.
+    func storeRelatedRows(
+        for relationship: NSRelationshipDescription,
+        ofAll owners: [NSManagedObjectID]
+    ) throws -> [NSManagedObjectID: [StoreRow]]? {
+        guard let destination = relationship.destinationEntity, let first = owners.first else { return nil }
+        let layout = try layout(of: first.entity)
+        guard case let .inverseForeignKey(table, column, orderColumn) = layout.relationships[relationship.name] else { return nil }
+        let destinationLayout = try self.layout(of: destination)
+        let selection = try compiler().rowSelection(of: destination, layout: destinationLayout, includesSubentities: true, alias: "t0")
+        let entityIndex = selection.resultColumns.count
+        let ownerIndex = entityIndex + 1
+        let numbers = Set(destinationLayout.numbersIncludingSubentities.map(Int64.init))
+        let order = orderColumn.map { "t0.\($0), t0.Z_PK" } ?? "t0.Z_PK"
+        var ownersByKey: [Int64: NSManagedObjectID] = [:]
+        for owner in owners { if let pk = owner.primaryKey { ownersByKey[pk] = owner } }
+        var result: [NSManagedObjectID: [StoreRow]] = [:]
+        for owner in owners { result[owner] = [] }
+        let keys = Array(ownersByKey.keys).sorted()
+        for start in stride(from: 0, to: keys.count, by: 10_000) {
+            let chunk = Array(keys[start..<min(start + 10_000, keys.count)])
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let sql =
+                "SELECT \(selection.selectList(alias: "t0")), t0.Z_ENT, t0.\(column) FROM \(table) t0 "
+                + "WHERE t0.\(column) IN (\(marks)) ORDER BY t0.\(column), \(order)"
+            let complete = try read { db -> Bool in
+                let statement = try db.makeStatement(sql: sql)
+                let decoder = SQLiteFetchRowDecoder(
+                    store: self, statement: statement, columns: selection.resultColumns, sharedPlans: selection.decodingPlans)
+                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(databaseValues: chunk.map(\.databaseValue)))
+                while let row = try cursor.next() {
+                    guard let number = try row.storedInteger(atIndex: entityIndex), numbers.contains(number) else { return false }
+                    guard let ownerKey = try row.storedInteger(atIndex: ownerIndex), let owner = ownersByKey[ownerKey] else { continue }
+                    result[owner, default: []].append(try decoder.decode(row))
+                }
+                return true
+            }
+            guard complete else { return nil }
+        }
+        return result
+    }
+}
+
 extension NSPersistentStoreCoordinator {
     /// The destinations of a to-many relationship of many objects, by owner: one query per store (per
-    /// 10,000 owners) for SQLite stores.
+    /// 10,000 owners) for SQLite stores, which read a one-to-many relationship's rows with it.
     func relatedObjectIDs(
         for relationship: NSRelationshipDescription,
         ofAll owners: [NSManagedObjectID]
@@ -66,6 +113,15 @@ extension NSPersistentStoreCoordinator {
         var result: [NSManagedObjectID: [NSManagedObjectID]] = [:]
         for (store, ids) in byStore.values {
             if let sqlite = store as? SQLiteStore {
+                // A one-to-many relationship's rows are read whole and join the row cache where it has
+                // none for them, as `relatedObjectIDs(for:of:)` does for one owner.
+                if !QueryGenerationScope.isPinned, let rows = try sqlite.storeRelatedRows(for: relationship, ofAll: ids) {
+                    for (owner, ownerRows) in rows {
+                        _rowCache.storeUncached(ownerRows)
+                        result[owner] = ownerRows.map(\.objectID)
+                    }
+                    continue
+                }
                 result.merge(try sqlite.storeRelatedObjectIDs(for: relationship, ofAll: ids)) { $1 }
             } else {
                 for id in ids { result[id] = try store._relatedObjectIDs(for: relationship, of: id) }
