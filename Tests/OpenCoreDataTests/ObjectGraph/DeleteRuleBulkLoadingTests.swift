@@ -13,20 +13,13 @@ struct DeleteRuleBulkLoadingTests {
         return try GraphStack(model: model)
     }
 
-    func recordedContext(_ stack: GraphStack, _ recorder: SQLDebugLogRecorder) throws -> NSManagedObjectContext {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: stack.model)
-        coordinator.sqlDebugLog = recorder.log(level: 1)
-        try coordinator.addPersistentStore(type: .sqlite, at: stack.storeURL)
-        return stack.context(coordinator)
-    }
-
     /// Deletes the first `doomed` of 20 authors with 5 posts each and saves; returns the statements the
     /// save ran, and checks what is left.
     func deleteAuthors(_ doomed: Int) throws -> [String] {
         let stack = try cascadingStack()
         try PrefetchFixture.fill(stack, authors: 20, postsEach: 5)
         let recorder = SQLDebugLogRecorder()
-        let context = try recordedContext(stack, recorder)
+        let context = try stack.recordedContext(recorder)
         try context.performAndWait {
             let authors = try context.all("Author", sortedBy: "name").prefix(doomed)
             recorder.removeAll()

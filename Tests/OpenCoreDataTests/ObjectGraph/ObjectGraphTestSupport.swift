@@ -103,6 +103,15 @@ struct GraphStack {
         return other
     }
 
+    /// A context on a new coordinator of the store (an empty row cache) whose SQL statements `recorder`
+    /// captures.
+    func recordedContext(_ recorder: SQLDebugLogRecorder) throws -> NSManagedObjectContext {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        coordinator.sqlDebugLog = recorder.log(level: 1)
+        try coordinator.addPersistentStore(type: .sqlite, at: storeURL)
+        return context(coordinator)
+    }
+
     /// A new context on the coordinator (confined to the calling test: private queue, used directly
     /// or through performAndWait).
     func context(_ coordinator: NSPersistentStoreCoordinator? = nil) -> NSManagedObjectContext {

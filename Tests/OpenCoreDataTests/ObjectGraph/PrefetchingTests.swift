@@ -149,14 +149,6 @@ struct PrefetchingTests {
 
 @Suite("Relationship prefetching: a fixed number of SQL statements however many objects")
 struct PrefetchingStatementCountTests {
-    /// A context on a new coordinator of the stack's store whose SQL statements `recorder` captures.
-    func recordedContext(_ stack: GraphStack, _ recorder: SQLDebugLogRecorder) throws -> NSManagedObjectContext {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: stack.model)
-        coordinator.sqlDebugLog = recorder.log(level: 1)
-        try coordinator.addPersistentStore(type: .sqlite, at: stack.storeURL)
-        return stack.context(coordinator)
-    }
-
     /// Reads every post title and tag name of the authors, as the seed's N+1 loop does.
     func touchEverything(_ authors: [NSManagedObject]) -> Int {
         var count = 0
@@ -176,7 +168,7 @@ struct PrefetchingStatementCountTests {
         let stack = try GraphStack()
         try PrefetchFixture.fill(stack, authors: authors, postsEach: 3)
         let recorder = SQLDebugLogRecorder()
-        let context = try recordedContext(stack, recorder)
+        let context = try stack.recordedContext(recorder)
         recorder.removeAll()
         let fetched = try PrefetchFixture.authors(context, prefetching: ["posts", "posts.tags"])
         #expect(touchEverything(fetched) == authors * 3)
@@ -190,7 +182,7 @@ struct PrefetchingStatementCountTests {
         let stack = try GraphStack()
         try PrefetchFixture.fill(stack, authors: 8, postsEach: 3)
         let recorder = SQLDebugLogRecorder()
-        let context = try recordedContext(stack, recorder)
+        let context = try stack.recordedContext(recorder)
         recorder.removeAll()
         let fetched = try PrefetchFixture.authors(context, prefetching: nil)
         #expect(touchEverything(fetched) == 24)
@@ -202,7 +194,7 @@ struct PrefetchingStatementCountTests {
         let stack = try GraphStack()
         try PrefetchFixture.fill(stack, authors: 6, postsEach: 3)
         let recorder = SQLDebugLogRecorder()
-        let context = try recordedContext(stack, recorder)
+        let context = try stack.recordedContext(recorder)
         recorder.removeAll()
         let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
         request.relationshipKeyPathsForPrefetching = ["tags"]
@@ -223,7 +215,7 @@ struct PrefetchingStatementCountTests {
         let stack = try GraphStack()
         try PrefetchFixture.fill(stack, authors: 10, postsEach: 2)
         let recorder = SQLDebugLogRecorder()
-        let context = try recordedContext(stack, recorder)
+        let context = try stack.recordedContext(recorder)
         recorder.removeAll()
         let request = NSFetchRequest<NSManagedObject>(entityName: "Post")
         request.relationshipKeyPathsForPrefetching = ["author"]

@@ -5,20 +5,12 @@ import Testing
 /// that walking the destinations fires no fault of its own.
 @Suite("To-many relationship faults read their destinations' rows")
 struct ToManyFaultRowTests {
-    /// A coordinator of its own on the stack's file (an empty row cache), logging its statements.
-    func recordedContext(_ stack: GraphStack, _ recorder: SQLDebugLogRecorder) throws -> NSManagedObjectContext {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: stack.model)
-        coordinator.sqlDebugLog = recorder.log(level: 1)
-        try coordinator.addPersistentStore(type: .sqlite, at: stack.storeURL)
-        return stack.context(coordinator)
-    }
-
     @Test("walking every author's posts runs one statement per author, none per post")
     func walkRunsOneStatementPerOwner() throws {
         let stack = try GraphStack()
         try PrefetchFixture.fill(stack, authors: 6, postsEach: 4)
         let recorder = SQLDebugLogRecorder()
-        let context = try recordedContext(stack, recorder)
+        let context = try stack.recordedContext(recorder)
         let titles = try context.performAndWait {
             let authors = try PrefetchFixture.authors(context, prefetching: nil)
             var titles: [String] = []
@@ -48,7 +40,7 @@ struct ToManyFaultRowTests {
             return book.objectID
         }
         let recorder = SQLDebugLogRecorder()
-        let context = try recordedContext(stack, recorder)
+        let context = try stack.recordedContext(recorder)
         let titles = try context.performAndWait {
             let book = try context.existingObject(
                 with: try #require(context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: bookID.uriRepresentation())))

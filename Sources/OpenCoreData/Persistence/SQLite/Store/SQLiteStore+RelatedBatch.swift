@@ -63,12 +63,8 @@ extension SQLiteStore {
         guard let destination = relationship.destinationEntity, let first = owners.first else { return nil }
         let layout = try layout(of: first.entity)
         guard case let .inverseForeignKey(table, column, orderColumn) = layout.relationships[relationship.name] else { return nil }
-        let destinationLayout = try self.layout(of: destination)
-        let selection = try compiler().rowSelection(of: destination, layout: destinationLayout, includesSubentities: true, alias: "t0")
-        let entityIndex = selection.resultColumns.count
+        let (selection, entityIndex, numbers, order) = try relatedRowColumns(of: destination, orderColumn: orderColumn)
         let ownerIndex = entityIndex + 1
-        let numbers = Set(destinationLayout.numbersIncludingSubentities.map(Int64.init))
-        let order = orderColumn.map { "t0.\($0), t0.Z_PK" } ?? "t0.Z_PK"
         var ownersByKey: [Int64: NSManagedObjectID] = [:]
         for owner in owners { if let pk = owner.primaryKey { ownersByKey[pk] = owner } }
         var result: [NSManagedObjectID: [StoreRow]] = [:]

@@ -13,15 +13,7 @@ extension SQLiteStore {
         guard let pk = objectID.primaryKey, let destination = relationship.destinationEntity else { return nil }
         let layout = try layout(of: objectID.entity)
         guard case let .inverseForeignKey(table, column, orderColumn) = layout.relationships[relationship.name] else { return nil }
-        // The columns a fetch of the destination entity and its subentities selects, decoded with the
-        // plans such fetches share, then each row's `Z_ENT`, checked: a row whose entity number is
-        // damaged fails the fault as a key-only read of it does, and a row of an entity outside the
-        // destination's hierarchy sends the fault to that read.
-        let destinationLayout = try self.layout(of: destination)
-        let selection = try compiler().rowSelection(of: destination, layout: destinationLayout, includesSubentities: true, alias: "t0")
-        let entityIndex = selection.resultColumns.count
-        let numbers = Set(destinationLayout.numbersIncludingSubentities.map(Int64.init))
-        let order = orderColumn.map { "t0.\($0), t0.Z_PK" } ?? "t0.Z_PK"
+        let (selection, entityIndex, numbers, order) = try relatedRowColumns(of: destination, orderColumn: orderColumn)
         let sql = "SELECT \(selection.selectList(alias: "t0")), t0.Z_ENT FROM \(table) t0 WHERE t0.\(column) = ? ORDER BY \(order)"
         let rows = try read(isolated: false) { db -> [StoreRow]? in
             let statement = try db.cachedStatement(sql: sql)
@@ -38,5 +30,22 @@ extension SQLiteStore {
         guard let rows else { return nil }
         logRelationshipFault(relationship, of: objectID, rows: rows.count)
         return rows
+    }
+
+    /// What a read of a one-to-many relationship's rows selects and checks: the columns a fetch of the
+    /// destination entity and its subentities selects (decoded with the plans such fetches share), the
+    /// position of each row's `Z_ENT` selected after them, the entity numbers of the destination's
+    /// hierarchy, and the order of each owner's rows. `Z_ENT` is checked: a damaged one fails the read as
+    /// a key-only read of it does, and a row of an entity outside the hierarchy sends the caller to
+    /// that read.
+    func relatedRowColumns(
+        of destination: NSEntityDescription, orderColumn: String?
+    ) throws -> (selection: SQLiteRowSelection, entityIndex: Int, numbers: Set<Int64>, order: String) {
+        let layout = try self.layout(of: destination)
+        let selection = try compiler().rowSelection(of: destination, layout: layout, includesSubentities: true, alias: "t0")
+        return (
+            selection, selection.resultColumns.count, Set(layout.numbersIncludingSubentities.map(Int64.init)),
+            orderColumn.map { "t0.\($0), t0.Z_PK" } ?? "t0.Z_PK"
+        )
     }
 }
