@@ -7,6 +7,11 @@
 #
 #   Scripts/with-postgres.sh swift test --filter OpenCoreDataPostgreSQLTests
 #
+# The command also sees the server's data directory (OPENCOREDATA_POSTGRES_DATA), its pg_ctl
+# (OPENCOREDATA_POSTGRES_PGCTL, next to initdb) and the user that runs them (OPENCOREDATA_POSTGRES_RUN_AS,
+# empty when it is the caller): tests that restart a server or need one with TLS start a cluster of their
+# own with them, so that the shared server never stops under other tests.
+#
 # Needs Debian's `postgresql` package (initdb and pg_ctl under /usr/lib/postgresql/<version>/bin).
 set -euo pipefail
 
@@ -64,6 +69,9 @@ PGPASSWORD=$password "$bin/createdb" -h 127.0.0.1 -p "$port" -U ocd opencoredata
 
 export OPENCOREDATA_POSTGRES_URL="postgres://ocd:$password@127.0.0.1:$port/opencoredata"
 export OCD_POSTGRES_URL="$OPENCOREDATA_POSTGRES_URL"
+export OPENCOREDATA_POSTGRES_DATA="$dir/data"
+export OPENCOREDATA_POSTGRES_PGCTL="$bin/pg_ctl"
+if [ "$(id -u)" -eq 0 ]; then export OPENCOREDATA_POSTGRES_RUN_AS=postgres; else export OPENCOREDATA_POSTGRES_RUN_AS=""; fi
 echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk "{print \$3}") on 127.0.0.1:$port" >&2
 set +e
 "$@"

@@ -4,35 +4,52 @@ import OpenCoreData
 import PostgresNIO
 import Synchronization
 
-/// One connection to the server, used from the store's calling threads, which block on postgres-nio's
-/// futures; the futures run on postgres-nio's shared event loop group, whose threads never block.
-/// Statements take turns: a transaction holds the connection from `BEGIN` to `COMMIT` or `ROLLBACK`.
-// @unchecked Sendable: `connection` is read and replaced only while holding `lock`, which also keeps one
-// statement or transaction at a time on the connection.
+/// The store's connections to the server: a pool of at most `size`, opened as requests need them and used
+/// from the store's calling threads, which block on postgres-nio's futures; the futures run on
+/// postgres-nio's shared event loop group, whose threads never block.
+///
+/// A statement takes a free connection and gives it back; a request that finds every connection busy waits
+/// for one. A transaction holds one connection from `BEGIN` to `COMMIT` or `ROLLBACK`, and every statement
+/// its thread runs in between goes to that connection. A connection the server closed (it restarted, the
+/// network dropped) is opened again: a statement outside a transaction that meets the closed connection
+/// runs once more on a new one; a transaction whose connection closes fails, and the server rolls it back.
+// @unchecked Sendable: `connections`, `busy` and `held` are read and written only while holding
+// `condition`'s lock; a connection marked busy is used by the one thread that marked it.
 final class PostgreSQLConnection: @unchecked Sendable {
     let location: PostgreSQLLocation
     /// Where the statements are logged, when the SQL debug log is on.
     let debugLog: SQLDebugLog?
-    private let lock = NSRecursiveLock()
-    private var connection: PostgresConnection?
+    /// The most connections open at once.
+    let size: Int
+    private let condition = NSCondition()
+    private var connections: [PostgresConnection?]
+    private var busy: [Bool]
+    /// The connection each thread's transaction under way holds, by thread.
+    private var held: [UInt: Int] = [:]
     private let logger: Logger
+    private let tls: PostgresConnection.Configuration.TLS
     private static let connectionIDs = Mutex(0)
 
-    /// Connects to the server; throws the connection's failure as postgres-nio reports it.
-    init(location: PostgreSQLLocation, debugLog: SQLDebugLog?) throws {
+    /// Opens the first connection; throws its failure as postgres-nio reports it.
+    init(location: PostgreSQLLocation, size: Int, debugLog: SQLDebugLog?) throws {
         self.location = location
+        self.size = max(1, size)
         self.debugLog = debugLog.flatMap { $0.level > 0 ? $0 : nil }
         var logger = Logger(label: "OpenCoreDataPostgreSQL")
         logger.logLevel = .critical
         self.logger = logger
-        connection = try connect()
+        tls = try location.tls.configuration(for: location)
+        connections = Array(repeating: nil, count: self.size)
+        busy = Array(repeating: false, count: self.size)
+        connections[0] = try connect()
     }
 
     private func connect() throws -> PostgresConnection {
         var configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
-            database: location.database, tls: .disable)
+            database: location.database, tls: tls)
         configuration.options.connectTimeout = .seconds(10)
+        if location.tls.verifiesHost { configuration.options.tlsServerName = location.host }
         let id = Self.connectionIDs.withLock { value in
             value += 1
             return value
@@ -42,18 +59,61 @@ final class PostgreSQLConnection: @unchecked Sendable {
         ).wait()
     }
 
-    /// The connection a transaction under way runs on: its statements never move to another one.
-    private var pinned: PostgresConnection?
+    /// Takes a free connection (waiting for one when all are busy), or the one the thread's transaction
+    /// holds; `fresh` replaces the connection it takes with a new one.
+    private func acquire(fresh: Bool = false) throws -> (index: Int, connection: PostgresConnection, pinned: Bool) {
+        condition.lock()
+        if let index = held[Self.thread] {
+            let connection = connections[index]
+            condition.unlock()
+            guard let connection else { throw ChannelError.ioOnClosedChannel }
+            return (index, connection, true)
+        }
+        // An open idle connection first, then a slot without one.
+        var index: Int?
+        while index == nil {
+            index =
+                busy.indices.first { !busy[$0] && connections[$0].map { !$0.isClosed } == true }
+                ?? busy.indices.first { !busy[$0] }
+            if index == nil { condition.wait() }
+        }
+        let slot = index!
+        busy[slot] = true
+        let existing = connections[slot]
+        condition.unlock()
+        if let existing, !existing.isClosed, !fresh { return (slot, existing, false) }
+        do {
+            try? existing?.close().wait()
+            let connection = try connect()
+            condition.withLock { connections[slot] = connection }
+            return (slot, connection, false)
+        } catch {
+            condition.withLock {
+                connections[slot] = nil
+                busy[slot] = false
+                condition.signal()
+            }
+            throw error
+        }
+    }
 
-    /// The open connection, reconnecting when the last one was closed (the server restarted, the network
-    /// dropped) — except inside a transaction, whose statements fail once its connection is gone.
-    private func live() throws -> PostgresConnection {
-        if let pinned { return pinned }
-        if let connection, !connection.isClosed { return connection }
-        connection = nil
-        let fresh = try connect()
-        connection = fresh
-        return fresh
+    /// The calling thread.
+    private static var thread: UInt { UInt(pthread_self()) }
+
+    private func release(_ index: Int) {
+        condition.withLock {
+            busy[index] = false
+            condition.signal()
+        }
+    }
+
+    /// Whether an error says the connection is gone, so that the statement can run again on a new one.
+    static func isConnectionLost(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return error is ChannelError || error is IOError }
+        if [.serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError].contains(error.code) { return true }
+        // 57P01 admin_shutdown, 57P02 crash_shutdown: the server ended the session.
+        if let state = error.serverInfo?[.sqlState], state == "57P01" || state == "57P02" { return true }
+        return false
     }
 
     /// Runs one statement and returns its rows and the number of rows it changed; the SQL debug log shows
@@ -62,43 +122,80 @@ final class PostgreSQLConnection: @unchecked Sendable {
     func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings(), kind: SQLDebugLog.MessageKind = .statement) throws
         -> PostgresQueryResult
     {
-        try lock.withLock {
-            guard let debugLog else { return try live().query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait() }
-            debugLog.post(kind, "CoreData: sql: \(sql)")
-            let start = Date()
-            let result = try live().query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
-            debugLog.post(
-                .timing, "CoreData: annotation: sql execution time: \(SQLDebugLog.postgreSQLSeconds(Date().timeIntervalSince(start))) for \(sql)")
-            return result
+        debugLog?.post(kind, "CoreData: sql: \(sql)")
+        let start = Date()
+        var taken = try acquire()
+        var result: PostgresQueryResult
+        do {
+            result = try taken.connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+        } catch  where !taken.pinned && Self.isConnectionLost(error) {
+            // The server closed the connection since its last statement: once more on a new one.
+            release(taken.index)
+            taken = try acquire(fresh: true)
+            do {
+                result = try taken.connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+            } catch {
+                release(taken.index)
+                throw error
+            }
+        } catch {
+            if !taken.pinned { release(taken.index) }
+            throw error
         }
+        if !taken.pinned { release(taken.index) }
+        debugLog?.post(
+            .timing, "CoreData: annotation: sql execution time: \(SQLDebugLog.postgreSQLSeconds(Date().timeIntervalSince(start))) for \(sql)")
+        return result
     }
 
-    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it
+    /// throws.
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        try lock.withLock {
-            try run("BEGIN", kind: .transaction)
-            pinned = connection
-            defer { pinned = nil }
+        let thread = Self.thread
+        if condition.withLock({ held[thread] != nil }) { return try body() }
+        var index = try acquire().index
+        func begin() throws {
+            condition.withLock { held[thread] = index }
             do {
-                let result = try body()
-                try run("COMMIT", kind: .transaction)
-                return result
+                try run("BEGIN", kind: .transaction)
             } catch {
-                if let pinned, !pinned.isClosed { try? run("ROLLBACK", kind: .transaction) }
+                condition.withLock { held[thread] = nil }
+                release(index)
                 throw error
             }
         }
-    }
-
-    /// Closes the connection.
-    func close() {
-        lock.withLock {
-            try? connection?.close().wait()
-            connection = nil
+        do {
+            try begin()
+        } catch  where Self.isConnectionLost(error) {
+            // The server closed the connection since its last request: BEGIN once more on a new one.
+            index = try acquire(fresh: true).index
+            try begin()
+        }
+        defer {
+            condition.withLock { held[thread] = nil }
+            release(index)
+        }
+        do {
+            let result = try body()
+            try run("COMMIT", kind: .transaction)
+            return result
+        } catch {
+            if condition.withLock({ connections[index].map { !$0.isClosed } ?? false }) { try? run("ROLLBACK", kind: .transaction) }
+            throw error
         }
     }
 
+    /// Closes the connections.
+    func close() {
+        let open = condition.withLock {
+            let open = connections.compactMap { $0 }
+            connections = Array(repeating: nil, count: size)
+            return open
+        }
+        for connection in open { try? connection.close().wait() }
+    }
+
     deinit {
-        try? connection?.close().wait()
+        for connection in connections { try? connection?.close().wait() }
     }
 }

@@ -49,7 +49,7 @@ enum PostgreSQLErrors {
         if let error = error as? NSError, error.domain == NSCocoaErrorDomain { return error }
         return NSError(
             domain: NSCocoaErrorDomain, code: code,
-            userInfo: [NSLocalizedDescriptionKey: "\(what): \(cause(of: error))."])
+            userInfo: [NSLocalizedDescriptionKey: "\(what): \(cause(of: error)).", NSUnderlyingErrorKey: error as NSError])
     }
 
     /// What went wrong, in words that never carry the password: the server's message and SQL state, or the

@@ -2,7 +2,7 @@ import Foundation
 import OpenCoreData
 
 /// Where a PostgreSQL store lives, read from its `postgres://user:password@host:port/database?schema=name`
-/// URL. The password is kept here only: the store's own URL, its errors and its log lines never carry it.
+/// URL, with its TLS settings (`sslmode`, `sslrootcert`). The password is kept here only: the store's own URL, its errors and its log lines never carry it.
 struct PostgreSQLLocation: Sendable, Equatable {
     var host: String
     var port: Int
@@ -10,6 +10,7 @@ struct PostgreSQLLocation: Sendable, Equatable {
     var password: String?
     var database: String
     var schema: String
+    var tls = PostgreSQLTLSMode()
 
     /// Reads a store URL; throws `NSPersistentStoreInvalidTypeError` naming what is wrong with it.
     init(url: URL) throws {
@@ -27,11 +28,21 @@ struct PostgreSQLLocation: Sendable, Equatable {
         let port = components.port ?? 5432
         guard (1...65535).contains(port) else { throw PostgreSQLErrors.badLocation("its port \(port) is out of range") }
         var schema = "public"
+        var tls = PostgreSQLTLSMode()
         for item in components.queryItems ?? [] {
             switch item.name {
             case "schema":
                 guard let value = item.value, !value.isEmpty else { throw PostgreSQLErrors.badLocation("its schema query item is empty") }
                 schema = value
+            case "sslmode":
+                guard let value = item.value, let mode = PostgreSQLTLSMode.Mode(rawValue: value) else {
+                    let names = PostgreSQLTLSMode.Mode.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw PostgreSQLErrors.badLocation("its sslmode must be one of \(names)")
+                }
+                tls.mode = mode
+            case "sslrootcert":
+                guard let value = item.value, !value.isEmpty else { throw PostgreSQLErrors.badLocation("its sslrootcert query item is empty") }
+                tls.rootCertificate = value
             default:
                 throw PostgreSQLErrors.badLocation("its URL has the unknown query item \(item.name)")
             }
@@ -42,6 +53,7 @@ struct PostgreSQLLocation: Sendable, Equatable {
         self.password = components.password?.removingPercentEncoding ?? components.password
         self.database = database.removingPercentEncoding ?? database
         self.schema = schema
+        self.tls = tls
     }
 
     /// The store's URL without its password.
@@ -52,7 +64,11 @@ struct PostgreSQLLocation: Sendable, Equatable {
         components.host = host
         components.port = port
         components.path = "/" + database
-        if schema != "public" { components.queryItems = [URLQueryItem(name: "schema", value: schema)] }
+        var items: [URLQueryItem] = []
+        if schema != "public" { items.append(URLQueryItem(name: "schema", value: schema)) }
+        if tls.mode != .prefer { items.append(URLQueryItem(name: "sslmode", value: tls.mode.rawValue)) }
+        if let root = tls.rootCertificate { items.append(URLQueryItem(name: "sslrootcert", value: root)) }
+        if !items.isEmpty { components.queryItems = items }
         return components.url ?? URL(string: "postgres://\(host)")!
     }
 

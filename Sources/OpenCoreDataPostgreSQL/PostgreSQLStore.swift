@@ -14,7 +14,10 @@ import PostgresNIO
 /// ```
 ///
 /// Fetches are compiled to parameterized SQL, saves are one PostgreSQL transaction with optimistic
-/// locking on `Z_OPT`, and primary keys come from `Z_PRIMARYKEY`, shared by every process.
+/// locking on `Z_OPT`, and primary keys come from `Z_PRIMARYKEY`, shared by every process. The store keeps
+/// a pool of connections (``connectionPoolSizeKey``), opens again a connection the server closed, and
+/// uses TLS as the URL's `sslmode` query item asks (`disable`, `allow`, `prefer` by default, `require`,
+/// `verify-ca`, `verify-full`; `sslrootcert` names the authorities to trust).
 // @unchecked Sendable: `state` is read and written only while holding `lock`; the connection keeps its own
 // lock.
 public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
@@ -86,10 +89,11 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
             throw PostgreSQLErrors.badLocation("it has no coordinator")
         }
         let schema = try PostgreSQLSchema(model: model, schema: location.schema)
+        let poolSize = try connectionPoolSize()
         let connection: PostgreSQLConnection
         do {
             let debugLog = persistentStoreCoordinator?.sqlDebugLog ?? SQLDebugLog.process
-            connection = try PostgreSQLConnection(location: location, debugLog: debugLog)
+            connection = try PostgreSQLConnection(location: location, size: poolSize, debugLog: debugLog)
             debugLog?.post(.annotation, "CoreData: annotation: Connecting to PostgreSQL store at \(location.displayName)")
         } catch {
             throw PostgreSQLErrors.open(location, error)

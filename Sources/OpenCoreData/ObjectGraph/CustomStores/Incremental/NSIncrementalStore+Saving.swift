@@ -42,7 +42,26 @@ extension NSIncrementalStore {
             changes.updated.map { ($0.objectID, $0.expectedVersion) }
             + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
             + changes.versionChecks.map { ($0.objectID, $0.expectedVersion) }
+        guard !expected.isEmpty else { return }
         var conflicts: [StoreSaveConflicts.Conflict] = []
+        if let reader = self as? any IncrementalStoreVersionReading {
+            let current = try reader.versionsForObjects(with: expected.map(\.0), with: context)
+            for (id, version) in expected where current[id] != UInt64(clamping: version) {
+                // Only a conflict's row is read whole; a row gone since the versions were read has none.
+                var node: NSIncrementalStoreNode?
+                if current[id] != nil {
+                    do {
+                        node = try newValuesForObject(with: id, with: context)
+                    } catch let error as NSError where error.domain == NSCocoaErrorDomain && error.code == NSManagedObjectReferentialIntegrityError {
+                        node = nil
+                    }
+                }
+                let row = try node.map { try _row(from: $0, for: id, context: context) }
+                conflicts.append(.init(objectID: id, expectedVersion: version, storeRow: row))
+            }
+            if !conflicts.isEmpty { throw StoreSaveConflicts(conflicts: conflicts) }
+            return
+        }
         for (id, version) in expected {
             // A store says an object is gone by throwing.
             let node = try? newValuesForObject(with: id, with: context)
