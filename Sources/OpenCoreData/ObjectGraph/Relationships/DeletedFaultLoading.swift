@@ -11,7 +11,7 @@ extension NSManagedObjectContext {
     ///
     /// The objects load a generation at a time: the deleted objects, then the destinations their cascades
     /// reach, and so on. Each generation's faults and to-many relationships are read in bulk first (see
-    /// ``_loadInBulk(_:)``), so that deleting ten thousand objects with their relationships runs a few
+    /// ``_loadDeleteRuleRelationshipsInBulk(of:)``), so that deleting ten thousand objects with their relationships runs a few
     /// queries, not one per object and relationship.
     func _loadDeletedFaults() throws {
         var generation = _deleted.values.filter { $0._isFault || !$0.preparedForDeletion }
@@ -19,7 +19,14 @@ extension NSManagedObjectContext {
         while !generation.isEmpty {
             let objects = generation.filter { seen.insert(ObjectIdentifier($0)).inserted }
             generation = []
-            try _loadInBulk(objects.filter(\._isFault))
+            // The generation's faults fill together where the context reads cached rows from a coordinator
+            // (from the row cache, or one fetch per entity hierarchy); the others, and a fault whose row is
+            // gone, fire one by one below.
+            let faults = objects.filter { $0._isFault && !$0._objectID.isTemporaryID }
+            if faults.count > 1, _links.parent == nil, stalenessInterval < 0, let coordinator = _coordinator {
+                try _loadRows(of: faults, coordinator: coordinator)
+                for fault in faults where !fault._isFault { fault.preparedForDeletion = false }
+            }
             var loaded: [NSManagedObject] = []
             for object in objects {
                 if object._isFault {
@@ -39,28 +46,6 @@ extension NSManagedObjectContext {
             for object in loaded {
                 generation += try _loadDeleteRuleDestinations(of: object).filter { !seen.contains(ObjectIdentifier($0)) }
             }
-        }
-    }
-
-    /// Reads the rows of many faults that the coordinator's row cache does not hold (a fetch's faults
-    /// usually have theirs there) into it, in one query per entity hierarchy, where faults fire from it: in a context whose objects come from a coordinator (no parent) and
-    /// that reads cached rows (a negative ``stalenessInterval``). Elsewhere the faults fire one by one.
-    private func _loadInBulk(_ faults: [NSManagedObject]) throws {
-        guard faults.count > 1, _links.parent == nil, stalenessInterval < 0, let coordinator = _coordinator else { return }
-        var byRoot: [ObjectIdentifier: (NSEntityDescription, [NSManagedObjectID])] = [:]
-        for fault in faults
-        where !fault._objectID.isTemporaryID && coordinator._store(of: fault._objectID) is SQLiteStore
-            && !coordinator._rowCache.holdsRow(for: fault._identity)
-        {
-            var root = fault.entity
-            while let parent = root.superentity { root = parent }
-            byRoot[ObjectIdentifier(root), default: (root, [])].1.append(fault._objectID)
-        }
-        for (root, ids) in byRoot.values where ids.count > 1 {
-            let request = NSFetchRequest<NSManagedObject>()
-            request.entity = root
-            request.predicate = NSPredicate(format: "SELF IN %@", ids)
-            _ = try coordinator.fetchRows(request)
         }
     }
 

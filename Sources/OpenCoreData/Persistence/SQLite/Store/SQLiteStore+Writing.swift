@@ -188,7 +188,7 @@ extension SQLiteStore {
 
     /// Optimistic locking: every updated or deleted row must still have the version the context read.
     ///
-    /// The versions are read a table at a time, `versionCheckChunk` keys per statement; only a row whose
+    /// The versions are read a table at a time, `SQLiteKeyLists.chunkSize` keys per statement; only a row whose
     /// version differs is read whole, for the conflict.
     private func checkVersions(_ changes: StoreSaveChanges, in db: Database) throws {
         let expected =
@@ -213,12 +213,7 @@ extension SQLiteStore {
             let keys = keysByTable[table] ?? []
             var current: [Int64: Int64] = [:]
             current.reserveCapacity(keys.count)
-            for start in stride(from: 0, to: keys.count, by: Self.versionCheckChunk) {
-                let chunk = keys[start..<min(start + Self.versionCheckChunk, keys.count)]
-                let sql =
-                    "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
-                // A full chunk's statement is reused; a shorter last one is made for this save alone.
-                let statement = try chunk.count == Self.versionCheckChunk ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+            try SQLiteKeyLists.forEachChunk(of: keys, in: db, head: "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK") { statement, chunk in
                 let rows = try Row.fetchCursor(statement, arguments: StatementArguments(databaseValues: chunk.map(\.databaseValue)))
                 while let row = try rows.next() {
                     guard let key = try row.storedInteger(atIndex: 0) else { continue }
@@ -234,9 +229,6 @@ extension SQLiteStore {
         }
         if !conflicts.isEmpty { throw StoreSaveConflicts(conflicts: conflicts) }
     }
-
-    /// How many keys one statement of the optimistic-locking check reads.
-    static let versionCheckChunk = 500
 
     /// The ID each insert has once saved, position by position: a permanent ID allocated per root entity
     /// for each temporary ID, the insert's own ID otherwise.
@@ -377,7 +369,7 @@ struct RowWriter {
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(databaseValues: columns.map(\.1) + [pk.databaseValue]))
     }
 
-    /// Deletes the rows of deleted objects from their entity tables, `deletionChunk` keys a statement
+    /// Deletes the rows of deleted objects from their entity tables, a chunk of keys a statement (``SQLiteKeyLists``)
     /// per table (their join-table rows stay until ``deleteJoinRows(_:)``). The external data files of
     /// their externally stored values are noted as obsolete first.
     func deleteRows(_ ids: some Sequence<NSManagedObjectID>) throws {
@@ -397,7 +389,7 @@ struct RowWriter {
     }
 
     /// Deletes the join-table rows of deleted objects: for each many-to-many relationship, the rows of
-    /// the objects on either side, `deletionChunk` keys a statement.
+    /// the objects on either side, a chunk of keys a statement (``SQLiteKeyLists``).
     func deleteJoinRows(_ ids: some Sequence<NSManagedObjectID>) throws {
         let schema = try store.schema()
         let model = try store.model()
@@ -440,26 +432,13 @@ struct RowWriter {
         }
     }
 
-    /// How many keys one statement of a save's deletions names.
-    static let deletionChunk = 500
-
-    /// `DELETE FROM table WHERE column IN (…)` for `keys` (and `owner.column = owner.key` when given),
-    /// `deletionChunk` at a time: a full chunk's statement is reused, a shorter last one made for this
-    /// save alone.
+    /// `DELETE FROM table WHERE column IN (…)` for `keys` (and `owner.column = owner.key` when given), a
+    /// chunk of keys a statement (``SQLiteKeyLists``).
     private func deleteKeyed(_ keys: [Int64], from table: String, column: String, where owner: (column: String, key: Int64)? = nil) throws {
         let condition = owner.map { "\($0.column) = ? AND " } ?? ""
         let ownerValues = owner.map { [$0.key.databaseValue] } ?? []
-        for start in stride(from: 0, to: keys.count, by: Self.deletionChunk) {
-            let chunk = keys[start..<min(start + Self.deletionChunk, keys.count)]
-            let arguments = StatementArguments(databaseValues: ownerValues + chunk.map(\.databaseValue))
-            if chunk.count == 1 {
-                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(condition)\(column) = ?").execute(arguments: arguments)
-                continue
-            }
-            let sql =
-                "DELETE FROM \(table) WHERE \(condition)\(column) IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
-            let statement = try chunk.count == Self.deletionChunk ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
-            try statement.execute(arguments: arguments)
+        try SQLiteKeyLists.forEachChunk(of: keys, in: db, head: "DELETE FROM \(table) WHERE \(condition)\(column)") { statement, chunk in
+            try statement.execute(arguments: StatementArguments(databaseValues: ownerValues + chunk.map(\.databaseValue)))
         }
     }
 
@@ -512,7 +491,7 @@ struct RowWriter {
             let existing = try Int64.fetchAll(
                 db.cachedStatement(sql: "SELECT \(destinationColumn) FROM \(table) WHERE \(sourceColumn) = ?"), arguments: [ownerKey])
             let wanted = Set(keys)
-            // Only the links that change are written: a removed link, `deletionChunk` a statement; a new one.
+            // Only the links that change are written: removed links a chunk a statement; a new one.
             try deleteKeyed(existing.filter { !wanted.contains($0) }, from: table, column: destinationColumn, where: (sourceColumn, ownerKey))
             var present = Set(existing)
             let add = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(sourceColumn), \(destinationColumn)) VALUES (?, ?)")
