@@ -24,6 +24,8 @@ struct SQLiteHistoryLayout: Sendable {
         /// The attributes whose values a delete keeps, in tombstone column order, with their columns in
         /// the entity's table.
         let tombstones: [(attribute: NSAttributeDescription, column: String)]
+        /// The table that holds the entity's rows (its root entity's).
+        let table: String
     }
 
     /// The lists by entity number.
@@ -51,7 +53,8 @@ struct SQLiteHistoryLayout: Sendable {
                 }
                 .sorted { $0.name < $1.name }
                 .compactMap { attribute in layout.attributeColumns[attribute.name].map { (attribute, $0) } }
-            entities[Int64(layout.number)] = EntityHistory(properties: properties, bits: bits, tombstones: tombstones)
+            entities[Int64(layout.number)] = EntityHistory(
+                properties: properties, bits: bits, tombstones: tombstones, table: layout.table)
         }
         self.entities = entities
     }

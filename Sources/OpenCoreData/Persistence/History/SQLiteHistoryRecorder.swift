@@ -59,7 +59,9 @@ struct SQLiteHistoryRecorder {
                 Date().timeIntervalSinceReferenceDate.databaseValue,
             ]))
         let keys = try SQLiteStore.allocatePrimaryKeys(in: db, rootNumber: Int(SQLiteHistorySchema.changeEntity), count: changes.count)
-        let tombstones = min(changes.lazy.map(\.tombstone.count).max() ?? 0, tracking.tombstoneColumns.count)
+        var widest = 0
+        for change in changes where change.tombstone.count > widest { widest = change.tombstone.count }
+        let tombstones = min(widest, tracking.tombstoneColumns.count)
         let columns =
             ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
             + tracking.tombstoneColumns.prefix(tombstones)
@@ -131,7 +133,29 @@ struct SQLiteHistoryRecorder {
 
     /// Writes `count` insert changes of `first`'s entity, the `n`th of change key `key + n` naming the row
     /// of primary key `first.key + n`, in one statement.
+    ///
+    /// The rows were inserted by this write with keys it allocated, so the statement reads them back from
+    /// the entity's table by key range, in key order (a range scan of the table costs less than
+    /// generating the keys with a recursive query, whose queue is a temporary table of its own). When the
+    /// run's change keys follow the table's last one, as they do unless history was deleted from the end,
+    /// SQLite numbers the rows itself and appends them without searching the table for each. Should the
+    /// table not give exactly the run's rows, the changes written are taken back and the keys generated.
     private func writeInsertRun(_ first: HistoryChangeRow, key: Int64, count: Int, transaction: Int64) throws {
+        let last = key + Int64(count - 1)
+        if let table = tracking.layout.entities[first.entity]?.table {
+            let appends = (try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(Z_PK) FROM ACHANGE")) ?? 0) == key - 1
+            // SQLite appends without a search only when the statement itself says NULL.
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
+                    SELECT \(appends ? "NULL" : "Z_PK + ?2"), \(SQLiteHistorySchema.changeEntity), NULL,
+                        \(NSPersistentHistoryChangeType.insert.rawValue), ?3, Z_PK, ?4, NULL
+                    FROM \(table) WHERE Z_PK BETWEEN ?5 AND ?6 AND Z_ENT = ?3 ORDER BY Z_PK
+                    """
+            ).execute(arguments: [nil, key - first.key, first.entity, transaction, first.key, last - key + first.key])
+            if db.changesCount == count && (!appends || db.lastInsertedRowID == last) { return }
+            try db.cachedStatement(sql: "DELETE FROM ACHANGE WHERE Z_PK BETWEEN ? AND ?").execute(arguments: [key, max(last, db.lastInsertedRowID)])
+        }
         try db.cachedStatement(
             sql: """
                 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)

@@ -42,6 +42,9 @@ extension SQLiteStore {
             }
         }
         _history = SQLiteHistoryTracking(layout: layout, tombstoneColumns: columns)
+        // Every transaction names the bundle and the process: reading them (Bundle.main looks for the
+        // executable's bundle) belongs to opening the store, not to its first save.
+        _ = (HistoryAuthor.bundleID, HistoryAuthor.processID)
     }
 
     /// Starts posting remote change notifications when the store was added with

@@ -286,6 +286,24 @@ struct HistoryRecordingTests {
         #expect(try StoreProcesses.sqlite(stack.url, "PRAGMA integrity_check") == "ok")
     }
 
+    @Test("once the newest history is deleted, a save's many inserts keep the change keys Z_PRIMARYKEY hands out")
+    func manyInsertsAfterDeletedHistory() throws {
+        let stack = try HistoryKit.Stack()
+        try stack.insertNotes((0..<40).map { "old \($0)" })
+        _ = try stack.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: Date.distantFuture))
+        #expect(try stack.rows("SELECT count(*) FROM ACHANGE") == [["0"]])
+        #expect(try stack.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16001") == [["40"]])
+        let ids = try stack.insertNotes((0..<40).map { "new \($0)" })
+        let changes = try #require(try stack.transactions().last?.changes)
+        #expect(changes.map(\.changeID) == Array(41...80))
+        #expect(changes.map(\.changedObjectID) == ids)
+        #expect(
+            try stack.rows("SELECT count(*) FROM ACHANGE c JOIN ZNOTE n ON n.Z_PK = c.ZENTITYPK AND n.Z_ENT = c.ZENTITY")
+                == [["40"]])
+        #expect(try stack.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16001") == [["80"]])
+        #expect(try StoreProcesses.sqlite(stack.url, "PRAGMA integrity_check") == "ok")
+    }
+
     @Test("a store written without the key and opened with it later starts its history then, empty")
     func trackingTurnedOnLater() throws {
         let stack = try HistoryKit.Stack(options: nil)
