@@ -137,6 +137,7 @@ struct SQLiteLightweightMigration {
                 underlying: nil)
         }
         progress?(0.02, "Preparing")
+        let triggers = try SQLiteDerivedAttributeTriggerCarryOver.detach(db, plan: plan)
         // Keyed by the source model's entity names, found by entity number: a store renamed by an
         // earlier migration keeps the entity's old name in Z_NAME, as Apple's Core Data does.
         var oldMax: [String: Int64] = [:]
@@ -151,7 +152,7 @@ struct SQLiteLightweightMigration {
             do {
                 try db.inSavepoint {
                     try alter(db, alterations)
-                    metadata = try finish(db, oldMetadata: oldMetadata, oldMax: oldMax, offsets: [:], oldTables: [])
+                    metadata = try finish(db, oldMetadata: oldMetadata, oldMax: oldMax, offsets: [:], oldTables: [], triggers: triggers)
                     return .commit
                 }
             } catch let error as DatabaseError where error.resultCode != .SQLITE_CONSTRAINT {
@@ -166,12 +167,15 @@ struct SQLiteLightweightMigration {
             }
             if let metadata { return metadata }
         }
-        return try copyTables(db, oldMetadata: oldMetadata, oldMax: oldMax)
+        return try copyTables(db, oldMetadata: oldMetadata, oldMax: oldMax, triggers: triggers)
     }
 
     /// The migration by copying every table: the old tables are renamed aside, the new layout
     /// created, rows and relationships copied, the old tables dropped.
-    private func copyTables(_ db: Database, oldMetadata: SQLiteStoreMetadata, oldMax: [String: Int64]) throws -> SQLiteStoreMetadata {
+    private func copyTables(
+        _ db: Database, oldMetadata: SQLiteStoreMetadata, oldMax: [String: Int64],
+        triggers: SQLiteDerivedAttributeTriggerCarryOver
+    ) throws -> SQLiteStoreMetadata {
         let source = plan.sourceSchema
         let destination = plan.destinationSchema
         let oldTables = source.tables.map(\.name)
@@ -198,14 +202,14 @@ struct SQLiteLightweightMigration {
             .carryOver(db)
         progress?(0.85, "Building indexes")
         for index in destination.indexes where index.isUnique || !defersCleanup { try db.execute(sql: index.createStatement) }
-        return try finish(db, oldMetadata: oldMetadata, oldMax: oldMax, offsets: offsets, oldTables: oldTables)
+        return try finish(db, oldMetadata: oldMetadata, oldMax: oldMax, offsets: offsets, oldTables: oldTables, triggers: triggers)
     }
 
     /// The end of both paths: `Z_PRIMARYKEY` and `Z_METADATA` rewritten, the old tables dropped
     /// (unless cleanup is deferred), and the file's structure compared with the destination layout.
     private func finish(
         _ db: Database, oldMetadata: SQLiteStoreMetadata, oldMax: [String: Int64],
-        offsets: [String: Int64], oldTables: [String]
+        offsets: [String: Int64], oldTables: [String], triggers: SQLiteDerivedAttributeTriggerCarryOver
     ) throws -> SQLiteStoreMetadata {
         let destination = plan.destinationSchema
         try SQLiteExternalStorageChange(plan: plan, storeURL: url).convert(db)
@@ -215,6 +219,12 @@ struct SQLiteLightweightMigration {
         }
         if !defersCleanup {
             for table in oldTables { try db.execute(sql: "DROP TABLE \(Self.oldPrefix)\(table)") }
+        }
+        let refused = try triggers.reattach(db)
+        for name in triggers.dropped + refused {
+            sqlDebugLog?.write(
+                .annotation, "CoreData: annotation: derived-attribute trigger \(name) dropped: its attribute's derivation is now computed when saving"
+            )
         }
         var metadata = newMetadata(replacing: oldMetadata)
         if defersCleanup {
