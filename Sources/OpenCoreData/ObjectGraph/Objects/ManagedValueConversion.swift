@@ -29,7 +29,7 @@ protocol ManagedObjectCollection {
 
 extension Set: ManagedObjectCollection {
     static func managedCollection(from objects: [NSManagedObject]) -> Set<Element>? {
-        var result = Set<Element>()
+        var result = Set<Element>(minimumCapacity: objects.count)
         for object in objects {
             guard let element = object as? Element else { return nil }
             result.insert(element)
@@ -42,6 +42,7 @@ extension Set: ManagedObjectCollection {
 extension Array: ManagedObjectCollection {
     static func managedCollection(from objects: [NSManagedObject]) -> [Element]? {
         var result: [Element] = []
+        result.reserveCapacity(objects.count)
         for object in objects {
             guard let element = object as? Element else { return nil }
             result.append(element)
