@@ -189,9 +189,9 @@ final class PostgreSQLConnection: @unchecked Sendable {
         } catch {
             if Self.isConnectionLost(error) {
                 // The server ended the session and so rolled the transaction back. A ROLLBACK sent on the
-                // dying connection can wait forever (postgres-nio need not answer a query it takes after
-                // the server's FATAL message), so the connection is dropped instead, unwaited, and its slot
-                // gets a new one.
+                // dying connection was seen to wait forever (its future never completed after the server's
+                // FATAL 57P01 at `pg_ctl stop`), so the connection is dropped instead, unwaited, and its
+                // slot gets a new one.
                 discard(index)
             } else if condition.withLock({ connections[index].map { !$0.isClosed } ?? false }) {
                 _ = try? run("ROLLBACK", kind: .transaction)
