@@ -49,7 +49,11 @@ final class PostgreSQLConnection: @unchecked Sendable {
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: tls)
         configuration.options.connectTimeout = .seconds(10)
-        if location.tls.verifiesHost { configuration.options.tlsServerName = location.host }
+        configuration.options.additionalStartupParameters = [("application_name", location.applicationName)]
+        // The name to verify the certificate against and to send in SNI; an IP address is no SNI name
+        // (NIOSSL refuses it), and without one NIOSSL checks the certificate's IP addresses against the
+        // server's address instead.
+        if location.tls.verifiesHost, !PostgreSQLTLSMode.isIPAddress(location.host) { configuration.options.tlsServerName = location.host }
         let id = Self.connectionIDs.withLock { value in
             value += 1
             return value
@@ -60,8 +64,8 @@ final class PostgreSQLConnection: @unchecked Sendable {
     }
 
     /// Takes a free connection (waiting for one when all are busy), or the one the thread's transaction
-    /// holds; `fresh` replaces the connection it takes with a new one.
-    private func acquire(fresh: Bool = false) throws -> (index: Int, connection: PostgresConnection, pinned: Bool) {
+    /// holds; a slot without an open connection gets a new one.
+    private func acquire() throws -> (index: Int, connection: PostgresConnection, pinned: Bool) {
         condition.lock()
         if let index = held[Self.thread] {
             let connection = connections[index]
@@ -81,9 +85,10 @@ final class PostgreSQLConnection: @unchecked Sendable {
         busy[slot] = true
         let existing = connections[slot]
         condition.unlock()
-        if let existing, !existing.isClosed, !fresh { return (slot, existing, false) }
+        if let existing, !existing.isClosed { return (slot, existing, false) }
         do {
-            try? existing?.close().wait()
+            // Not waited for: closing a connection the server is ending need not complete soon.
+            if let existing { Self.closeUnwaited(existing) }
             let connection = try connect()
             condition.withLock { connections[slot] = connection }
             return (slot, connection, false)
@@ -130,8 +135,9 @@ final class PostgreSQLConnection: @unchecked Sendable {
             result = try taken.connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
         } catch  where !taken.pinned && Self.isConnectionLost(error) {
             // The server closed the connection since its last statement: once more on a new one.
+            discard(taken.index)
             release(taken.index)
-            taken = try acquire(fresh: true)
+            taken = try acquire()
             do {
                 result = try taken.connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
             } catch {
@@ -160,6 +166,7 @@ final class PostgreSQLConnection: @unchecked Sendable {
                 try run("BEGIN", kind: .transaction)
             } catch {
                 condition.withLock { held[thread] = nil }
+                if Self.isConnectionLost(error) { discard(index) }
                 release(index)
                 throw error
             }
@@ -168,7 +175,7 @@ final class PostgreSQLConnection: @unchecked Sendable {
             try begin()
         } catch  where Self.isConnectionLost(error) {
             // The server closed the connection since its last request: BEGIN once more on a new one.
-            index = try acquire(fresh: true).index
+            index = try acquire().index
             try begin()
         }
         defer {
@@ -180,9 +187,34 @@ final class PostgreSQLConnection: @unchecked Sendable {
             try run("COMMIT", kind: .transaction)
             return result
         } catch {
-            if condition.withLock({ connections[index].map { !$0.isClosed } ?? false }) { try? run("ROLLBACK", kind: .transaction) }
+            if Self.isConnectionLost(error) {
+                // The server ended the session and so rolled the transaction back. A ROLLBACK sent on the
+                // dying connection was seen to wait forever (its future never completed after the server's
+                // FATAL 57P01 at `pg_ctl stop`), so the connection is dropped instead, unwaited, and its
+                // slot gets a new one.
+                discard(index)
+            } else if condition.withLock({ connections[index].map { !$0.isClosed } ?? false }) {
+                _ = try? run("ROLLBACK", kind: .transaction)
+            }
             throw error
         }
+    }
+
+    /// Forgets the connection of a slot its thread holds, closing it without waiting (closing a connection
+    /// the server is ending need not complete soon).
+    private func discard(_ index: Int) {
+        let connection = condition.withLock {
+            let connection = connections[index]
+            connections[index] = nil
+            return connection
+        }
+        if let connection { Self.closeUnwaited(connection) }
+    }
+
+    /// Closes a connection without waiting, keeping it until it is closed (postgres-nio asserts that a
+    /// connection is closed when it goes away).
+    private static func closeUnwaited(_ connection: PostgresConnection) {
+        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     /// Closes the connections.

@@ -28,6 +28,15 @@ enum PostgreSQLErrors {
         return failure(NSPersistentStoreSaveError, "The PostgreSQL store at \(location.displayName) did not save; nothing was written", error)
     }
 
+    /// A failure to give new objects permanent IDs, which a context asks for first when it saves: a save's
+    /// error (134030), since the save then writes nothing.
+    static func permanentIDs(_ location: PostgreSQLLocation, _ error: any Error) -> NSError {
+        failure(
+            NSPersistentStoreSaveError,
+            "The PostgreSQL store at \(location.displayName) cannot give the new objects permanent IDs; nothing was written",
+            error)
+    }
+
     /// A save that found an object changed or deleted by another coordinator since the checks before it.
     static func conflict(_ location: PostgreSQLLocation, _ objectID: NSManagedObjectID) -> NSError {
         NSError(
@@ -56,6 +65,8 @@ enum PostgreSQLErrors {
     /// kind of connection failure.
     static func cause(of error: any Error) -> String {
         if let error = error as? PSQLError {
+            // The server answered the TLS request with "no": it has no TLS, which the URL's sslmode requires.
+            if error.code == .sslUnsupported { return "the server does not support TLS/SSL connections, which the URL's sslmode requires" }
             if let message = error.serverInfo?[.message] {
                 let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
                 return "the server said \(message)\(state)"
@@ -67,6 +78,9 @@ enum PostgreSQLErrors {
     }
 
     private static func describe(_ error: any Error) -> String {
+        if error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError {
+            return "the TLS/SSL handshake with the server failed (\(error))"
+        }
         if let error = error as? IOError { return "cannot reach the server (\(error.description))" }
         if let error = error as? NIOConnectionError {
             return "cannot reach the server at \(error.host):\(error.port)"

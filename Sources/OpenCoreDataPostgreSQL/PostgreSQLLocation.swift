@@ -2,7 +2,8 @@ import Foundation
 import OpenCoreData
 
 /// Where a PostgreSQL store lives, read from its `postgres://user:password@host:port/database?schema=name`
-/// URL, with its TLS settings (`sslmode`, `sslrootcert`). The password is kept here only: the store's own URL, its errors and its log lines never carry it.
+/// URL, with its TLS settings (`sslmode`, `sslrootcert`) and the name its connections show the server
+/// (`application_name`). The password is kept here only: the store's own URL, its errors and its log lines never carry it.
 struct PostgreSQLLocation: Sendable, Equatable {
     var host: String
     var port: Int
@@ -11,6 +12,12 @@ struct PostgreSQLLocation: Sendable, Equatable {
     var database: String
     var schema: String
     var tls = PostgreSQLTLSMode()
+    /// The name the server shows for the store's connections (`pg_stat_activity.application_name`), from
+    /// the `application_name` query item as in libpq's URLs; ``defaultApplicationName`` when absent.
+    var applicationName = Self.defaultApplicationName
+
+    /// The application name of a store whose URL names none.
+    static let defaultApplicationName = "OpenCoreData"
 
     /// Reads a store URL; throws `NSPersistentStoreInvalidTypeError` naming what is wrong with it.
     init(url: URL) throws {
@@ -29,6 +36,7 @@ struct PostgreSQLLocation: Sendable, Equatable {
         guard (1...65535).contains(port) else { throw PostgreSQLErrors.badLocation("its port \(port) is out of range") }
         var schema = "public"
         var tls = PostgreSQLTLSMode()
+        var applicationName = Self.defaultApplicationName
         for item in components.queryItems ?? [] {
             switch item.name {
             case "schema":
@@ -43,6 +51,9 @@ struct PostgreSQLLocation: Sendable, Equatable {
             case "sslrootcert":
                 guard let value = item.value, !value.isEmpty else { throw PostgreSQLErrors.badLocation("its sslrootcert query item is empty") }
                 tls.rootCertificate = value
+            case "application_name":
+                guard let value = item.value, !value.isEmpty else { throw PostgreSQLErrors.badLocation("its application_name query item is empty") }
+                applicationName = value
             default:
                 throw PostgreSQLErrors.badLocation("its URL has the unknown query item \(item.name)")
             }
@@ -54,6 +65,7 @@ struct PostgreSQLLocation: Sendable, Equatable {
         self.database = database.removingPercentEncoding ?? database
         self.schema = schema
         self.tls = tls
+        self.applicationName = applicationName
     }
 
     /// The store's URL without its password.
@@ -68,6 +80,7 @@ struct PostgreSQLLocation: Sendable, Equatable {
         if schema != "public" { items.append(URLQueryItem(name: "schema", value: schema)) }
         if tls.mode != .prefer { items.append(URLQueryItem(name: "sslmode", value: tls.mode.rawValue)) }
         if let root = tls.rootCertificate { items.append(URLQueryItem(name: "sslrootcert", value: root)) }
+        if applicationName != Self.defaultApplicationName { items.append(URLQueryItem(name: "application_name", value: applicationName)) }
         if !items.isEmpty { components.queryItems = items }
         return components.url ?? URL(string: "postgres://\(host)")!
     }

@@ -184,7 +184,8 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
     }
 
     /// Permanent IDs for new objects, from `Z_PRIMARYKEY`: one statement per root entity, whose keys no
-    /// other process is given.
+    /// other process is given. A failure at the server is `NSPersistentStoreSaveError` (134030), as the
+    /// save that asks for the IDs fails by it.
     public override func obtainPermanentIDs(for array: [NSManagedObject]) throws -> [NSManagedObjectID] {
         let open = try opened()
         var byRoot: [String: [Int]] = [:]
@@ -210,7 +211,7 @@ public final class PostgreSQLStore: NSIncrementalStore, @unchecked Sendable {
                 }
             }
         } catch {
-            throw PostgreSQLErrors.operation(open.location, error)
+            throw PostgreSQLErrors.permanentIDs(open.location, error)
         }
         return ids.compactMap { $0 }
     }

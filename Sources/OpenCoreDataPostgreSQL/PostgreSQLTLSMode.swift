@@ -23,6 +23,14 @@ struct PostgreSQLTLSMode: Sendable, Equatable {
     /// Whether the server's certificate must name the URL's host.
     var verifiesHost: Bool { mode == .verifyFull }
 
+    /// Whether a host is an IPv4 or IPv6 address rather than a name.
+    static func isIPAddress(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
+    }
+
     /// postgres-nio's TLS setting for the mode.
     func configuration(for location: PostgreSQLLocation) throws -> PostgresConnection.Configuration.TLS {
         if mode == .disable { return .disable }

@@ -140,21 +140,13 @@ enum PostgreSQLTestKit {
         }
     }
 
-    /// Runs `psql` on the store's database and returns its unaligned output.
+    /// Runs `psql` on the store's database and returns its unaligned output (through ``HelperProcess``:
+    /// its output goes to files, never to a pipe that could fill up).
     static func psql(_ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = [try server().absoluteString, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "psql failed on \(sql): \(String(decoding: err, as: UTF8.self))")
-        return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let outcome = try HelperProcess.run(
+            "/usr/bin/psql", [try server().absoluteString, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        #expect(outcome.status == 0, "psql failed on \(sql): \(outcome.errors)")
+        return outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The schema a store URL names.
