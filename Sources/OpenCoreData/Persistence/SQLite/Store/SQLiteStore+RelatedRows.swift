@@ -10,11 +10,8 @@ extension SQLiteStore {
     /// whole, the rows go to the coordinator's row cache with the IDs, and each destination's fault fires
     /// from there.
     func storeRelatedRows(for relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [StoreRow]? {
-        guard let pk = objectID.primaryKey, let destination = relationship.destinationEntity else { return nil }
-        let layout = try layout(of: objectID.entity)
-        guard case let .inverseForeignKey(table, column, orderColumn) = layout.relationships[relationship.name] else { return nil }
-        let (selection, entityIndex, numbers, order) = try relatedRowColumns(of: destination, orderColumn: orderColumn)
-        let sql = "SELECT \(selection.selectList(alias: "t0")), t0.Z_ENT FROM \(table) t0 WHERE t0.\(column) = ? ORDER BY \(order)"
+        guard let pk = objectID.primaryKey, let query = try relatedRowQuery(for: relationship, of: objectID.entity) else { return nil }
+        let (sql, selection, entityIndex, numbers) = (query.sql, query.selection, query.entityIndex, query.numbers)
         let rows = try read(isolated: false) { db -> [StoreRow]? in
             let statement = try db.cachedStatement(sql: sql)
             let decoder = SQLiteFetchRowDecoder(
@@ -30,6 +27,22 @@ extension SQLiteStore {
         guard let rows else { return nil }
         logRelationshipFault(relationship, of: objectID, rows: rows.count)
         return rows
+    }
+
+    /// The read of `relationship`'s rows for owners of `entity`, made the first time it is asked for;
+    /// `nil` when the relationship is not stored as the destination's foreign key.
+    func relatedRowQuery(for relationship: NSRelationshipDescription, of entity: NSEntityDescription) throws -> SQLiteRelatedRowQuery? {
+        let key = SQLiteRelatedRowQuery.Key(relationship: ObjectIdentifier(relationship), owner: ObjectIdentifier(entity))
+        if let query = _relatedRowQueries.withLock({ $0[key] }) { return query }
+        guard let destination = relationship.destinationEntity,
+            case let .inverseForeignKey(table, column, orderColumn) = try layout(of: entity).relationships[relationship.name]
+        else { return nil }
+        let (selection, entityIndex, numbers, order) = try relatedRowColumns(of: destination, orderColumn: orderColumn)
+        let query = SQLiteRelatedRowQuery(
+            sql: "SELECT \(selection.selectList(alias: "t0")), t0.Z_ENT FROM \(table) t0 WHERE t0.\(column) = ? ORDER BY \(order)",
+            selection: selection, entityIndex: entityIndex, numbers: numbers)
+        _relatedRowQueries.withLock { $0[key] = query }
+        return query
     }
 
     /// What a read of a one-to-many relationship's rows selects and checks: the columns a fetch of the
@@ -48,4 +61,25 @@ extension SQLiteStore {
             orderColumn.map { "t0.\($0), t0.Z_PK" } ?? "t0.Z_PK"
         )
     }
+}
+
+/// The statement and column set-up of the read of a one-to-many relationship's rows for one owner: made
+/// once per relationship and owner entity, as the relationship's faults fire one owner at a time.
+///
+/// Keyed by the identities of the relationship and the owner entity, which belong to the store's model
+/// and live as long as the store.
+struct SQLiteRelatedRowQuery: Sendable {
+    struct Key: Hashable, Sendable {
+        let relationship: ObjectIdentifier
+        let owner: ObjectIdentifier
+    }
+
+    /// `SELECT <the destination's fetch columns>, t0.Z_ENT FROM <table> t0 WHERE t0.<key> = ? ORDER BY …`.
+    let sql: String
+    /// The destination's fetch columns and their decoding plans.
+    let selection: SQLiteRowSelection
+    /// The position of `Z_ENT` in the result.
+    let entityIndex: Int
+    /// The entity numbers of the destination's hierarchy.
+    let numbers: Set<Int64>
 }

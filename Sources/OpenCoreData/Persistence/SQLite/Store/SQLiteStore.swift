@@ -36,6 +36,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     var _triggerMaintainedColumns: [String: Set<String>] = [:]
     /// What those triggers report while a save writes.
     let _derivedValueReports = SQLiteDerivedValueReports()
+    /// The reads of one-to-many relationships' rows made so far, by relationship and owner entity
+    /// (``SQLiteRelatedRowQuery``).
+    let _relatedRowQueries = LockedValue<[SQLiteRelatedRowQuery.Key: SQLiteRelatedRowQuery]>([:])
 
     /// The store's type, ``NSSQLiteStoreType``.
     override var type: String { NSSQLiteStoreType }
