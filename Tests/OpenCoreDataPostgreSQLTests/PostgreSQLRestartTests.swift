@@ -20,6 +20,24 @@ struct PostgreSQLRestartTests {
         )
     }
 
+    /// Saves `context` on a thread of its own; the thread, and the save's error once it ends (`.some(nil)`
+    /// for a save that succeeded).
+    private func saveOnAThread(_ context: NSManagedObjectContext) -> (TestThreads, Locked<NSError??>) {
+        let outcome = Locked<NSError??>(nil)
+        let saver = TestThreads(1) { _ in
+            let error = context.performAndWait { () -> NSError? in
+                do {
+                    try context.save()
+                    return nil
+                } catch {
+                    return error as NSError
+                }
+            }
+            outcome.withLock { $0 = .some(error) }
+        }
+        return (saver, outcome)
+    }
+
     /// Expects a save's error to be the store's failure to save: 134030 with the cause underneath, not a
     /// merge conflict.
     private func expectSaveFailure(_ error: NSError?, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -133,18 +151,7 @@ struct PostgreSQLRestartTests {
                 ) == "1"
             })
 
-        let outcome = Locked<NSError??>(nil)
-        let saver = TestThreads(1) { _ in
-            let error = context.performAndWait { () -> NSError? in
-                do {
-                    try context.save()
-                    return nil
-                } catch {
-                    return error as NSError
-                }
-            }
-            outcome.withLock { $0 = .some(error) }
-        }
+        let (saver, outcome) = saveOnAThread(context)
         let waited = try eventually {
             try cluster.psql(
                 "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND wait_event_type = 'Lock' AND query LIKE 'UPDATE%'")
@@ -188,18 +195,7 @@ struct PostgreSQLRestartTests {
                 try PostgreSQLTestKit.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(locker)' AND wait_event = 'PgSleep'")
                     == "1"
             })
-        let outcome = Locked<NSError??>(nil)
-        let saver = TestThreads(1) { _ in
-            let error = context.performAndWait { () -> NSError? in
-                do {
-                    try context.save()
-                    return nil
-                } catch {
-                    return error as NSError
-                }
-            }
-            outcome.withLock { $0 = .some(error) }
-        }
+        let (saver, outcome) = saveOnAThread(context)
         #expect(
             try eventually {
                 try PostgreSQLTestKit.psql(
