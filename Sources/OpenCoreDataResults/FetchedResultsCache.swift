@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// The files in which fetched results controllers keep section information across launches.
 ///
 /// A cache file records what decided the results (entity and its version hash, predicate, sort
@@ -141,9 +143,7 @@ enum FetchedResultsCache {
         }
         var states: [String] = []
         for store in stores {
-            guard let sqlite = store as? SQLiteStore else { return nil }
-            let stored = entities.filter { sqlite._layoutsByName[$0.name ?? ""] != nil }
-            guard let token = try? sqlite.contentToken(forTablesOf: stored) else { return nil }
+            guard let token = store.sqliteContentToken(forTablesOf: entities) else { return nil }
             states.append("\(store.identifier ?? "")|\(token)")
         }
         return states

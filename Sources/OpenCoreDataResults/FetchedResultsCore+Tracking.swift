@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// Turning a context's change notification into the changes of the controller's results.
 extension FetchedResultsCore {
     /// Updates the results for the objects a context reported changed, and tells the delegate.

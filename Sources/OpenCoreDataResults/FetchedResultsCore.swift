@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// The state of a fetched results controller, shared with the type-erased controller
 /// (`NSFetchedResultsController<NSFetchRequestResult>`) its delegate receives.
 final class FetchedResultsCore {

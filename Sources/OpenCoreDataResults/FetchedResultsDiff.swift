@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// The changes that turn one sectioned list of fetched objects into another, in the terms a table view
 /// applies batch updates in: deletions at old index paths, insertions at new ones, moves from old to new,
 /// updates of objects that keep their place.

@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// The objects of one change event that concern a controller's results.
 struct FetchedResultsClassifiedChanges {
     /// Members that leave the results.

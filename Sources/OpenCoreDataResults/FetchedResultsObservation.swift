@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// The objects a context reported changed in one `NSManagedObjectContextObjectsDidChange` notification.
 struct FetchedResultsContextChanges {
     var inserted: [NSManagedObject] = []

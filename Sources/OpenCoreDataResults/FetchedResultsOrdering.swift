@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// What placed one fetched object: its sort values, its section name, and a tie-breaker.
 struct FetchedObjectKeys {
     /// The values of the request's sort descriptors, read once.

@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// The parts of a fetched results controller's fetch request the controller works with, read when it
 /// performs its fetch.
 struct FetchedResultsRequest {
@@ -39,30 +41,5 @@ struct FetchedResultsRequest {
             "sectionNameKeyPath=\(sectionNameKeyPath ?? "")", "subentities=\(includesSubentities)",
             "limit=\(fetchLimit)", "offset=\(fetchOffset)", "resultType=\(resultType.rawValue)",
         ].joined(separator: "\n")
-    }
-}
-
-extension NSFetchRequest {
-    /// Gives the request every setting of another fetch request, whatever its result type.
-    func _adoptSettings<Other>(of other: NSFetchRequest<Other>) {
-        _affectedStores = other._affectedStores
-        _entityName = other._entityName
-        _entity = other._entity
-        _predicate = other._predicate
-        _sortDescriptors = other._sortDescriptors
-        _fetchLimit = other._fetchLimit
-        _fetchOffset = other._fetchOffset
-        _fetchBatchSize = other._fetchBatchSize
-        _resultType = other._resultType
-        _includesSubentities = other._includesSubentities
-        _includesPendingChanges = other._includesPendingChanges
-        _includesPropertyValues = other._includesPropertyValues
-        _returnsObjectsAsFaults = other._returnsObjectsAsFaults
-        _relationshipKeyPathsForPrefetching = other._relationshipKeyPathsForPrefetching
-        _propertiesToFetch = other._propertiesToFetch
-        _propertiesToGroupBy = other._propertiesToGroupBy
-        _havingPredicate = other._havingPredicate
-        _returnsDistinctResults = other._returnsDistinctResults
-        _shouldRefreshRefetchedObjects = other._shouldRefreshRefetchedObjects
     }
 }

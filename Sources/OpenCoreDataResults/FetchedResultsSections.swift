@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// One section of a fetched results controller's current results.
 struct FetchedSection {
     var name: String

@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 // UIKit and AppKit give `IndexPath` its section, row and item accessors on Apple platforms; Foundation on
 // Linux has neither, so OpenCoreData provides them for the index paths a fetched results controller uses.
 extension IndexPath {

@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// The kinds of change a fetched results controller reports to its delegate.
 public enum NSFetchedResultsChangeType: UInt, Sendable {
     /// An object or section was added to the results.

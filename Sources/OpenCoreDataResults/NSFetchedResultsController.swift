@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// A controller that manages the results of a fetch request, grouped into sections, and reports
 /// changes to them — the data source of a list view.
 ///

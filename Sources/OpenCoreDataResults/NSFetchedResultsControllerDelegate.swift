@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// Methods a fetched results controller calls when the results of its fetch request change.
 ///
 /// Every method is optional: the protocol extension provides implementations that do nothing, so

@@ -1,3 +1,5 @@
+import OpenCoreDataCore
+
 /// The information a fetched results controller gives about one section of its results.
 public protocol NSFetchedResultsSectionInfo {
     /// The name of the section: the value of the controller's section key path for its objects.

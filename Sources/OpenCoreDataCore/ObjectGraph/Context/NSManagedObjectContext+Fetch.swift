@@ -100,7 +100,7 @@ extension NSManagedObjectContext {
         return unsafeBitCast(objects, to: [T].self)
     }
 
-    func requireCoordinator() throws -> NSPersistentStoreCoordinator {
+    package func requireCoordinator() throws -> NSPersistentStoreCoordinator {
         guard let coordinator = _coordinator else {
             throw NSError(
                 domain: NSCocoaErrorDomain, code: NSCoreDataError,

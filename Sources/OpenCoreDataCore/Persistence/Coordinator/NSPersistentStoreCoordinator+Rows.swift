@@ -279,7 +279,7 @@ extension NSPersistentStoreCoordinator {
 
     /// The entity a request fetches. A request made with `NSFetchRequest(entityName:)` has its entity
     /// set from then on, as Apple's Core Data resolves it when a context executes the request.
-    func _entity<Result>(of request: NSFetchRequest<Result>) throws -> NSEntityDescription {
+    package func _entity<Result>(of request: NSFetchRequest<Result>) throws -> NSEntityDescription {
         if let entity = request.entity, let name = entity.name, let own = managedObjectModel.entitiesByName[name] {
             return own
         }

@@ -26,7 +26,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     private let _hash: Int
 
     /// The row's primary key (`Z_PK`) in its store; `nil` for a temporary ID.
-    var primaryKey: Int64? {
+    package var primaryKey: Int64? {
         @inline(__always) get { _storeReference == nil ? nil : Int64(bitPattern: _keyHigh) }
     }
 

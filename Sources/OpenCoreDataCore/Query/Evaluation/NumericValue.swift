@@ -1,6 +1,6 @@
 /// A number met during evaluation, whatever its Swift or Foundation type, so that numbers of different
 /// kinds (Int, Int64, UInt, Double, Float, Bool, NSNumber, Decimal) compare and combine by value.
-enum NumericValue {
+package enum NumericValue {
     case integer(Int64)
     case unsigned(UInt64)
     case double(Double)

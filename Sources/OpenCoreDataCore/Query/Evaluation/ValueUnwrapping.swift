@@ -13,11 +13,11 @@ extension Optional: AnyOptionalBox {
 }
 
 /// Helpers shared by evaluation: how values met in object graphs are normalized before they are compared.
-enum EvaluationValues {
+package enum EvaluationValues {
     /// Removes every level of optional wrapping hidden inside `Any`, unwraps `AnyHashable` boxes, and
     /// turns `NSNull` into `nil`, so that `nil`, `Optional<Int>.none` boxed in `Any` and `NSNull()` all
     /// read as "no value".
-    static func flatten(_ value: Any?) -> Any? {
+    package static func flatten(_ value: Any?) -> Any? {
         var current = value
         while let present = current {
             let presentKind = type(of: present)

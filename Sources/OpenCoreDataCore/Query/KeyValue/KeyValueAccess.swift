@@ -1,6 +1,6 @@
 /// Reads keys and key paths from the values predicates meet: objects adopting ``KeyValueCoding``,
 /// dictionaries, collections, strings and, as a fallback, the stored properties of any Swift value.
-enum KeyValueAccess {
+package enum KeyValueAccess {
     /// The collection operators of key paths.
     enum CollectionOperator: String {
         case count = "@count", sum = "@sum", avg = "@avg", min = "@min", max = "@max"
@@ -27,7 +27,7 @@ enum KeyValueAccess {
     }
 
     /// Returns the value at the end of a dot-separated key path, applying collection operators.
-    static func value(of object: Any?, forKeyPath keyPath: String) -> Any? {
+    package static func value(of object: Any?, forKeyPath keyPath: String) -> Any? {
         value(of: object, components: keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 

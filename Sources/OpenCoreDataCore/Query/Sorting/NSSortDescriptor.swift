@@ -176,18 +176,18 @@ open class NSSortDescriptor: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// A value read once for sorting many elements.
-    enum PreparedValue {
+    package enum PreparedValue {
         case raw(Any?)
         case key(SortComparison.SortKey)
     }
 
     /// Reads and prepares the value the descriptor compares for an object.
-    func preparedValue(of object: Any) -> PreparedValue {
+    package func preparedValue(of object: Any) -> PreparedValue {
         block == nil ? .key(SortComparison.SortKey(sortValue(of: object))) : .raw(sortValue(of: object))
     }
 
     /// Orders two prepared values, taking the direction into account.
-    func comparePrepared(_ lhs: PreparedValue, _ rhs: PreparedValue) -> ComparisonResult {
+    package func comparePrepared(_ lhs: PreparedValue, _ rhs: PreparedValue) -> ComparisonResult {
         switch (lhs, rhs) {
         case let (.key(a), .key(b)):
             let order = SortComparison.compareKeys(a, b, selector: selector ?? "compare:")

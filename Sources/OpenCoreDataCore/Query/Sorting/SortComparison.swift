@@ -1,5 +1,5 @@
 /// The comparisons sort descriptors apply to values.
-enum SortComparison {
+package enum SortComparison {
     /// The selector names a sort descriptor understands.
     static let knownSelectors: Set<String> = [
         "compare:", "caseInsensitiveCompare:", "localizedCompare:", "localizedCaseInsensitiveCompare:",
@@ -7,7 +7,7 @@ enum SortComparison {
     ]
 
     /// A value prepared for repeated comparison: numbers and strings are recognized once.
-    enum SortKey {
+    package enum SortKey {
         case missing
         case number(NumericValue)
         case string(String)

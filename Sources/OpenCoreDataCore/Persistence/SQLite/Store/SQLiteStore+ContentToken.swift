@@ -22,3 +22,14 @@ extension SQLiteStore {
         }
     }
 }
+
+extension NSPersistentStore {
+    /// The ``SQLiteStore/contentToken(forTablesOf:)`` of a SQLite store, over the tables of those of
+    /// `entities` it keeps; `nil` for a store of another type or when the tables cannot be read. A
+    /// fetched results controller's section cache (`OpenCoreDataResults`) records it.
+    package func sqliteContentToken(forTablesOf entities: [NSEntityDescription]) -> String? {
+        guard let sqlite = self as? SQLiteStore else { return nil }
+        let stored = entities.filter { sqlite._layoutsByName[$0.name ?? ""] != nil }
+        return try? sqlite.contentToken(forTablesOf: stored)
+    }
+}
