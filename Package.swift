@@ -89,8 +89,8 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenCoreDataTests",
-            // The two modules the tests import @testable, beside the library.
-            dependencies: ["OpenCoreData", "OpenCoreDataCore", "OpenCoreDataResults"]
+            // The library, and its core, which the tests import @testable.
+            dependencies: ["OpenCoreData", "OpenCoreDataCore"]
         ),
         .testTarget(
             name: "OpenCoreDataMacrosTests",

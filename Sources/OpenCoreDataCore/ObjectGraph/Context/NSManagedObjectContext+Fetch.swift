@@ -100,6 +100,7 @@ extension NSManagedObjectContext {
         return unsafeBitCast(objects, to: [T].self)
     }
 
+    /// The context's persistent store coordinator, or an error when the context has none.
     package func requireCoordinator() throws -> NSPersistentStoreCoordinator {
         guard let coordinator = _coordinator else {
             throw NSError(
