@@ -5,8 +5,8 @@ import PackageDescription
 /// The library's checked and plain builds (Docs/Internals.md): `OCD_INTERNAL_CHECKS=1` compiles the run-time
 /// checks of the invariants its runtime techniques rely on, and `OCD_PLAIN_SWIFT=1` switches every such
 /// technique off; `OCD_NO_TYPED_RESULTS_CAST=1` switches off that one technique.
-/// Set in the environment, they reach this target alone, so a dependent package (Benchmarks/) rebuilds only
-/// the library and what uses it, not its tools.
+/// Set in the environment, they reach the core target alone, so a dependent package (Benchmarks/) rebuilds
+/// only the library and what uses it, not its tools.
 let openCoreDataSettings: [SwiftSetting] = [
     "OCD_INTERNAL_CHECKS", "OCD_PLAIN_SWIFT", "OCD_NO_TYPED_RESULTS_CAST",
 ].compactMap { name in
@@ -31,8 +31,14 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
+        // The library users import (Docs/Architecture.md): one file re-exporting the two targets below.
         .target(
             name: "OpenCoreData",
+            dependencies: ["OpenCoreDataCore", "OpenCoreDataResults"]
+        ),
+        // Every layer from Support to Migration, in one module so that the hot paths inline across layers.
+        .target(
+            name: "OpenCoreDataCore",
             dependencies: [
                 "COpenCoreDataRuntime",
                 "OpenCoreDataMacros",
@@ -41,6 +47,11 @@ let package = Package(
             ],
             swiftSettings: openCoreDataSettings,
             linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.linux]))]
+        ),
+        // NSFetchedResultsController, above the core: it observes contexts through their notifications.
+        .target(
+            name: "OpenCoreDataResults",
+            dependencies: ["OpenCoreDataCore"]
         ),
         // What Swift cannot spell: the runtime's class-method lookup (see ManagedObjectOverrides.swift), a
         // conditional retain and C thread-local slots.
@@ -78,7 +89,8 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenCoreDataTests",
-            dependencies: ["OpenCoreData"]
+            // The library, and its core, which the tests import @testable.
+            dependencies: ["OpenCoreData", "OpenCoreDataCore"]
         ),
         .testTarget(
             name: "OpenCoreDataMacrosTests",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Fails when a file of a lower layer of Sources/OpenCoreData names a type declared in a higher one.
+"""Fails when a file of a lower layer of the library names a type declared in a higher one.
 
-The layers, bottom to top, are the folders of Sources/OpenCoreData in LAYERS. A type counts as declared
+The layers, bottom to top, are in LAYERS: the folders of Sources/OpenCoreDataCore, then the targets above
+that module, each one layer (Sources/OpenCoreDataResults). A type counts as declared
 in a layer when a file of that folder declares it (class, struct, enum, protocol, actor or typealias)
 and no other layer declares a type of the same name. Comments and string literals are not read, and a
 file's own generic parameters are its own names. The references listed in layer-exceptions.txt (one
@@ -12,7 +13,10 @@ import re
 import sys
 
 LAYERS = ["Support", "Query", "Model", "ModelFile", "Persistence", "ObjectGraph", "Migration", "Results"]
-ROOT = pathlib.Path(__file__).resolve().parent.parent / "Sources" / "OpenCoreData"
+REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
+# The module whose top-level folders are layers, and the targets that are a layer each.
+CORE = REPOSITORY / "Sources" / "OpenCoreDataCore"
+TARGET_LAYERS = {REPOSITORY / "Sources" / "OpenCoreDataResults": "Results"}
 
 DECLARATION = re.compile(
     r"^\s*(?:@[\w()]+\s+)*(?:(?:public|open|internal|package|private|fileprivate|final|indirect|nonisolated)(?:\(set\))?\s+)*"
@@ -33,13 +37,16 @@ def strip(text):
 
 
 def layer_of(path):
-    part = path.relative_to(ROOT).parts[0]
+    for root, layer in TARGET_LAYERS.items():
+        if path.is_relative_to(root):
+            return layer
+    part = path.relative_to(CORE).parts[0]
     return part if part in LAYERS else None
 
 
 def main():
     files = {}
-    for path in sorted(ROOT.rglob("*.swift")):
+    for path in sorted(p for root in [CORE, *TARGET_LAYERS] for p in root.rglob("*.swift")):
         layer = layer_of(path)
         if layer is None:
             continue
@@ -59,7 +66,7 @@ def main():
     used = set()
     for path, (layer, text) in files.items():
         rank = LAYERS.index(layer)
-        relative = str(path.relative_to(ROOT.parent.parent))
+        relative = str(path.relative_to(REPOSITORY))
         seen = {name for clause in GENERIC_CLAUSE.findall(text) for name in GENERIC_PARAMETER.findall(clause)}
         for name in IDENTIFIER.findall(text):
             higher = owner.get(name)

@@ -6,7 +6,7 @@
 extern void *swift_lookUpClassMethod(const void *metadata, const void *method, const void *description);
 
 // Method descriptors of `NSManagedObject`'s overridable methods and `NSManagedObject`'s nominal type
-// descriptor, by their mangled names (the OpenCoreData module defines them all). Mach-O symbol names
+// descriptor, by their mangled names (the OpenCoreDataCore module defines them all). Mach-O symbol names
 // carry a leading underscore.
 #if defined(__APPLE__)
 #define OCD_SWIFT_SYMBOL(name) "_" name
@@ -16,17 +16,17 @@ extern void *swift_lookUpClassMethod(const void *metadata, const void *method, c
 // Declares `variable` as the symbol with the mangled Swift name `mangled`.
 #define OCD_SWIFT_DESCRIPTOR(variable, mangled) extern const char variable __asm__(OCD_SWIFT_SYMBOL(mangled))
 OCD_SWIFT_DESCRIPTOR(ocd_validateValueMethodDescriptor,
-                     "$s12OpenCoreData15NSManagedObjectC13validateValue_6forKeyySpyyXlSgG_SStKFTq");
+                     "$s012OpenCoreDataB015NSManagedObjectC13validateValue_6forKeyySpyyXlSgG_SStKFTq");
 OCD_SWIFT_DESCRIPTOR(ocd_willAccessValueMethodDescriptor,
-                     "$s12OpenCoreData15NSManagedObjectC15willAccessValue6forKeyySSSg_tFTq");
+                     "$s012OpenCoreDataB015NSManagedObjectC15willAccessValue6forKeyySSSg_tFTq");
 OCD_SWIFT_DESCRIPTOR(ocd_didAccessValueMethodDescriptor,
-                     "$s12OpenCoreData15NSManagedObjectC14didAccessValue6forKeyySSSg_tFTq");
+                     "$s012OpenCoreDataB015NSManagedObjectC14didAccessValue6forKeyySSSg_tFTq");
 OCD_SWIFT_DESCRIPTOR(ocd_willChangeValueMethodDescriptor,
-                     "$s12OpenCoreData15NSManagedObjectC15willChangeValue6forKeyySS_tFTq");
+                     "$s012OpenCoreDataB015NSManagedObjectC15willChangeValue6forKeyySS_tFTq");
 OCD_SWIFT_DESCRIPTOR(ocd_didChangeValueMethodDescriptor,
-                     "$s12OpenCoreData15NSManagedObjectC14didChangeValue6forKeyySS_tFTq");
-OCD_SWIFT_DESCRIPTOR(ocd_awakeFromFetchMethodDescriptor, "$s12OpenCoreData15NSManagedObjectC14awakeFromFetchyyFTq");
-OCD_SWIFT_DESCRIPTOR(ocd_managedObjectClassDescriptor, "$s12OpenCoreData15NSManagedObjectCMn");
+                     "$s012OpenCoreDataB015NSManagedObjectC14didChangeValue6forKeyySS_tFTq");
+OCD_SWIFT_DESCRIPTOR(ocd_awakeFromFetchMethodDescriptor, "$s012OpenCoreDataB015NSManagedObjectC14awakeFromFetchyyFTq");
+OCD_SWIFT_DESCRIPTOR(ocd_managedObjectClassDescriptor, "$s012OpenCoreDataB015NSManagedObjectCMn");
 
 const void *ocd_managedObjectMethodImplementation(const void *classMetadata, OCDManagedObjectMethod method) {
     const void *descriptor;

@@ -30,7 +30,7 @@ const void *_Nullable ocd_managedObjectMethodImplementation(const void *_Nonnull
 /// The object's memory must still be allocated (an unowned reference count keeps it so).
 _Bool ocd_tryRetain(const void *_Nonnull object);
 
-/// The number of pointer slots each thread has (see `ThreadPointerSlot` in OpenCoreData).
+/// The number of pointer slots each thread has (see `ThreadPointerSlot` in OpenCoreDataCore).
 #define OCD_THREAD_SLOT_COUNT 4
 
 /// Each thread's pointer slots, all empty when the thread starts.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The seeds' fetches written in Swift against our API, on thousands of rows: the first seed's
 /// CoreDataQueryManager aggregates, the third seed's height/age sums, paging and counting.

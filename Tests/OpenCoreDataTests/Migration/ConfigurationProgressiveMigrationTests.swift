@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The three Library versions of ``ProgressiveBundleKit`` (V1 → V3 cannot be inferred, each step can)
 /// with a Setting entity, split into two configurations: "Library" (Book, Person) and "Prefs" (Setting).

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Deferred lightweight migration: with `NSPersistentStoreDeferredLightweightMigrationOptionKey` the
 /// store is usable at once, its metadata says work is pending, and `finishDeferredLightweightMigration()`

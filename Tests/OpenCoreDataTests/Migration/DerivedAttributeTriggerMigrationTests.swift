@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Lightweight migrations of a store whose derived attributes Apple's `Z_DA_` triggers keep (the
 /// Apple-written `SampleModel2_V1`, `Book.pagesCount` = `pages.@count`).

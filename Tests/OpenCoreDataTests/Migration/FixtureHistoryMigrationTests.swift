@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Real model histories: for every multi-version bundle under `Tests/Fixtures/models`, a store created
 /// with an older version and filled with generated rows migrates to the current version without

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Stores with persistent history keep it through a migration: the tables and their rows carry over,
 /// each change still names its object, its updated properties and its tombstone under the new model,

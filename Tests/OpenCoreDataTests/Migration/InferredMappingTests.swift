@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `NSMappingModel.inferredMappingModel(forSourceModel:destinationModel:)`: which entity and property
 /// mappings Core Data infers, and the 134190 error naming why when it cannot.

@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Lightweight migration of a binary attribute whose *Allows External Storage* changes between model
 /// versions: every value reads back identical, the column holds the form the new model reads, and the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Lightweight migrations that only add, rename and drop columns, tables and indexes run in place
 /// with `ALTER TABLE`; everything else copies the tables. Which path ran is read from the SQL debug

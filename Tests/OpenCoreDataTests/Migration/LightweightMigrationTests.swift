@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Lightweight migration when a store is opened with a newer model and the options ask for automatic
 /// migration with an inferred mapping: rows survive, values move with renames, and the file ends up

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The first seed's `CoreDataMigrationManager`, in Swift as a Core Data user writes it: check whether
 /// a store needs migration from its metadata, back it up, then migrate by adding it with the options.

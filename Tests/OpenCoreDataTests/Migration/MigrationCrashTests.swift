@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A migration killed at any point leaves a store that opens at the old version or at the new one,
 /// with all its rows: `ocd migrate` runs in a child process that is killed (SIGKILL) after a random

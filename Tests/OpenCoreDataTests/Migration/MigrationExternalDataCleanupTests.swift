@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// After a migration through `NSMigrationManager` replaced the store, the old store's externally stored
 /// values that nothing references any more are removed; a failed migration removes none.

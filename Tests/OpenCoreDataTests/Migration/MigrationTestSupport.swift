@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Versions of a small library model, and helpers to fill a store with one version and open it with
 /// another, shared by the migration tests.

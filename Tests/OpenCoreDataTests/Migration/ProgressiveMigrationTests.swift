@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A three-version `.xcdatamodeld` bundle whose V1 → V3 mapping cannot be inferred (V2 renames the
 /// relationship Book.author to writer, V3 reuses the name author for a String attribute) while each

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Staged migration: the third seed's three-version example (lightweight V1 → V2, custom V2 → V3 that
 /// moves a transformable attribute into a new entity), in Swift, on real SQLite stores.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `migratePersistentStore(_:to:options:type:)` as Apple's Core Data does it: every object validated
 /// against the model first, a store already at the target keeping its rows, a failed migration leaving

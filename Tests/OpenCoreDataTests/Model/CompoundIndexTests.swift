@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `NSEntityDescription.compoundIndexes`, the form of indexes before fetch index descriptions: each
 /// compound index is a binary fetch index, created in the SQLite store like any other.

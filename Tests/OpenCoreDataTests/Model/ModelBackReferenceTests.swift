@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The references from a model's parts back to what holds them (a property's entity, a relationship's
 /// destination, an entity's superentity and model) name their targets while those live, keep none of

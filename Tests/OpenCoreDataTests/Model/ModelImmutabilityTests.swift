@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A model in use by a coordinator is immutable: changing it is a programmer error that stops the
 /// process with Apple's message. Each test runs the change in a child process.

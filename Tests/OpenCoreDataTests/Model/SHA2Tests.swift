@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// FIPS 180-4 digests, checked against the standard published vectors and padding boundaries.
 @Suite("SHA-2 digests")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 // Entities of one shape (the same property names and kinds, in the same order) share one slot layout
 // for the whole process, and shared layouts are never freed. These tests pin what that must not change:

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A transient attribute with no `attributeType` in its model file: Xcode's "Undefined" type
 /// (`NSAttributeType.undefinedAttributeType`), which real apps' models use for scratch values.

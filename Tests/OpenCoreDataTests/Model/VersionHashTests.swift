@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Builds models from the test-vector listing of VERSION-HASH.md's appendix (lines such as
 /// `color: attr 1800 [opt _P=243]` and `owner: rel ->Person inv=cars min=0 max=1 [opt _P=243]`).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// An app's `NSSecureCoding` class, as stored in transformable attributes.
 final class SecurePaint: NSObject, NSSecureCoding {

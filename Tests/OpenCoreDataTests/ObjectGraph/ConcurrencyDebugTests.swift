@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The concurrency debugging option (`-com.apple.CoreData.ConcurrencyDebug 1` or
 /// `OPENCOREDATA_CONCURRENCY_DEBUG=1`): off-queue use of a context or its objects stops the program.

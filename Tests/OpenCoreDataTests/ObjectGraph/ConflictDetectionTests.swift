@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `detectConflicts(for:)`: an object the context did not change still fails (or goes through the merge
 /// policy at) the next save when its row changed in the store since the context read it.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Objects that outlive their context: once the context goes away, each reads `nil` for its
 /// `managedObjectContext` and keeps the values it had loaded, whatever state it was in.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 @Suite("fetchBatchSize: IDs first, rows one batch at a time as results are touched")
 struct FetchBatchingTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A SQLite store works out which columns a fetch of an entity selects, and how its rows are read,
 /// once, and reuses both for later fetches: each later fetch must read its rows exactly as the first

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 @Suite("Fetch result types: objects, object IDs, dictionaries and counts, with Apple's generic request types")
 struct FetchResultTypeTests {

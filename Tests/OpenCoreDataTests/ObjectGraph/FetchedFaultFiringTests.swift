@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Faults a fetch returns fire from the row the fetch read while the coordinator's row cache has not
 /// changed since; whenever the store may hold something newer for them, they must read it instead.

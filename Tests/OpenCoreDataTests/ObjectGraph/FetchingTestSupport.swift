@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The seeds' User/Post model grown for the fetching tests: User(name, email, age, height, city,
 /// createdAt, posts) with subentity Admin(level), Post(title, likes, publishedAt, author), and

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A model with one entity, `Note` (`rank`: Integer 64).
 private func noteModel() -> NSManagedObjectModel {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Managed objects are equal only to themselves, and their hash does not change when their object ID
 /// does: sets and dictionaries of objects made before a save still find them after it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Key-value coding on plain `NSManagedObject`s, whose Integer and Double attributes are read and set
 /// in place in their slots: every value type in and every cast out gives what the general path gives,

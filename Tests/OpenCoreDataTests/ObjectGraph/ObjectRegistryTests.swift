@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A context's registered objects: one object per ID, found again by ID whatever the primary keys, the
 /// entities and the stores, and forgotten when deleted or reset.

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 @Suite("Offloaded computations")
 struct OffloadedComputationTests {

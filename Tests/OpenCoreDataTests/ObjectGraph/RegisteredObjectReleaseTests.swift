@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// What a user relies on while a context lets go of unreferenced registered objects: the same answers
 /// as a context that keeps every registered object (`retainsRegisteredObjects`).

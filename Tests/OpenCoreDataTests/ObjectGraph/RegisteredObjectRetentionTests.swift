@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// How long a context keeps its registered objects: strongly while they have pending changes, otherwise
 /// only while something else refers to them, unless `retainsRegisteredObjects` is set.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// After a save, every saved object's committed values are its current values, whatever its entity
 /// holds: only stored attributes (with derived ones and subentities), or also transient attributes and

@@ -2,7 +2,7 @@ import GRDB
 import GRDBSQLite
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Saving many new objects at once, as the insert benchmark does: every object becomes exactly one
 /// row with its values, primary keys are allocated in one run, and every saved object ends with a

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 @Suite("Aggregates computed by the store: sum:, average:, min:, max:, count:, @sum key paths, posts.@count")
 struct AggregateFetchTests {

@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The layout computed from a model is exactly the layout Apple's Core Data wrote for it, on the
 /// Apple-written stores in Tests/Fixtures/stores (copied to a temporary directory first).

@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Stores written by Apple's Core Data open under the model version that wrote them, with migration
 /// off: every row reads back (the Bookmarks rows live only in the `-wal` file), and an edit saves the

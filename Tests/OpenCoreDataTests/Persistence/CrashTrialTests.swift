@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Store workers killed with SIGKILL at random moments, in the middle of saves, batch requests, counter
 /// increments, lightweight migrations (in place and by copying tables) and a migration manager's

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Apple's derived-attribute triggers: the Apple-written `SampleModel2_V1` keeps `Book.pagesCount`
 /// (`pages.@count`) with `Z_DA_` triggers on `ZPAGE` and `ZBOOK` that call Core Data's SQL functions.

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The object IDs of fetched objects, which a fetch makes only when something asks for one: every read
 /// of `objectID` gives the same ID, equal to the ID the store's row has by any other route, and the

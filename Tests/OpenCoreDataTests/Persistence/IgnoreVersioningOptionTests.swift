@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `NSIgnorePersistentStoreVersioningOption`: a store written for another model opens without its
 /// version hashes being compared, and without a migration.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The in-memory store: the same internal API as the SQLite store, with predicates, sorts, limits and
 /// relationships evaluated in memory, versions and locking, and no file.

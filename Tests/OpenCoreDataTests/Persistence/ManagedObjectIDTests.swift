@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Object IDs: temporary and permanent, their URIs, equality and hashing, and getting an ID back from
 /// its URI in a later "launch" (a new coordinator on the same file).

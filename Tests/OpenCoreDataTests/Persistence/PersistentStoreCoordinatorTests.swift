@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The coordinator's public API: adding and removing stores, locating them, metadata on open stores
 /// and on files, destroying, replacing and migrating stores; and its row cache.

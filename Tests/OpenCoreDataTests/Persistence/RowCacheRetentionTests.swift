@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// How long the coordinator's row cache keeps the rows its contexts read: while an object holds one.
 /// A coordinator usually outlives its contexts (a container's background contexts, one context per

@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// One differential case: a request on the blog store whose SQL results must equal the Query layer's
 /// in-memory evaluation of the same request over the same data.

@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A real store file for the fetch compiler tests: a blog model (Person with subentity Editor, Post,
 /// Tag; to-one, one-to-many and many-to-many relationships), rows inserted with plain SQL in Core Data's

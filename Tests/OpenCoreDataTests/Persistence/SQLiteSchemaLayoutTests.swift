@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Each naming rule of Core Data's SQLite layout, on small models built in code. The Bear model below
 /// reproduces the entities and relationships of the Apple-written Bear 2 store whose schema dump

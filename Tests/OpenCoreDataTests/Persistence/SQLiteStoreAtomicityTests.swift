@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A save commits whole or leaves the store file as it was: saves made to fail part-way (by a trigger
 /// installed in the file, by a locking conflict, by a bad reference) change nothing, not even the

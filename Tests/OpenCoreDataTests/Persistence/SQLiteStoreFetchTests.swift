@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Fetching from the SQLite store through compiled SQL: rows, IDs and counts, with predicates, sorts,
 /// offsets, limits and subentities; the results agree with the in-memory store's.

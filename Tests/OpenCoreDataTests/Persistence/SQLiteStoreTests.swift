@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The SQLite store through the coordinator's internal API: Core Data's file layout after saves
 /// (checked with SQLite-level queries), reading rows back as canonical values, relationships, versions

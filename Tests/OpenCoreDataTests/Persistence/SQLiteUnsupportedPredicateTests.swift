@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 @Suite("SQLite fetch compiler: requests the store cannot run fail with an error naming them")
 struct SQLiteUnsupportedPredicateTests {

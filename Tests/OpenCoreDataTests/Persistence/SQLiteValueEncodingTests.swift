@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 @Suite("SQLite value encoding: attribute values as Core Data stores them, and back")
 struct SQLiteValueEncodingTests {

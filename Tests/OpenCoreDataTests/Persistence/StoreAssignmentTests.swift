@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `NSManagedObjectContext.assign(_:to:)`: with two SQLite stores whose configurations both hold an
 /// entity, new objects are saved in the store they were assigned to, and in the first store otherwise.

@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Creating a new, empty SQLite store file from a model: the file has Core Data's layout, checked
 /// with SQLite-level queries against the files Apple's Core Data wrote for the same models.

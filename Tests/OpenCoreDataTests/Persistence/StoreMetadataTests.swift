@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Reading and writing a SQLite store's `Z_METADATA`: the Apple-written stores' metadata decodes to the
 /// dictionary Core Data returns, and metadata OpenCoreData writes reads back.

@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Opening files that are not stores for the model: each fails with an error naming the file and leaves
 /// the file (and its -wal and -shm companions) byte for byte as it was.

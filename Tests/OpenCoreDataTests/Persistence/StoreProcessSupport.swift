@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Real processes on a store: `ocd selftest store-worker` workers, and the `sqlite3` command-line tool
 /// reading the file as an operator would.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// One SQLite store shared by several containers of a process, by other processes and by the `sqlite3`
 /// tool: every save that returned is in the file, whatever the others do.

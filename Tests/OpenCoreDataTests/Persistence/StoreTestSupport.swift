@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A blog model and helpers shared by the store tests: coordinators on temporary files, SQLite-level
 /// reads of the files and file checksums.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `NSPersistentStoreCoordinator.registeredStoreTypes` and `registerStoreClass(_:forStoreType:)`.
 @Suite("Store type registry", .serialized)

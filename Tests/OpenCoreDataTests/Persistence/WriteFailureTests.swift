@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A save the file system refuses (here a file size limit, `RLIMIT_FSIZE`, in a child process that
 /// ignores `SIGXFSZ`, so the write fails with `EFBIG` as it would on a full disk): the save throws

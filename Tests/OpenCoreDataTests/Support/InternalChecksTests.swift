@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The internal-checks build (`OCD_INTERNAL_CHECKS=1 swift test`, as CI runs the suite) stops the program
 /// when an invariant a runtime technique relies on does not hold; other builds compile the checks out.

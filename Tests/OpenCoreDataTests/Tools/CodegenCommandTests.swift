@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `ocd codegen`: the Swift classes Xcode's "Manual/None" generation writes, in OpenCoreData's dialect,
 /// compiled against OpenCoreData for every fixture model.

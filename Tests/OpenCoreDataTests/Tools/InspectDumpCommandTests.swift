@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `ocd inspect` and `ocd dump`, run as processes on copies of the Apple-written fixture stores.
 @Suite("ocd inspect and dump")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `ocd migrate STORE --model BUNDLE [--to VERSION] [--dry-run]`, run as a child process.
 @Suite("ocd migrate")

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Damaged compiled models and model caches give a thrown error — `NSFileReadCorruptFileError` (259)
 /// naming the store for a cache, `NSCoreDataError` (134060) naming the file for a `.mom` — never a crash.

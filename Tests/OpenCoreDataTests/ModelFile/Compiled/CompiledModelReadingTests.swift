@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Reading compiled models (`.mom`, `.momd`) and model caches against their ground truth: Apple's model
 /// compiler's `SampleModel.momd` beside its source, and the caches Apple's Core Data wrote into the

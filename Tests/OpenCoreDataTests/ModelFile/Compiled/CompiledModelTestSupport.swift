@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The compiled model and the model caches of the fixture stores.
 enum CompiledFixtures {

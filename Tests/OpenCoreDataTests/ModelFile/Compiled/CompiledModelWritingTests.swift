@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Writing compiled models and model caches: what is written reads back to the same model, with the
 /// same hashes, and holds the classes and keys Apple's archives of the same model hold.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// The persistent history of a store Apple's Core Data wrote (`SampleModel2_V1`, framework 1344: one
 /// transaction of 5,468 inserts), opened with its own cached model and tracking on: read back as Apple

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// History rows another program damaged: read leniently (what a row names that does not exist reads as
 /// nothing), or a thrown `NSError` naming the file; never a crash, and a history read leaves every other

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// What a store with `NSPersistentHistoryTrackingKey` writes into its history tables: Apple's layout,
 /// one transaction per save or batch request, in the same SQLite transaction as the data.

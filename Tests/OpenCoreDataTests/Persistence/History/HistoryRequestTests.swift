@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Reading and deleting persistent history with `NSPersistentHistoryChangeRequest`, tokens, and merging
 /// another coordinator's transactions into a context, as Apple's Core Data does them (the semantics of

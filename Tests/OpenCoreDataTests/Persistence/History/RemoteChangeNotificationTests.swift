@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Collects `NSPersistentStoreRemoteChange` notifications posted for one coordinator, with the time each
 /// arrived.

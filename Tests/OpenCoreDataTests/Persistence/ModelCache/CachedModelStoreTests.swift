@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A transformer that gives the stored bytes as they are, standing in for an app's own.
 final class StoredBytesTransformer: ValueTransformer {

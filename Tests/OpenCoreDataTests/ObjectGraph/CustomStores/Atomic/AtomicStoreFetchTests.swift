@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Fetches from an `NSAtomicStore`: its cache nodes selected in memory, for every result type.
 @Suite("Atomic store fetches")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A coordinator with a `PropertyListFileStore` in a temporary directory, on `JSONStoreKit`'s model.
 enum AtomicStoreKit {

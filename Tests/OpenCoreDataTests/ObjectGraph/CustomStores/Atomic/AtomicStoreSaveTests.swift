@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Saves to an `NSAtomicStore`: cache nodes made, updated and removed, then `save()`.
 @Suite("Atomic store saves")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Faults of an incremental store's objects fulfilled through `newValuesForObject(with:with:)`, and
 /// relationships through `newValue(forRelationship:forObjectWith:with:)`.

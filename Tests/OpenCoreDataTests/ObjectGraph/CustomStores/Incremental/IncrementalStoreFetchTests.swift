@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Fetch requests of every result type reaching an `NSIncrementalStore` through `execute(_:with:)`.
 @Suite("Incremental store fetches")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Optimistic locking on the versions of an incremental store's nodes, resolved by merge policies.
 @Suite("Incremental store optimistic locking")

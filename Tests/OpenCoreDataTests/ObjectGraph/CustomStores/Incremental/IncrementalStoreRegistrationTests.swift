@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// `managedObjectContextDidRegisterObjects(with:)` and `managedObjectContextDidUnregisterObjects(with:)`.
 @Suite("Incremental store object registration notices")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// Saves to an incremental store: `obtainPermanentIDs(for:)` for new objects, then one
 /// `NSSaveChangesRequest`; metadata, `identifierForNewStore(at:)` and reopening the store.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import OpenCoreData
+@testable import OpenCoreDataCore
 
 /// A model and a coordinator with a `JSONFileStore` in a temporary directory.
 enum JSONStoreKit {
