@@ -225,8 +225,11 @@ struct PostgreSQLPrivateCluster: Sendable {
             environment: ["PGPASSWORD": password, "PGAPPNAME": name])
     }
 
-    /// Stops the server, ending its sessions (`-m fast`: their transactions roll back).
-    func stop() throws { try server("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]) }
+    /// Stops the server, ending its sessions (`-m fast`: their transactions roll back), or at once as in a
+    /// crash (`-m immediate`: no session runs another statement, and the next start recovers).
+    func stop(immediately: Bool = false) throws {
+        try server("pg_ctl", ["-D", data, "-m", immediately ? "immediate" : "fast", "-w", "stop"])
+    }
 
     /// Starts the stopped server again, with the settings it had.
     func startAgain() throws { try server("pg_ctl", ["-D", data, "-l", directory + "/server.log", "-w", "-o", settings, "start"]) }
