@@ -24,7 +24,8 @@ enum PostgreSQLErrors {
 
     /// A save that failed and wrote nothing.
     static func save(_ location: PostgreSQLLocation, _ error: any Error) -> NSError {
-        if let error = error as? NSError, error.domain == NSCocoaErrorDomain, error.code == NSManagedObjectMergeError { return error }
+        let bridged = error as NSError
+        if bridged.domain == NSCocoaErrorDomain, bridged.code == NSManagedObjectMergeError { return bridged }
         return failure(NSPersistentStoreSaveError, "The PostgreSQL store at \(location.displayName) did not save; nothing was written", error)
     }
 
@@ -55,7 +56,8 @@ enum PostgreSQLErrors {
     }
 
     private static func failure(_ code: Int, _ what: String, _ error: any Error) -> NSError {
-        if let error = error as? NSError, error.domain == NSCocoaErrorDomain { return error }
+        let bridged = error as NSError
+        if bridged.domain == NSCocoaErrorDomain { return bridged }
         return NSError(
             domain: NSCocoaErrorDomain, code: code,
             userInfo: [NSLocalizedDescriptionKey: "\(what): \(cause(of: error)).", NSUnderlyingErrorKey: error as NSError])

@@ -52,6 +52,19 @@ extension Array: ManagedObjectCollection {
     var managedObjects: [Any] { self }
 }
 
+/// An optional Swift collection a to-many relationship can be read as (`Set<Destination>?`): always
+/// `.some`, as a to-many relationship reads as an empty collection, never `nil`.
+protocol ManagedOptionalObjectCollection {
+    /// The collection of the destination objects, wrapped; `nil` when one has the wrong class.
+    static func managedOptionalCollection(from objects: [NSManagedObject]) -> Self?
+}
+
+extension Optional: ManagedOptionalObjectCollection where Wrapped: ManagedObjectCollection {
+    static func managedOptionalCollection(from objects: [NSManagedObject]) -> Wrapped?? {
+        Wrapped.managedCollection(from: objects).map { .some($0) }
+    }
+}
+
 /// Converts between canonical property values (what `value(forKey:)` returns) and the Swift types
 /// that `@Managed` properties declare.
 enum ManagedValueConversion {
