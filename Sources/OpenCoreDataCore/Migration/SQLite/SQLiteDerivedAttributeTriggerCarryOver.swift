@@ -41,7 +41,7 @@ struct SQLiteDerivedAttributeTriggerCarryOver {
             } else {
                 dropped.append(name)
             }
-            try db.execute(sql: "DROP TRIGGER \(quoted(name))")
+            try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)")
         }
         return Self(kept: kept, dropped: dropped)
     }
@@ -68,9 +68,7 @@ struct SQLiteDerivedAttributeTriggerCarryOver {
     func reattach(_ db: Database) throws -> [String] {
         var refused: [String] = []
         for trigger in kept {
-            let exists = try Bool.fetchOne(
-                db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [trigger.table])
-            guard exists == true else {
+            guard try db.tableExists(trigger.table) else {
                 refused.append(trigger.name)
                 continue
             }
@@ -79,7 +77,7 @@ struct SQLiteDerivedAttributeTriggerCarryOver {
                 // Preparing a statement that fires the trigger compiles its body against the new tables.
                 for sql in Self.firingStatements(trigger) { _ = try db.makeStatement(sql: sql) }
             } catch is DatabaseError {
-                try db.execute(sql: "DROP TRIGGER \(quoted(trigger.name))")
+                try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)")
                 refused.append(trigger.name)
             }
         }
@@ -89,21 +87,16 @@ struct SQLiteDerivedAttributeTriggerCarryOver {
     /// Statements on a trigger's table that fire it, never run: an insert, a delete, and an update of
     /// the column an `UPDATE OF` trigger watches (every column for other triggers).
     private static func firingStatements(_ trigger: Trigger) -> [String] {
-        let table = quoted(trigger.table)
+        let table = trigger.table.quotedDatabaseIdentifier
         var statements = ["INSERT INTO \(table) DEFAULT VALUES", "DELETE FROM \(table) WHERE 0"]
         let words = trigger.sql.split(whereSeparator: \.isWhitespace)
         if let of = words.firstIndex(where: { $0.uppercased() == "OF" }), of + 1 < words.count,
             words[..<of].contains(where: { $0.uppercased() == "UPDATE" })
         {
             let column = words[of + 1].trimmingCharacters(in: .init(charactersIn: "\"`[],"))
-            statements.append("UPDATE \(table) SET \(quoted(column)) = \(quoted(column)) WHERE 0")
+            let quotedColumn = column.quotedDatabaseIdentifier
+            statements.append("UPDATE \(table) SET \(quotedColumn) = \(quotedColumn) WHERE 0")
         }
         return statements
     }
-
-    private static func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    private func quoted(_ identifier: String) -> String { Self.quoted(identifier) }
 }

@@ -139,30 +139,33 @@ extension NSManagedObject {
     }
 
     /// An unordered to-many relationship read as a Swift collection of its destination class
-    /// (`Set<Destination>`, `[Destination]`, or their optionals), built from the related objects themselves; `nil` for other
-    /// keys and types, and when an object is not of the declared class.
+    /// (`Set<Destination>`, `[Destination]`, or their optionals), built from the related objects
+    /// themselves; `nil` for other keys and types, and when an object is not of the declared class.
     ///
     /// As Core Data's generated accessors read a to-many relationship: the access notifications around the
     /// primitive contents, without `value(forKey:)` and without an `NSSet` between the objects and the
     /// collection.
     private func _managedToManyCollection<Value>(forKey key: String, as type: Value.Type) -> Value? {
         guard let relationship = _entity.relationshipsByName[key], relationship.isToMany, !relationship.isOrdered else { return nil }
-        let build: ([NSManagedObject]) -> Value?
         if let collectionType = Value.self as? any ManagedObjectCollection.Type {
-            build = { collectionType.managedCollection(from: $0) as? Value }
-        } else if let optionalType = Value.self as? any ManagedOptionalObjectCollection.Type {
-            build = { objects in
-                guard let wrapped = optionalType.managedOptionalCollection(from: objects) else { return nil }
-                return wrapped as? Value
-            }
-        } else {
-            return nil
+            return collectionType.managedCollection(from: _accessedToMany(relationship, forKey: key)) as? Value
         }
+        if let optionalType = Value.self as? any ManagedOptionalObjectCollection.Type,
+            let wrapped = optionalType.managedOptionalCollection(from: _accessedToMany(relationship, forKey: key))
+        {
+            return wrapped as? Value
+        }
+        return nil
+    }
+
+    /// The contents of a to-many relationship read with the access notifications around them, as a
+    /// generated accessor reads them.
+    private func _accessedToMany(_ relationship: NSRelationshipDescription, forKey key: String) -> [NSManagedObject] {
         willAccessValue(forKey: key)
         defer { didAccessValue(forKey: key) }
         _withContext { $0._checkQueue("reading \(self._entity.name ?? "?").\(key)") }
         _fireFaultIfNeeded()
-        return build(loadedToMany(relationship))
+        return loadedToMany(relationship)
     }
 
     /// Sets the value of a persistent property from the Swift type a subclass declares for it.
